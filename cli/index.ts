@@ -1,0 +1,54 @@
+import { Command, CommanderError } from "commander";
+import { type Config, ConfigError, loadConfig } from "../src/config.ts";
+import { registerHealthcheck } from "./commands/healthcheck.ts";
+import { registerMigrate } from "./commands/migrate.ts";
+import { registerServe } from "./commands/serve.ts";
+
+/** Exit codes: 0 success, 1 refused action (one clear line), 2 usage error. */
+export class RefusedError extends Error {}
+
+export type GlobalOptions = { json?: boolean; dataDir?: string };
+
+/** Config for a command, with --data-dir taking the place of DATA_DIR. */
+export function configFor(opts: GlobalOptions): Config {
+  return loadConfig(opts.dataDir ? { ...process.env, DATA_DIR: opts.dataDir } : process.env);
+}
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name("unisson")
+    .description("Unisson — plusieurs IA, une seule réponse. Serveur et outils d'administration.")
+    .version("2.4", "-v, --version")
+    .option("--json", "sortie JSON lisible par une machine")
+    .option("--data-dir <dir>", "dossier des données (remplace DATA_DIR)")
+    .showHelpAfterError()
+    .exitOverride();
+  registerServe(program);
+  registerMigrate(program);
+  registerHealthcheck(program);
+  return program;
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version exit through here too, with code 0.
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    if (e instanceof ConfigError || e instanceof RefusedError) {
+      console.error(e.message);
+      return 1;
+    }
+    const { AppError } = await import("../src/lib/errors.ts");
+    if (e instanceof AppError) {
+      console.error(e.message);
+      return 1;
+    }
+    console.error(`Erreur inattendue : ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}

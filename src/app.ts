@@ -1,0 +1,80 @@
+import { type ErrorHandler, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv, Deps } from "./deps.ts";
+import { AppError, errorMessage } from "./lib/errors.ts";
+import type { Logger } from "./lib/log.ts";
+import { crossOriginGuard, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
+import { spaRoutes } from "./spa/spa.routes.ts";
+import { systemRoutes } from "./system/system.routes.ts";
+
+/** Largest JSON body the API reads; larger ones get 413 before any parsing. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * The API under /api, one chained router per domain (the chain's type is
+ * AppType, which the SPA's hc<AppType> client reads), then the SPA.
+ */
+function apiRoutes() {
+  return new Hono<AppEnv>().route("/", systemRoutes);
+}
+
+export function createApp(deps: Deps) {
+  const app = new Hono<AppEnv>();
+
+  app.use(requestLogger(deps.log));
+  app.use(securityHeaders);
+  app.use(async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+  app.use("/api/*", crossOriginGuard(deps.config.publicUrl));
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError("PAYLOAD_TOO_LARGE");
+      },
+    }),
+  );
+
+  const routes = app.route("/api", apiRoutes());
+
+  app.all("/api/*", () => {
+    throw new AppError("API_NOT_FOUND");
+  });
+  app.route("/", spaRoutes());
+
+  app.onError(errorHandler(deps.log));
+
+  return routes;
+}
+
+/** The one error handler: AppError -> its status and { detail }; anything else -> 500, logged, no internals. */
+export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
+  return (err, c) => {
+    if (err instanceof AppError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      if (err.status >= 500) log.error("request failed", { path: c.req.path, code: err.code });
+      return c.json({ detail: err.message }, err.status);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status as ContentfulStatusCode;
+      return c.json({ detail: httpExceptionDetail(status, err.message) }, status);
+    }
+    log.error("unhandled error", { path: c.req.path, method: c.req.method, error: err, stack: err?.stack });
+    return c.json({ detail: errorMessage("INTERNAL") }, 500);
+  };
+}
+
+/** Hono's own exceptions (malformed JSON, body limit) in the house's French. */
+function httpExceptionDetail(status: number, message: string): string {
+  if (status === 400 && /json/i.test(message)) return errorMessage("INVALID_JSON");
+  if (status === 401) return errorMessage("UNAUTHENTICATED");
+  if (status === 413) return errorMessage("PAYLOAD_TOO_LARGE");
+  return status < 500 ? errorMessage("VALIDATION") : errorMessage("INTERNAL");
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,152 @@
+import { join } from "node:path";
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Every variable of shared/design/CONFIG.md is
+ * validated here once at start; a bad value becomes one ConfigError line that
+ * names the variable (main.ts prints it and exits 1).
+ */
+
+export class ConfigError extends Error {}
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .pipe(z.url({ protocol: /^https?$/ }).optional())
+  .optional();
+
+const port = z.coerce
+  .number({ error: "doit être un numéro de port (1-65535)" })
+  .int("doit être un numéro de port (1-65535)")
+  .min(1, "doit être un numéro de port (1-65535)")
+  .max(65535, "doit être un numéro de port (1-65535)");
+
+/** Model ids default to real current ids of each family; operators override them per model. */
+export const MODEL_ENV_DEFAULTS = {
+  MODEL_GPT4: "gpt-4o",
+  MODEL_CLAUDE_OPUS: "claude-opus-4-1-20250805",
+  MODEL_CLAUDE_HAIKU: "claude-3-haiku-20240307",
+  MODEL_GEMINI_PRO: "gemini-2.5-pro",
+  MODEL_MISTRAL_LARGE: "mistral-large-latest",
+  MODEL_SONAR_PRO: "sonar-pro",
+} as const;
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  DATABASE_PATH: optionalText,
+  ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v.toLowerCase()))
+    .pipe(z.email({ error: "doit être une adresse e-mail valide" }).optional())
+    .optional(),
+  ADMIN_PASSWORD: optionalText,
+  TWO_FACTOR: z.enum(["off", "admins", "all"], { error: "doit valoir off, admins ou all" }).default("admins"),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .pipe(z.url({ protocol: /^smtps?$/, error: "doit être une URL smtp:// ou smtps://" }).optional())
+    .optional(),
+  MAIL_FROM: z.string().trim().min(1).default("Unisson <no-reply@localhost>"),
+  SUPPORT_EMAIL: z.string().trim().min(1).default("support@localhost"),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  GOOGLE_API_KEY: optionalText,
+  GOOGLE_BASE_URL: optionalUrl,
+  MISTRAL_API_KEY: optionalText,
+  MISTRAL_BASE_URL: optionalUrl,
+  PERPLEXITY_API_KEY: optionalText,
+  PERPLEXITY_BASE_URL: optionalUrl,
+  MODEL_GPT4: z.string().trim().min(1).default(MODEL_ENV_DEFAULTS.MODEL_GPT4),
+  MODEL_CLAUDE_OPUS: z.string().trim().min(1).default(MODEL_ENV_DEFAULTS.MODEL_CLAUDE_OPUS),
+  MODEL_CLAUDE_HAIKU: z.string().trim().min(1).default(MODEL_ENV_DEFAULTS.MODEL_CLAUDE_HAIKU),
+  MODEL_GEMINI_PRO: z.string().trim().min(1).default(MODEL_ENV_DEFAULTS.MODEL_GEMINI_PRO),
+  MODEL_MISTRAL_LARGE: z.string().trim().min(1).default(MODEL_ENV_DEFAULTS.MODEL_MISTRAL_LARGE),
+  MODEL_SONAR_PRO: z.string().trim().min(1).default(MODEL_ENV_DEFAULTS.MODEL_SONAR_PRO),
+  AI_TIMEOUT_MS: z.coerce
+    .number({ error: "doit être un nombre de millisecondes" })
+    .int("doit être un nombre entier de millisecondes")
+    .min(100, "doit valoir au moins 100 ms")
+    .max(600_000, "doit valoir au plus 600000 ms")
+    .default(90_000),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_API_BASE: optionalUrl,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "doit valoir debug, info, warn ou error" }).default("info"),
+});
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+function buildConfig(e: z.infer<typeof envSchema>) {
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir: e.DATA_DIR,
+    databasePath: e.DATABASE_PATH ?? join(e.DATA_DIR, "unisson.db"),
+    admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+    twoFactor: e.TWO_FACTOR,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
+    ai: {
+      timeoutMs: e.AI_TIMEOUT_MS,
+      openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
+      anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
+      google: { apiKey: e.GOOGLE_API_KEY, baseUrl: e.GOOGLE_BASE_URL },
+      mistral: { apiKey: e.MISTRAL_API_KEY, baseUrl: e.MISTRAL_BASE_URL },
+      perplexity: { apiKey: e.PERPLEXITY_API_KEY, baseUrl: e.PERPLEXITY_BASE_URL ?? "https://api.perplexity.ai" },
+      models: {
+        gpt4: e.MODEL_GPT4,
+        claudeOpus: e.MODEL_CLAUDE_OPUS,
+        claudeHaiku: e.MODEL_CLAUDE_HAIKU,
+        geminiPro: e.MODEL_GEMINI_PRO,
+        mistralLarge: e.MODEL_MISTRAL_LARGE,
+        sonarPro: e.MODEL_SONAR_PRO,
+      },
+    },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiBase: e.STRIPE_API_BASE,
+    },
+    logLevel: e.LOG_LEVEL as LogLevel,
+  };
+}
+
+type DeepReadonly<T> = { readonly [K in keyof T]: T[K] extends object ? DeepReadonly<T[K]> : T[K] };
+export type Config = DeepReadonly<ReturnType<typeof buildConfig>>;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Validates the environment; throws ConfigError with one line naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? "configuration");
+    const value = env[name];
+    throw new ConfigError(
+      `Configuration invalide : ${name}=${JSON.stringify(value ?? "")} ${issue.message}`,
+    );
+  }
+  return deepFreeze(buildConfig(parsed.data));
+}

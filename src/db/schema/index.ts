@@ -1,0 +1,5 @@
+export * from "./users.ts";
+export * from "./auth.ts";
+export * from "./chat.ts";
+export * from "./billing.ts";
+export * from "./support.ts";

@@ -1,0 +1,20 @@
+import { and, isNotNull, lt, or, sql } from "drizzle-orm";
+import { authFailures, passwordResetTokens, rememberedDevices, sessions, twoFactorCodes } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { DAY } from "../lib/clock.ts";
+import type { Job } from "./scheduler.ts";
+
+/** Forgets dead credentials: expired or revoked sessions, devices, codes and reset links past a grace week. */
+export async function cleanupExpired({ db, clock }: Deps) {
+  const cutoff = new Date(clock.now().getTime() - 7 * DAY);
+  const removed = {
+    sessions: db.delete(sessions).where(or(lt(sessions.expiresAt, cutoff), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, cutoff)))).returning({ n: sql`1` }).all().length,
+    devices: db.delete(rememberedDevices).where(lt(rememberedDevices.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
+    codes: db.delete(twoFactorCodes).where(lt(twoFactorCodes.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
+    resetTokens: db.delete(passwordResetTokens).where(lt(passwordResetTokens.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
+    failures: db.delete(authFailures).where(lt(authFailures.createdAt, cutoff)).returning({ n: sql`1` }).all().length,
+  };
+  return removed;
+}
+
+export const cleanupJob: Job = { name: "cleanup", everyMs: 60 * 60_000, runAtStart: true, run: cleanupExpired };

@@ -1,0 +1,5 @@
+import { cleanupJob } from "./cleanup.job.ts";
+import type { Job } from "./scheduler.ts";
+
+/** Every background job of the server, in the order `renewals run` applies them. */
+export const allJobs: Job[] = [cleanupJob];

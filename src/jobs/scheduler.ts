@@ -1,0 +1,56 @@
+import type { Deps } from "../deps.ts";
+
+export type Job = {
+  name: string;
+  everyMs: number;
+  /** Also run once shortly after start (a missed renewal while the box was down). */
+  runAtStart?: boolean;
+  run(deps: Deps): Promise<unknown> | unknown;
+};
+
+/**
+ * Runs each job on its own interval, never two runs of one job at once; a
+ * failing run is logged and the next one happens as planned. Returns stop(),
+ * which waits for runs in flight.
+ */
+export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
+  const running = new Map<string, Promise<void>>();
+  const timers: Array<ReturnType<typeof setInterval>> = [];
+  let stopped = false;
+
+  const tick = (job: Job) => {
+    if (stopped || running.has(job.name)) return;
+    const started = performance.now();
+    const run = (async () => {
+      try {
+        const outcome = await job.run(deps);
+        deps.log.debug("job done", { job: job.name, ms: Math.round(performance.now() - started), outcome });
+      } catch (e) {
+        deps.log.error("job failed", { job: job.name, error: e });
+      } finally {
+        running.delete(job.name);
+      }
+    })();
+    running.set(job.name, run);
+  };
+
+  for (const job of jobs) {
+    timers.push(setInterval(() => tick(job), job.everyMs));
+    if (job.runAtStart) timers.push(setTimeout(() => tick(job), 1_000));
+  }
+
+  return {
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      await Promise.allSettled(running.values());
+    },
+  };
+}
+
+/** One run of every job now, in order (the CLI's `renewals run`, tests). */
+export async function runJobsOnce(deps: Deps, jobs: Job[]): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const job of jobs) out[job.name] = await job.run(deps);
+  return out;
+}

@@ -1,0 +1,75 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/**
+ * Domain errors. Services throw AppError(code); one onError (app.ts) turns it
+ * into { detail } with the status of this table. Every French text the API
+ * can answer with lives here, grouped by domain. Add codes to your domain's
+ * group; never answer an HTTP error from a service.
+ */
+const table = {
+  // General
+  VALIDATION: [400, "Données invalides."],
+  INVALID_JSON: [400, "Le corps de la requête doit être un JSON valide."],
+  UNAUTHENTICATED: [401, "Session expirée. Veuillez vous reconnecter."],
+  FORBIDDEN: [403, "Accès refusé."],
+  CROSS_ORIGIN: [403, "Requête refusée : elle ne provient pas de Unisson."],
+  NOT_FOUND: [404, "Ressource introuvable."],
+  API_NOT_FOUND: [404, "Point d'accès introuvable."],
+  METHOD_NOT_ALLOWED: [405, "Méthode non autorisée."],
+  PAYLOAD_TOO_LARGE: [413, "Requête trop volumineuse."],
+  UNSUPPORTED_MEDIA_TYPE: [415, "Le corps de la requête doit être envoyé en JSON."],
+  RATE_LIMITED: [429, "Trop de tentatives. Veuillez réessayer dans quelques instants."],
+  INTERNAL: [500, "Erreur interne du serveur. Veuillez réessayer dans quelques instants."],
+  SERVICE_UNAVAILABLE: [503, "Service momentanément indisponible. Veuillez réessayer dans quelques instants."],
+
+  // Accounts (auth)
+  EMAIL_TAKEN: [400, "Un compte existe déjà avec cette adresse email."],
+  INVALID_CREDENTIALS: [401, "Email ou mot de passe incorrect."],
+  TWO_FACTOR_CODE_INVALID: [400, "Code incorrect ou expiré"],
+  TWO_FACTOR_TOO_SOON: [429, "Veuillez patienter 60 secondes avant de demander un nouveau code."],
+  TWO_FACTOR_LOCKED: [429, "Trop de codes incorrects. Veuillez réessayer dans 15 minutes."],
+  RESET_TOKEN_INVALID: [400, "Ce lien de réinitialisation est invalide ou a expiré."],
+  MAIL_FAILED: [503, "L'envoi de l'email a échoué. Veuillez réessayer dans quelques instants."],
+
+  // Administration
+  ADMIN_REQUIRED: [403, "Accès refusé. Privilèges administrateur requis."],
+  ADMIN_SELF_DELETE: [400, "Vous ne pouvez pas supprimer votre propre compte."],
+  USER_NOT_FOUND: [404, "Utilisateur introuvable."],
+
+  // Chat engine
+  EMPTY_MESSAGE: [400, "Le message ne peut pas être vide."],
+  TRIAL_EXPIRED: [402, "Votre essai gratuit de 7 jours est terminé. Choisissez un forfait payant pour continuer."],
+  QUOTA_TRIAL: [402, "Vous avez utilisé vos 5 requêtes gratuites. Choisissez un forfait payant pour continuer."],
+  QUOTA_BASIC: [402, "Vous avez utilisé toutes vos requêtes Basic ce mois-ci. Passez au forfait Pro ou achetez un pack de requêtes."],
+  QUOTA_PRO: [402, "Vous avez utilisé toutes vos requêtes Pro ce mois-ci. Achetez un pack de requêtes pour continuer."],
+  QUOTA_OTHER: [402, "Vous n'avez plus de requêtes disponibles. Gérez votre abonnement pour continuer."],
+  MAINTENANCE: [503, "Le système est en maintenance : il nécessite au moins 2 IA disponibles. Veuillez réessayer plus tard."],
+  CONVERSATION_NOT_FOUND: [404, "Conversation introuvable."],
+
+  // Billing
+  PAYMENTS_DISABLED: [402, "Problème de configuration de paiement. Contactez le support."],
+} as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
+
+export type ErrorCode = keyof typeof table;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: ContentfulStatusCode;
+  readonly headers: Record<string, string>;
+
+  /** `detail` replaces the table's text when the case needs a more precise French message. */
+  constructor(code: ErrorCode, detail?: string, headers: Record<string, string> = {}) {
+    const [status, message] = table[code];
+    super(detail ?? message);
+    this.code = code;
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export function errorMessage(code: ErrorCode): string {
+  return table[code][1];
+}
+export function errorStatus(code: ErrorCode): ContentfulStatusCode {
+  return table[code][0];
+}

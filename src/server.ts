@@ -1,0 +1,49 @@
+import { createApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import { openDb } from "./db/client.ts";
+import { runMigrations } from "./db/migrate.ts";
+import type { Deps } from "./deps.ts";
+import { allJobs } from "./jobs/index.ts";
+import { startJobs } from "./jobs/scheduler.ts";
+import { systemClock } from "./lib/clock.ts";
+import { createLogger } from "./lib/log.ts";
+import { ensureAdmin } from "./users/admin-bootstrap.ts";
+
+/** How long in-flight requests may take to finish on SIGTERM before connections are closed. */
+const DRAIN_MS = 10_000;
+
+/** Builds the real dependencies from config (the tests build their own). */
+export function buildDeps(config: Config): Deps {
+  const log = createLogger(config.logLevel);
+  const db = openDb(config.databasePath);
+  return { db, config, clock: systemClock, log };
+}
+
+/** config -> openDb -> migrate -> createApp -> Bun.serve -> startJobs; SIGTERM/SIGINT stop cleanly. */
+export async function startServer(config: Config) {
+  const deps = buildDeps(config);
+  const applied = runMigrations(deps.db);
+  if (applied) deps.log.info("migrations applied", { count: applied });
+  await ensureAdmin(deps);
+  const app = createApp(deps);
+  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
+  const jobs = startJobs(deps, allJobs);
+  deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databasePath });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.log.info("arrêt demandé", { signal });
+    const drained = server.stop(false);
+    const timedOut = await Promise.race([drained.then(() => false), Bun.sleep(DRAIN_MS).then(() => true)]);
+    if (timedOut) await server.stop(true);
+    await jobs.stop();
+    deps.db.$client.close();
+    deps.log.info("arrêté");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  return { server, deps, shutdown };
+}

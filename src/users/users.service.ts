@@ -1,0 +1,42 @@
+import type { Db } from "../db/client.ts";
+import type { Plan, UserRow } from "../db/schema/index.ts";
+import { DAY } from "../lib/clock.ts";
+import { AppError } from "../lib/errors.ts";
+import { findUserByEmail, insertUser } from "./users.queries.ts";
+import { PLAN_ALLOWANCE, TRIAL_DAYS } from "./users.quota.ts";
+
+export type CreateUserInput = {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  isAdmin?: boolean;
+};
+
+/**
+ * Creates an account on the 7-day / 5-request trial (register, CLI, first admin).
+ * The password is hashed with argon2id (Bun.password).
+ */
+export async function createUser(db: Db, now: Date, input: CreateUserInput): Promise<UserRow> {
+  if (findUserByEmail(db, input.email)) throw new AppError("EMAIL_TAKEN");
+  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  try {
+    return insertUser(db, {
+      email: input.email,
+      passwordHash,
+      firstName: input.firstName.trim(),
+      lastName: input.lastName.trim(),
+      subscriptionType: "trial" satisfies Plan,
+      planQueries: PLAN_ALLOWANCE.trial,
+      extraQueries: 0,
+      trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * DAY),
+      isAdmin: input.isAdmin ?? false,
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (e) {
+    // Two registrations of one address at the same moment: the unique index decides.
+    if (String(e).includes("UNIQUE")) throw new AppError("EMAIL_TAKEN");
+    throw e;
+  }
+}

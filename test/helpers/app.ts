@@ -1,0 +1,53 @@
+import { createApp } from "../../src/app.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+import { openDb } from "../../src/db/client.ts";
+import { runMigrations } from "../../src/db/migrate.ts";
+import type { Deps } from "../../src/deps.ts";
+import { createTestClock, type TestClock } from "../../src/lib/clock.ts";
+import { createMemoryLogger } from "../../src/lib/log.ts";
+
+export type TestEnv = Record<string, string | undefined>;
+
+/** A config as an operator would set it, with a test's variables on top. */
+export function testConfig(env: TestEnv = {}): Config {
+  return loadConfig({ DATABASE_PATH: ":memory:", PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "debug", ...env });
+}
+
+export type TestApp = ReturnType<typeof createTestApp>;
+
+/**
+ * A whole app on its own fresh, migrated in-memory database, with a test clock
+ * and a logger that keeps its lines. `env` sets configuration variables;
+ * `deps` replaces any dependency.
+ */
+export function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}) {
+  const config = opts.deps?.config ?? testConfig(opts.env);
+  const db = opts.deps?.db ?? openDb(config.databasePath);
+  runMigrations(db);
+  const clock = (opts.deps?.clock as TestClock | undefined) ?? createTestClock();
+  const log = createMemoryLogger();
+  const deps: Deps = { db, config, clock, log, ...opts.deps };
+  const app = createApp(deps);
+
+  /** A request through the app, JSON in and out, with an optional bearer token. */
+  async function call(method: string, path: string, init: { json?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.json !== undefined) headers["content-type"] = "application/json";
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    const res = await app.request(path, {
+      method,
+      headers,
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    });
+    const text = await res.text();
+    let body: any;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    return { status: res.status, headers: res.headers, body };
+  }
+
+  return { app, deps, db, clock, log, config, call };
+}

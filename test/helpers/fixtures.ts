@@ -1,0 +1,36 @@
+import type { Db } from "../../src/db/client.ts";
+import type { UserRow } from "../../src/db/schema/index.ts";
+import { createSession } from "../../src/auth/sessions.ts";
+import { DAY } from "../../src/lib/clock.ts";
+import { insertUser, type NewUser } from "../../src/users/users.queries.ts";
+import { PLAN_ALLOWANCE, TRIAL_DAYS } from "../../src/users/users.quota.ts";
+
+export const TEST_PASSWORD = "Motdepasse1";
+let hash: string | undefined;
+/** argon2id is slow on purpose: hash the shared test password once per process. */
+function testHash(): string {
+  hash ??= Bun.password.hashSync(TEST_PASSWORD, { algorithm: "argon2id" });
+  return hash;
+}
+
+let seq = 0;
+
+/** A user straight in the database (trial by default), with a live session token. */
+export function makeUser(db: Db, now: Date, values: Partial<NewUser> = {}): { user: UserRow; token: string } {
+  seq += 1;
+  const plan = values.subscriptionType ?? "trial";
+  const user = insertUser(db, {
+    email: `user${seq}-${Math.random().toString(36).slice(2, 8)}@example.fr`,
+    passwordHash: testHash(),
+    firstName: "Camille",
+    lastName: `Martin${seq}`,
+    subscriptionType: plan,
+    planQueries: PLAN_ALLOWANCE[plan],
+    extraQueries: 0,
+    trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * DAY),
+    createdAt: now,
+    updatedAt: now,
+    ...values,
+  });
+  return { user, token: createSession(db, user.id, now) };
+}

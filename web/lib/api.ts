@@ -1,0 +1,49 @@
+import { hc } from "hono/client";
+import type { AppType } from "../../src/app.ts";
+
+/** Thrown for any non-2xx answer: the status and the server's French `detail`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string | undefined,
+  ) {
+    super(detail ?? `HTTP ${status}`);
+  }
+}
+
+export const TOKEN_KEY = "unisson_token";
+export const USER_KEY = "unisson_user";
+/** Older builds stored the token under this key; read as a fallback only. */
+export const LEGACY_TOKEN_KEY = "token";
+
+export function storedToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY) ?? localStorage.getItem(LEGACY_TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The one typed client of the API: a renamed field breaks the build, not the user. */
+export const api = hc<AppType>("/", {
+  headers: (): Record<string, string> => {
+    const token = storedToken();
+    return token ? { Authorization: `Bearer ${token}` } : {};
+  },
+}).api;
+
+/** Awaits a client call and returns its JSON, or throws ApiError with the server's detail. */
+export async function unwrap<T>(call: Promise<{ ok: boolean; status: number; json(): Promise<T> }>): Promise<T> {
+  const res = await call;
+  if (!res.ok) {
+    let detail: string | undefined;
+    try {
+      const body = (await res.json()) as { detail?: unknown };
+      if (typeof body.detail === "string") detail = body.detail;
+    } catch {
+      // Not JSON (a proxy's error page): no detail to show.
+    }
+    throw new ApiError(res.status, detail);
+  }
+  return res.json();
+}
