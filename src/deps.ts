@@ -3,6 +3,7 @@ import type { Db } from "./db/client.ts";
 import type { UserRow } from "./db/schema/index.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { Logger } from "./lib/log.ts";
+import type { Mailer } from "./lib/mail/mailer.ts";
 
 /**
  * Everything a request handler, job or CLI command may use, built once by
@@ -13,6 +14,7 @@ export interface Deps {
   config: Config;
   clock: Clock;
   log: Logger;
+  mailer: Mailer;
 }
 
 export type AppEnv = {

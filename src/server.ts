@@ -7,6 +7,7 @@ import { allJobs } from "./jobs/index.ts";
 import { startJobs } from "./jobs/scheduler.ts";
 import { systemClock } from "./lib/clock.ts";
 import { createLogger } from "./lib/log.ts";
+import { createOutboxMailer } from "./lib/mail/outbox.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
 /** How long in-flight requests may take to finish on SIGTERM before connections are closed. */
@@ -16,7 +17,7 @@ const DRAIN_MS = 10_000;
 export function buildDeps(config: Config): Deps {
   const log = createLogger(config.logLevel);
   const db = openDb(config.databasePath);
-  return { db, config, clock: systemClock, log };
+  return { db, config, clock: systemClock, log, mailer: createOutboxMailer(db, systemClock, log) };
 }
 
 /** config -> openDb -> migrate -> createApp -> Bun.serve -> startJobs; SIGTERM/SIGINT stop cleanly. */

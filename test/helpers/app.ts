@@ -5,6 +5,7 @@ import { runMigrations } from "../../src/db/migrate.ts";
 import type { Deps } from "../../src/deps.ts";
 import { createTestClock, type TestClock } from "../../src/lib/clock.ts";
 import { createMemoryLogger } from "../../src/lib/log.ts";
+import { createOutboxMailer } from "../../src/lib/mail/outbox.ts";
 
 export type TestEnv = Record<string, string | undefined>;
 
@@ -26,7 +27,8 @@ export function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}
   runMigrations(db);
   const clock = (opts.deps?.clock as TestClock | undefined) ?? createTestClock();
   const log = createMemoryLogger();
-  const deps: Deps = { db, config, clock, log, ...opts.deps };
+  const mailer = opts.deps?.mailer ?? createOutboxMailer(db, clock, log);
+  const deps: Deps = { db, config, clock, log, mailer, ...opts.deps };
   const app = createApp(deps);
 
   /** A request through the app, JSON in and out, with an optional bearer token. */

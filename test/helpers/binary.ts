@@ -3,17 +3,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..", "..");
-export const BINARY = join(root, "dist", "unisson");
+let binary: string | undefined;
 
-let built = false;
-/** Builds dist/unisson once per test process (about a second), as `npm run build` does. */
+/**
+ * Compiles the executable once per test process, the way `npm run build` does
+ * (the SPA build comes from the test preload), into a folder of its own so
+ * parallel test runs never write the same file.
+ */
 export function ensureBinary(): string {
-  if (!built) {
-    const r = Bun.spawnSync([process.execPath, "run", "build"], { cwd: root, stdout: "pipe", stderr: "pipe" });
-    if (r.exitCode !== 0 || !existsSync(BINARY)) throw new Error(`build failed: ${r.stderr.toString()}`);
-    built = statSync(BINARY).size > 0;
+  if (!binary) {
+    const out = join(mkdtempSync(join(tmpdir(), "unisson-bin-")), "unisson");
+    const r = Bun.spawnSync([process.execPath, "build", "src/main.ts", "--compile", "--minify", "--outfile", out], {
+      cwd: root,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    if (r.exitCode !== 0 || !existsSync(out) || statSync(out).size === 0) throw new Error(`build failed: ${r.stderr.toString()}`);
+    binary = out;
   }
-  return BINARY;
+  return binary;
 }
 
 export function freePort(): number {
