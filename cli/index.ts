@@ -3,6 +3,12 @@ import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
+import { registerBackup } from "./commands/backup.ts";
+import { registerMail } from "./commands/mail.ts";
+import { registerPromo } from "./commands/promo.ts";
+import { registerRenewals } from "./commands/renewals.ts";
+import { registerStats } from "./commands/stats.ts";
+import { registerUsers } from "./commands/users.ts";
 
 /** Exit codes: 0 success, 1 refused action (one clear line), 2 usage error. */
 export class RefusedError extends Error {}
@@ -26,6 +32,12 @@ export function buildProgram(): Command {
   registerServe(program);
   registerMigrate(program);
   registerHealthcheck(program);
+  registerUsers(program);
+  registerStats(program);
+  registerPromo(program);
+  registerMail(program);
+  registerRenewals(program);
+  registerBackup(program);
   return program;
 }
 

@@ -12,3 +12,9 @@ export function table(headers: string[], rows: Array<Array<string | number | boo
   const line = (r: string[]) => r.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
 }
+
+/** A date as a French reader expects it (jj/mm/aaaa hh:mm, local time); empty when unset. */
+export function dateFr(d: Date | string | null | undefined): string {
+  if (!d) return "";
+  return new Date(d).toLocaleString("fr-FR", { dateStyle: "short", timeStyle: "short" });
+}

@@ -6,6 +6,12 @@ import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
 import { crossOriginGuard, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
+import { createRateLimitStore } from "./lib/rate-limit.ts";
+import { authRoutes } from "./auth/auth.routes.ts";
+import { adminRoutes } from "./admin/admin.routes.ts";
+import { contactRoutes } from "./contact/contact.routes.ts";
+import { pricingRoutes, promoRoutes, stripeRoutes, subscriptionRoutes } from "./billing/billing.routes.ts";
+import { chatRoutes } from "./chat/chat.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 
@@ -17,16 +23,18 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * AppType, which the SPA's hc<AppType> client reads), then the SPA.
  */
 function apiRoutes() {
-  return new Hono<AppEnv>().route("/", systemRoutes);
+  return new Hono<AppEnv>().route("/", systemRoutes).route("/auth", authRoutes).route("/admin", adminRoutes).route("/contact", contactRoutes).route("/pricing", pricingRoutes).route("/stripe", stripeRoutes).route("/subscription", subscriptionRoutes).route("/promo", promoRoutes).route("/unisson", chatRoutes);
 }
 
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
+  const rateLimits = createRateLimitStore(deps.clock);
 
   app.use(requestLogger(deps.log));
   app.use(securityHeaders);
   app.use(async (c, next) => {
     c.set("deps", deps);
+    c.set("rateLimits", rateLimits);
     await next();
   });
   app.use("/api/*", crossOriginGuard(deps.config.publicUrl));

@@ -1,9 +1,12 @@
+import type Stripe from "stripe";
+import type { Ai } from "./ai/ai.engine.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { UserRow } from "./db/schema/index.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { Logger } from "./lib/log.ts";
 import type { Mailer } from "./lib/mail/mailer.ts";
+import type { RateLimitStore } from "./lib/rate-limit.ts";
 
 /**
  * Everything a request handler, job or CLI command may use, built once by
@@ -15,6 +18,10 @@ export interface Deps {
   clock: Clock;
   log: Logger;
   mailer: Mailer;
+  /** The real Stripe SDK, or null without STRIPE_SECRET_KEY (payments answer 402). */
+  stripe: Stripe | null;
+  /** The six models: SDK clients, cached availability, final-processing runs in flight. */
+  ai: Ai;
 }
 
 export type AppEnv = {
@@ -23,5 +30,7 @@ export type AppEnv = {
     /** Set by requireUser. */
     user: UserRow;
     sessionId: number;
+    /** Rate-limit counters of this app (createApp makes one per app). */
+    rateLimits: RateLimitStore;
   };
 };

@@ -1,4 +1,6 @@
+import { createAi } from "./ai/ai.engine.ts";
 import { createApp } from "./app.ts";
+import { createStripe } from "./billing/stripe.client.ts";
 import type { Config } from "./config.ts";
 import { openDb } from "./db/client.ts";
 import { runMigrations } from "./db/migrate.ts";
@@ -6,18 +8,17 @@ import type { Deps } from "./deps.ts";
 import { allJobs } from "./jobs/index.ts";
 import { startJobs } from "./jobs/scheduler.ts";
 import { systemClock } from "./lib/clock.ts";
-import { createLogger } from "./lib/log.ts";
-import { createOutboxMailer } from "./lib/mail/outbox.ts";
+import { createLogger, type Logger } from "./lib/log.ts";
+import { createMailer } from "./lib/mail/index.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
 /** How long in-flight requests may take to finish on SIGTERM before connections are closed. */
 const DRAIN_MS = 10_000;
 
-/** Builds the real dependencies from config (the tests build their own). */
-export function buildDeps(config: Config): Deps {
-  const log = createLogger(config.logLevel);
+/** Builds the real dependencies from config (the tests build their own); the CLI passes a logger that keeps stdout for its output. */
+export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel)): Deps {
   const db = openDb(config.databasePath);
-  return { db, config, clock: systemClock, log, mailer: createOutboxMailer(db, systemClock, log) };
+  return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock) };
 }
 
 /** config -> openDb -> migrate -> createApp -> Bun.serve -> startJobs; SIGTERM/SIGINT stop cleanly. */

@@ -1,21 +1,39 @@
-import { LoginView } from "./features/auth/login-view.tsx";
-import { ApiError } from "./lib/api.ts";
+import { lazy, Suspense, useState } from "react";
+import { fr } from "./i18n/fr.ts";
+import type { EntryUrl } from "./lib/entry-url.ts";
+import { AuthViews } from "./features/auth/auth-views.tsx";
+import { SessionProvider } from "./features/session/session-context.tsx";
+import { useSession } from "./features/session/use-session.ts";
+
+// The signed-in app is a separate chunk: the login screen loads only what it shows.
+const AppShell = lazy(() => import("./features/layout/app-shell.tsx").then((m) => ({ default: m.AppShell })));
 
 /** There is no router: the view is chosen by state and URL (spec section 2). */
-export function App() {
+export function App({ entry }: { entry: EntryUrl }) {
   return (
-    <LoginView
-      onSubmit={async (email, password) => {
-        // Wired to the typed client once the accounts API lands (issue 3).
-        const res = await fetch("/api/auth/login", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ email, password }),
-        });
-        const body = (await res.json().catch(() => ({}))) as { detail?: string };
-        if (!res.ok) throw new ApiError(res.status, body.detail);
-        window.location.assign("/");
-      }}
-    />
+    <SessionProvider>
+      <Root entry={entry} />
+    </SessionProvider>
+  );
+}
+
+function Root({ entry }: { entry: EntryUrl }) {
+  const { user } = useSession();
+  const [reset, setReset] = useState(entry.reset);
+  if (user && !reset) {
+    return (
+      <Suspense fallback={<FullPageLoading />}>
+        <AppShell paymentSessionId={entry.paymentSessionId} />
+      </Suspense>
+    );
+  }
+  return <AuthViews initial={reset ? "reset" : "login"} resetToken={entry.resetToken} onLeaveReset={() => setReset(false)} />;
+}
+
+function FullPageLoading() {
+  return (
+    <div className="full-page-loading" role="status">
+      <span className="spinner" aria-hidden="true" /> {fr.common.loading}
+    </div>
   );
 }

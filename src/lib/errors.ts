@@ -35,6 +35,11 @@ const table = {
   ADMIN_REQUIRED: [403, "Accès refusé. Privilèges administrateur requis."],
   ADMIN_SELF_DELETE: [400, "Vous ne pouvez pas supprimer votre propre compte."],
   USER_NOT_FOUND: [404, "Utilisateur introuvable."],
+  BACKUP_TARGET_EXISTS: [409, "Le fichier de sauvegarde existe déjà : choisissez un autre nom."],
+  BACKUP_FAILED: [500, "La sauvegarde a échoué."],
+
+  // Contact
+  CONTACT_SEND_FAILED: [503, "Erreur lors de l'envoi. Veuillez réessayer ou nous contacter directement."],
 
   // Chat engine
   EMPTY_MESSAGE: [400, "Le message ne peut pas être vide."],
@@ -45,9 +50,26 @@ const table = {
   QUOTA_OTHER: [402, "Vous n'avez plus de requêtes disponibles. Gérez votre abonnement pour continuer."],
   MAINTENANCE: [503, "Le système est en maintenance : il nécessite au moins 2 IA disponibles. Veuillez réessayer plus tard."],
   CONVERSATION_NOT_FOUND: [404, "Conversation introuvable."],
+  CONTENT_REFUSED: [400, "Votre message ne peut pas être traité car il enfreint nos règles d'utilisation. Unisson fournit des informations utiles et constructives : merci de reformuler votre question."],
+  NOTHING_TO_PROCESS: [409, "Aucune question n'attend d'analyse finale dans cette conversation."],
+  NOT_ENOUGH_ANSWERS: [503, "Trop peu d'IA ont répondu pour établir une synthèse fiable (au moins 2 réponses sont nécessaires). Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
+  SYNTHESIS_FAILED: [503, "La synthèse des réponses a échoué. Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
 
   // Billing
   PAYMENTS_DISABLED: [402, "Problème de configuration de paiement. Contactez le support."],
+  RETURN_ORIGIN_INVALID: [400, "L'adresse de retour doit être celle de Unisson."],
+  SUBSCRIPTION_EXISTS: [409, "Vous avez déjà un abonnement actif : utilisez « Changer de forfait » pour passer à une autre formule."],
+  PACK_SUBSCRIBERS_ONLY: [403, "Le pack de requêtes est réservé aux abonnés Basic et Pro."],
+  PROMO_INVALID: [400, "Code promo invalide."],
+  PROMO_CODE_TAKEN: [409, "Ce code promo existe déjà."],
+  CHECKOUT_NOT_FOUND: [404, "Session de paiement introuvable."],
+  WEBHOOK_SIGNATURE_INVALID: [400, "Signature du webhook Stripe invalide."],
+  NO_ACTIVE_SUBSCRIPTION: [400, "Vous n'avez pas d'abonnement actif à modifier. Choisissez d'abord un forfait."],
+  CHANGE_PENDING: [409, "Un changement de forfait est déjà programmé. Annulez-le avant d'en demander un autre."],
+  CHANGE_NOT_OFFERED: [400, "Ce changement de forfait n'est pas proposé pour votre abonnement."],
+  NO_PENDING_CHANGE: [404, "Aucun changement de forfait en attente."],
+  PAYMENT_DECLINED: [402, "Le paiement a été refusé. Vérifiez votre moyen de paiement et réessayez."],
+  STRIPE_UNAVAILABLE: [502, "Le service de paiement est momentanément indisponible. Veuillez réessayer dans quelques instants."],
 } as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
 
 export type ErrorCode = keyof typeof table;

@@ -1,11 +1,13 @@
+import { createAi } from "../../src/ai/ai.engine.ts";
 import { createApp } from "../../src/app.ts";
+import { createStripe } from "../../src/billing/stripe.client.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import type { Deps } from "../../src/deps.ts";
 import { createTestClock, type TestClock } from "../../src/lib/clock.ts";
 import { createMemoryLogger } from "../../src/lib/log.ts";
-import { createOutboxMailer } from "../../src/lib/mail/outbox.ts";
+import { createMailer } from "../../src/lib/mail/index.ts";
 
 export type TestEnv = Record<string, string | undefined>;
 
@@ -27,8 +29,9 @@ export function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}
   runMigrations(db);
   const clock = (opts.deps?.clock as TestClock | undefined) ?? createTestClock();
   const log = createMemoryLogger();
-  const mailer = opts.deps?.mailer ?? createOutboxMailer(db, clock, log);
-  const deps: Deps = { db, config, clock, log, mailer, ...opts.deps };
+  // Same factory as the server: the outbox, or SMTP when the test sets SMTP_URL.
+  const mailer = opts.deps?.mailer ?? createMailer(config, db, clock, log);
+  const deps: Deps = { db, config, clock, log, mailer, stripe: createStripe(config), ai: createAi(config, clock), ...opts.deps };
   const app = createApp(deps);
 
   /** A request through the app, JSON in and out, with an optional bearer token. */

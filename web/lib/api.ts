@@ -32,18 +32,28 @@ export const api = hc<AppType>("/", {
   },
 }).api;
 
+type Res<T> = { ok: boolean; status: number; json(): Promise<T> };
+
 /** Awaits a client call and returns its JSON, or throws ApiError with the server's detail. */
-export async function unwrap<T>(call: Promise<{ ok: boolean; status: number; json(): Promise<T> }>): Promise<T> {
+export async function unwrap<T>(call: Promise<Res<T>> | Res<T>): Promise<T> {
   const res = await call;
-  if (!res.ok) {
-    let detail: string | undefined;
-    try {
-      const body = (await res.json()) as { detail?: unknown };
-      if (typeof body.detail === "string") detail = body.detail;
-    } catch {
-      // Not JSON (a proxy's error page): no detail to show.
-    }
-    throw new ApiError(res.status, detail);
-  }
+  if (!res.ok) throw await apiError(res);
   return res.json();
+}
+
+/** The ApiError of a response: its status and the `detail` of its JSON body, if any. */
+export async function apiError(res: { status: number; json(): Promise<unknown> }): Promise<ApiError> {
+  let detail: string | undefined;
+  try {
+    const body = (await res.json()) as { detail?: unknown };
+    if (typeof body?.detail === "string") detail = body.detail;
+  } catch {
+    // Not JSON (a proxy's error page): no detail to show.
+  }
+  return new ApiError(res.status, detail);
+}
+
+/** The server's French detail when there is one, else the screen's own message. */
+export function errorText(err: unknown, fallback: string): string {
+  return err instanceof ApiError && err.detail ? err.detail : fallback;
 }

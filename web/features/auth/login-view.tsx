@@ -1,14 +1,26 @@
 import { type FormEvent, useState } from "react";
+import { Brand } from "../../components/ui/brand.tsx";
+import { Field } from "../../components/ui/field.tsx";
+import { PasswordInput } from "../../components/ui/password-input.tsx";
 import { fr } from "../../i18n/fr.ts";
-import { ApiError } from "../../lib/api.ts";
+import { errorText } from "../../lib/api.ts";
 import { MarketingPanels } from "./marketing-panels.tsx";
 
 const t = fr.login;
 
-export function LoginView({ onSubmit }: { onSubmit: (email: string, password: string) => Promise<void> }) {
-  const [email, setEmail] = useState("");
+export function LoginView({
+  onSubmit,
+  onForgot,
+  onRegister,
+  initialEmail = "",
+}: {
+  onSubmit: (email: string, password: string) => Promise<void>;
+  onForgot: () => void;
+  onRegister: () => void;
+  initialEmail?: string;
+}) {
+  const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState("");
-  const [show, setShow] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const blank = email.trim() === "" || password.trim() === "";
@@ -21,8 +33,7 @@ export function LoginView({ onSubmit }: { onSubmit: (email: string, password: st
     try {
       await onSubmit(email.trim(), password);
     } catch (err) {
-      setError(err instanceof ApiError && err.detail ? err.detail : t.error);
-    } finally {
+      setError(errorText(err, t.error));
       setBusy(false);
     }
   }
@@ -30,46 +41,35 @@ export function LoginView({ onSubmit }: { onSubmit: (email: string, password: st
   return (
     <div className="auth-layout">
       <main className="auth-card" aria-labelledby="login-title">
-        <div className="brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">{fr.brand.name}</span>
-        </div>
+        <Brand />
         <h1 id="login-title">{t.title}</h1>
         <p className="muted">{t.subtitle}</p>
         <form onSubmit={submit} noValidate>
-          <label className="field">
-            <span>{t.email}</span>
-            <input
-              type="email"
-              name="email"
-              autoComplete="email"
-              placeholder={t.emailPlaceholder}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </label>
-          <label className="field">
-            <span>{t.password}</span>
-            <span className="input-with-button">
+          <Field label={t.email}>
+            {(a) => (
               <input
-                type={show ? "text" : "password"}
+                {...a}
+                type="email"
+                name="email"
+                autoComplete="email"
+                placeholder={t.emailPlaceholder}
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field label={t.password}>
+            {(a) => (
+              <PasswordInput
+                {...a}
                 name="password"
                 autoComplete="current-password"
                 placeholder={t.passwordPlaceholder}
                 value={password}
                 onChange={(e) => setPassword(e.target.value)}
               />
-              <button
-                type="button"
-                className="ghost"
-                aria-label={show ? t.hidePassword : t.showPassword}
-                aria-pressed={show}
-                onClick={() => setShow((s) => !s)}
-              >
-                {show ? "🙈" : "👁"}
-              </button>
-            </span>
-          </label>
+            )}
+          </Field>
           {error && (
             <p className="alert error" role="alert">
               {error}
@@ -80,18 +80,18 @@ export function LoginView({ onSubmit }: { onSubmit: (email: string, password: st
           </button>
         </form>
         <div className="auth-links">
-          <button type="button" className="link">
+          <button type="button" className="link" onClick={onForgot}>
             {t.forgot}
           </button>
           <span>
             {t.noAccount}{" "}
-            <button type="button" className="link">
+            <button type="button" className="link" onClick={onRegister}>
               {t.register}
             </button>
           </span>
         </div>
       </main>
-      <MarketingPanels />
+      <MarketingPanels onRegister={onRegister} />
     </div>
   );
 }

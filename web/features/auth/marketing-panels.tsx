@@ -1,9 +1,21 @@
+import { formatEuros, OFFERS } from "../../../src/billing/pricing.constants.ts";
 import { fr } from "../../i18n/fr.ts";
 
 const t = fr.marketing;
 
+/** The plan lines of the marketing panels and the register screen, priced from the one price table. */
+export function PlanSummaries() {
+  return (
+    <ul className="plan-list">
+      <li>{t.plansBasic(formatEuros(OFFERS.subscription_basic.price_cents), formatEuros(OFFERS.subscription_basic_annual.price_cents))}</li>
+      <li>{t.plansPro(formatEuros(OFFERS.subscription_pro.price_cents), formatEuros(OFFERS.subscription_pro_annual.price_cents))}</li>
+      <li>{t.plansPack(formatEuros(OFFERS.token_pack_10.price_cents))}</li>
+    </ul>
+  );
+}
+
 /** Side panels of the auth views: what Unisson is, the trial, the plans, a call to sign up. */
-export function MarketingPanels() {
+export function MarketingPanels({ onRegister }: { onRegister?: () => void }) {
   return (
     <aside className="marketing" aria-label={fr.brand.tagline}>
       <section className="panel hero">
@@ -15,17 +27,27 @@ export function MarketingPanels() {
           <li>{t.satisfaction}</li>
         </ul>
       </section>
-      <section className="panel">
-        <h3>{t.trialTitle}</h3>
-        <p>{t.trialText}</p>
-      </section>
-      <section className="panel">
-        <h3>{t.plansTitle}</h3>
-        <ul>
-          <li>{t.plansBasic}</li>
-          <li>{t.plansPro}</li>
-        </ul>
-      </section>
+      <div className="panel-row">
+        <section className="panel">
+          <h3>{t.trialTitle}</h3>
+          <p>{t.trialText}</p>
+        </section>
+        <section className="panel">
+          <h3>{t.plansTitle}</h3>
+          <PlanSummaries />
+        </section>
+      </div>
+      {onRegister && (
+        <section className="panel cta">
+          <div>
+            <h3>{t.ctaTitle}</h3>
+            <p>{t.ctaText}</p>
+          </div>
+          <button type="button" className="primary" onClick={onRegister}>
+            {t.ctaButton}
+          </button>
+        </section>
+      )}
     </aside>
   );
 }

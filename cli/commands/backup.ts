@@ -1,0 +1,17 @@
+import type { Command } from "commander";
+import { backupDatabase } from "../../src/admin/admin.backup.ts";
+import { withDeps } from "../deps.ts";
+import type { GlobalOptions } from "../index.ts";
+import { print } from "../output.ts";
+
+export function registerBackup(program: Command) {
+  program
+    .command("backup")
+    .description("copie cohérente de la base (VACUUM INTO), possible pendant que le serveur tourne ; vérifie la copie")
+    .argument("<fichier>", "fichier à créer (jamais remplacé s'il existe)")
+    .action(async (file: string, _o: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<GlobalOptions>();
+      const r = await withDeps(opts, (deps) => backupDatabase(deps.db, file));
+      print(opts, r, () => `Sauvegarde écrite et vérifiée (integrity_check : ok) : ${r.file} (${(r.bytes / 1024).toFixed(0)} Kio)`);
+    });
+}

@@ -1,0 +1,20 @@
+import type { Command } from "commander";
+import { allJobs } from "../../src/jobs/index.ts";
+import { runJobsOnce } from "../../src/jobs/scheduler.ts";
+import { withDeps } from "../deps.ts";
+import type { GlobalOptions } from "../index.ts";
+import { print, table } from "../output.ts";
+
+export function registerRenewals(program: Command) {
+  const renewals = program.command("renewals").description("renouvellements et tâches planifiées");
+
+  renewals
+    .command("run")
+    .description("exécute maintenant, une fois, chaque tâche du serveur (renouvellements, changements de forfait, fins d'essai, nettoyage)")
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<GlobalOptions>();
+      // Every job is idempotent and conditional on the state it reads: safe beside the running server.
+      const outcome = await withDeps(opts, (deps) => runJobsOnce(deps, allJobs));
+      print(opts, outcome, () => table(["Tâche", "Résultat"], Object.entries(outcome).map(([job, r]) => [job, JSON.stringify(r ?? null)])));
+    });
+}

@@ -1,0 +1,121 @@
+import { createInterface } from "node:readline/promises";
+import type { Command } from "commander";
+import { adminUserUpdateSchema, parseInput } from "../../src/admin/admin.schemas.ts";
+import { deleteUserByAdmin, getUserByEmailOrFail, grantExtra, setAdmin, setTwoFactor, updateUserByAdmin } from "../../src/admin/admin.service.ts";
+import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
+import { createPasswordResetLink } from "../../src/auth/auth.reset.ts";
+import { assignPlan } from "../../src/billing/plan.service.ts";
+import type { BillingCycle, Plan, UserRow } from "../../src/db/schema/index.ts";
+import type { Deps } from "../../src/deps.ts";
+import { withDeps } from "../deps.ts";
+import { type GlobalOptions, RefusedError } from "../index.ts";
+import { dateFr, print } from "../output.ts";
+import { cycleArg, onOff, planArg, positiveInt } from "../parse.ts";
+import { userSheet } from "../user-sheet.ts";
+
+type Opts = (cmd: Command) => GlobalOptions;
+
+const profileSchema = adminUserUpdateSchema.pick({ first_name: true, last_name: true, email: true }).partial();
+
+/** Finds the account by e-mail, applies `change`, prints the account as it now is. */
+async function changeUser(cmd: Command, opts: Opts, email: string, done: string, change: (deps: Deps, user: UserRow) => UserRow) {
+  const user = await withDeps(opts(cmd), (deps) => toUserDetail(change(deps, getUserByEmailOrFail(deps, email)), deps.clock.now()));
+  print(opts(cmd), user, () => `${done}\n\n${userSheet(user)}`);
+}
+
+/** Without --yes, ask on a terminal; refuse when nobody can answer (scripts, pipes). */
+async function confirmed(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^(o|oui|y|yes)$/i.test((await rl.question(`${question} (oui/non) `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export function registerUserChanges(users: Command, opts: Opts) {
+  users
+    .command("update")
+    .description("modifie le prénom, le nom ou l'email d'un compte")
+    .argument("<email>")
+    .option("--first-name <prénom>")
+    .option("--last-name <nom>")
+    .option("--email <email>", "nouvelle adresse")
+    .action(async (email: string, o: { firstName?: string; lastName?: string; email?: string }, cmd: Command) => {
+      if (o.firstName === undefined && o.lastName === undefined && o.email === undefined) {
+        throw new RefusedError("Rien à modifier : indiquez --first-name, --last-name ou --email.");
+      }
+      const p = parseInput(profileSchema, { first_name: o.firstName, last_name: o.lastName, email: o.email });
+      await changeUser(cmd, opts, email, "Compte modifié.", (deps, u) =>
+        updateUserByAdmin(deps, u.id, { firstName: p.first_name, lastName: p.last_name, email: p.email }),
+      );
+    });
+
+  users
+    .command("set-plan")
+    .description("attribue un forfait (sans paiement) : renouvellement dans un mois ou un an, requêtes supplémentaires gardées")
+    .argument("<email>")
+    .argument("<plan>", "trial, basic, pro ou expired", planArg)
+    .option("--cycle <cycle>", "monthly ou annual (forfaits payants)", cycleArg)
+    .action(async (email: string, plan: Plan, o: { cycle?: BillingCycle }, cmd: Command) => {
+      await changeUser(cmd, opts, email, `Forfait ${PLAN_LABELS[plan]} attribué.`, (deps, u) => assignPlan(deps, u.id, { plan, cycle: o.cycle }));
+    });
+
+  users
+    .command("grant")
+    .description("offre des requêtes supplémentaires (elles n'expirent pas)")
+    .argument("<email>")
+    .argument("<n>", "nombre de requêtes", positiveInt("<n>", 100_000))
+    .action(async (email: string, n: number, _o: unknown, cmd: Command) => {
+      await changeUser(cmd, opts, email, `${n} requête(s) offerte(s).`, (deps, u) => grantExtra(deps, u.id, n));
+    });
+
+  users
+    .command("set-admin")
+    .description("donne ou retire les droits d'administrateur")
+    .argument("<email>")
+    .argument("<on|off>", "on ou off", onOff)
+    .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
+      await changeUser(cmd, opts, email, on ? "Droits d'administrateur donnés." : "Droits d'administrateur retirés.", (deps, u) => setAdmin(deps, u.id, on));
+    });
+
+  users
+    .command("two-factor")
+    .description("active ou désactive la double authentification par email")
+    .argument("<email>")
+    .argument("<on|off>", "on ou off", onOff)
+    .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
+      await changeUser(cmd, opts, email, on ? "Double authentification activée." : "Double authentification désactivée.", (deps, u) => setTwoFactor(deps, u.id, on));
+    });
+
+  users
+    .command("reset-password")
+    .description("crée un lien de réinitialisation du mot de passe, valable une heure")
+    .argument("<email>")
+    .action(async (email: string, _o: unknown, cmd: Command) => {
+      const link = await withDeps(opts(cmd), (deps) => {
+        const user = getUserByEmailOrFail(deps, email);
+        const { url, expiresAt } = createPasswordResetLink(deps, user.id);
+        return { email: user.email, url, expires_at: expiresAt.toISOString() };
+      });
+      print(opts(cmd), link, () => `Lien de réinitialisation pour ${link.email} (valable jusqu'au ${dateFr(link.expires_at)}, une seule fois) :\n${link.url}`);
+    });
+
+  users
+    .command("delete")
+    .description("supprime un compte et ses conversations (les achats restent, anonymisés)")
+    .argument("<email>")
+    .option("--yes", "ne pas demander de confirmation")
+    .action(async (email: string, o: { yes?: boolean }, cmd: Command) => {
+      if (!o.yes && !(await confirmed(`Supprimer définitivement le compte ${email} et ses conversations ?`))) {
+        throw new RefusedError(`Suppression non confirmée : ajoutez --yes pour supprimer ${email}.`);
+      }
+      const deleted = await withDeps(opts(cmd), (deps) => {
+        const user = getUserByEmailOrFail(deps, email);
+        deleteUserByAdmin(deps, user.id);
+        return { deleted: true, id: user.id, email: user.email };
+      });
+      print(opts(cmd), deleted, () => `Compte supprimé : ${deleted.email} (n° ${deleted.id}).`);
+    });
+}

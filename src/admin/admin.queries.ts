@@ -1,0 +1,93 @@
+import { and, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { mailOutbox, type Plan, purchases, type UserRow, users } from "../db/schema/index.ts";
+
+/**
+ * The plan as users see it (users.quota.ts effectivePlan), in SQL, so that
+ * counting and filtering by plan happens in the database: a trial past its
+ * end or out of requests is `expired`. Keep both definitions in step.
+ */
+export function effectivePlanSql(now: Date): SQL<Plan> {
+  return sql<Plan>`(CASE WHEN ${users.subscriptionType} = 'trial' AND (${users.trialEndsAt} IS NULL OR ${users.trialEndsAt} <= ${now.getTime()} OR MAX(0, ${users.planQueries}) + MAX(0, ${users.extraQueries}) <= 0) THEN 'expired' ELSE ${users.subscriptionType} END)`;
+}
+
+/**
+ * `%` and `_` typed by the operator are searched for literally. SQLite's LIKE
+ * ignores case for ASCII only (lower() too), so the pattern keeps its accents as typed.
+ */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+export type UserFilter = { q?: string; plan?: Plan; now: Date };
+
+function userWhere(f: UserFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.q) {
+    const p = likePattern(f.q);
+    parts.push(
+      or(
+        sql`${users.email} LIKE ${p} ESCAPE '\\'`,
+        sql`(${users.firstName} || ' ' || ${users.lastName}) LIKE ${p} ESCAPE '\\'`,
+        sql`(${users.lastName} || ' ' || ${users.firstName}) LIKE ${p} ESCAPE '\\'`,
+      )!,
+    );
+  }
+  if (f.plan) parts.push(sql`${effectivePlanSql(f.now)} = ${f.plan}`);
+  return parts.length ? and(...parts) : undefined;
+}
+
+/** One page of users, newest first (id breaks ties between users created in the same millisecond). */
+export function selectUsersPage(db: Db, f: UserFilter & { limit: number; offset: number }): { rows: UserRow[]; total: number } {
+  const where = userWhere(f);
+  const rows = db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(f.limit)
+    .offset(f.offset)
+    .all();
+  const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
+  return { rows, total };
+}
+
+export function countUsersSince(db: Db, since: Date): number {
+  return db.select({ n: count() }).from(users).where(gte(users.createdAt, since)).get()?.n ?? 0;
+}
+
+export function countUsersByPlan(db: Db, now: Date): Array<{ plan: Plan; n: number }> {
+  const plan = effectivePlanSql(now);
+  return db.select({ plan, n: count() }).from(users).groupBy(plan).all();
+}
+
+/** Completed (not refunded) purchases: their number and their sum in cents. */
+export function purchaseTotals(db: Db): { cents: number; completed: number } {
+  const row = db
+    .select({ cents: sql<number>`coalesce(sum(${purchases.amountCents}), 0)`, completed: count() })
+    .from(purchases)
+    .where(eq(purchases.status, "completed"))
+    .get();
+  return { cents: Number(row?.cents ?? 0), completed: row?.completed ?? 0 };
+}
+
+/** Adds to the extra balance in one UPDATE (never read-then-write). */
+export function addExtraQueries(db: Db, userId: number, n: number, now: Date): UserRow | undefined {
+  return db
+    .update(users)
+    .set({ extraQueries: sql`${users.extraQueries} + ${n}`, updatedAt: now })
+    .where(eq(users.id, userId))
+    .returning()
+    .get();
+}
+
+export function deleteUserRow(db: Db, userId: number): boolean {
+  return db.delete(users).where(eq(users.id, userId)).returning({ id: users.id }).all().length > 0;
+}
+
+export type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/** The last mails, newest first. */
+export function selectRecentMail(db: Db, limit: number): OutboxRow[] {
+  return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)).limit(limit).all();
+}

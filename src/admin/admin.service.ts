@@ -1,0 +1,179 @@
+import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
+import { immediate } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
+import { assignPlan } from "../billing/plan.service.ts";
+import { DAY } from "../lib/clock.ts";
+import { AppError } from "../lib/errors.ts";
+import { findUserByEmail, findUserById, normalizeEmail, updateUser } from "../users/users.queries.ts";
+import { effectivePlan, remainingQueries, trialDaysRemaining } from "../users/users.quota.ts";
+import { type PublicUser, toPublicUser } from "../users/users.view.ts";
+import {
+  addExtraQueries,
+  countUsersByPlan,
+  countUsersSince,
+  deleteUserRow,
+  purchaseTotals,
+  selectRecentMail,
+  selectUsersPage,
+} from "./admin.queries.ts";
+import { MAX_QUERIES } from "./admin.schemas.ts";
+
+/**
+ * What an administrator does to accounts, shared by the admin API and the
+ * operator CLI. Inputs arrive validated (admin.schemas.ts); the rules live here.
+ */
+
+export function getUserOrFail(deps: Pick<Deps, "db">, id: number): UserRow {
+  const user = findUserById(deps.db, id);
+  if (!user) throw new AppError("USER_NOT_FOUND");
+  return user;
+}
+
+/** The CLI names accounts by e-mail. */
+export function getUserByEmailOrFail(deps: Pick<Deps, "db">, email: string): UserRow {
+  const user = findUserByEmail(deps.db, email);
+  if (!user) throw new AppError("USER_NOT_FOUND", `Utilisateur introuvable : ${normalizeEmail(email)}`);
+  return user;
+}
+
+export type AdminStats = {
+  total_users: number;
+  /** Euros, from recorded completed (not refunded) purchases. */
+  total_revenue: number;
+  completed_purchases: number;
+  recent_users_7_days: number;
+  /** Every plan appears, counted by effective plan (a trial past its end is expired). */
+  users_by_subscription: Record<Plan, number>;
+};
+
+export function getStats(deps: Pick<Deps, "db" | "clock">): AdminStats {
+  const now = deps.clock.now();
+  const byPlan: Record<Plan, number> = { trial: 0, basic: 0, pro: 0, expired: 0 };
+  for (const { plan, n } of countUsersByPlan(deps.db, now)) byPlan[plan] = n;
+  const { cents, completed } = purchaseTotals(deps.db);
+  return {
+    total_users: Object.values(byPlan).reduce((a, b) => a + b, 0),
+    total_revenue: Math.round(cents) / 100,
+    completed_purchases: completed,
+    recent_users_7_days: countUsersSince(deps.db, new Date(now.getTime() - 7 * DAY)),
+    users_by_subscription: byPlan,
+  };
+}
+
+export type ListUsersInput = { page?: number; perPage?: number; q?: string; plan?: Plan };
+export type UserPage = { users: PublicUser[]; total: number; page: number; per_page: number };
+
+/** Newest first; a page past the end is empty, with the true total. */
+export function listUsers(deps: Pick<Deps, "db" | "clock">, input: ListUsersInput = {}): UserPage {
+  const now = deps.clock.now();
+  const page = input.page ?? 1;
+  const perPage = input.perPage ?? 10;
+  const { rows, total } = selectUsersPage(deps.db, {
+    q: input.q || undefined,
+    plan: input.plan,
+    now,
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  });
+  return { users: rows.map((u) => toPublicUser(u, now)), total, page, per_page: perPage };
+}
+
+export type AdminUserPatch = {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  plan?: Plan;
+  /** With a paid plan; monthly when left out. */
+  cycle?: BillingCycle;
+  remainingQueries?: number;
+  trialDaysRemaining?: number;
+};
+
+/**
+ * The admin edit form sends every field, changed or not, so a field is
+ * applied only when it differs from what the admin saw (the user as it is now):
+ * saving an untouched form changes nothing, not even the trial end.
+ * - plan: assignPlan, which sets the allowance and a renewal date;
+ * - remaining_queries N: the sum becomes N, extra requests kept first, capped at N;
+ * - trial_days_remaining N: the trial ends N days from now.
+ * All in one transaction: a refused step leaves the account as it was.
+ */
+export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, patch: AdminUserPatch): UserRow {
+  const now = deps.clock.now();
+  const email = patch.email === undefined ? undefined : normalizeEmail(patch.email);
+  try {
+    return immediate(deps.db, () => {
+      const before = getUserOrFail(deps, id);
+      if (email !== undefined && email !== before.email && findUserByEmail(deps.db, email)) throw new AppError("EMAIL_TAKEN");
+      updateUser(deps.db, id, {
+        ...(patch.firstName !== undefined && { firstName: patch.firstName.trim() }),
+        ...(patch.lastName !== undefined && { lastName: patch.lastName.trim() }),
+        ...(email !== undefined && { email }),
+        updatedAt: now,
+      });
+      if (patch.plan !== undefined && patch.plan !== effectivePlan(before, now)) {
+        assignPlan(deps, id, { plan: patch.plan, cycle: patch.cycle });
+      }
+      const current = getUserOrFail(deps, id);
+      const values: Partial<UserRow> = {};
+      if (patch.remainingQueries !== undefined && patch.remainingQueries !== remainingQueries(before)) {
+        const n = patch.remainingQueries;
+        values.extraQueries = Math.min(Math.max(0, current.extraQueries), n);
+        values.planQueries = n - values.extraQueries;
+      }
+      if (
+        patch.trialDaysRemaining !== undefined &&
+        patch.trialDaysRemaining !== trialDaysRemaining(before, now) &&
+        current.subscriptionType === "trial"
+      ) {
+        values.trialEndsAt = new Date(now.getTime() + patch.trialDaysRemaining * DAY);
+      }
+      return Object.keys(values).length ? updateUser(deps.db, id, values)! : current;
+    });
+  } catch (e) {
+    // Another account took the address between the check and the write: the unique index decides.
+    if (!(e instanceof AppError) && String(e).includes("UNIQUE")) throw new AppError("EMAIL_TAKEN");
+    throw e;
+  }
+}
+
+/** Extra requests (never expire, survive renewals): added in one UPDATE. */
+export function grantExtra(deps: Pick<Deps, "db" | "clock">, id: number, n: number): UserRow {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_QUERIES) {
+    throw new AppError("VALIDATION", `Le nombre de requêtes à offrir doit être un entier entre 1 et ${MAX_QUERIES}`);
+  }
+  const row = addExtraQueries(deps.db, id, n, deps.clock.now());
+  if (!row) throw new AppError("USER_NOT_FOUND");
+  return row;
+}
+
+export function setAdmin(deps: Pick<Deps, "db" | "clock">, id: number, on: boolean): UserRow {
+  const row = updateUser(deps.db, id, { isAdmin: on, updatedAt: deps.clock.now() });
+  if (!row) throw new AppError("USER_NOT_FOUND");
+  return row;
+}
+
+export function setTwoFactor(deps: Pick<Deps, "db" | "clock">, id: number, on: boolean): UserRow {
+  const row = updateUser(deps.db, id, { twoFactorEnabled: on, updatedAt: deps.clock.now() });
+  if (!row) throw new AppError("USER_NOT_FOUND");
+  return row;
+}
+
+/**
+ * Deletes the account and, through the foreign keys' cascades, its
+ * conversations, sessions, devices, codes and reset links, in one
+ * transaction. Purchases stay for accounting with user_id set null.
+ * `actorId` is the admin acting through the API, who may not delete themself.
+ */
+export function deleteUserByAdmin(deps: Pick<Deps, "db" | "log">, id: number, actorId?: number): void {
+  if (actorId !== undefined && actorId === id) throw new AppError("ADMIN_SELF_DELETE");
+  immediate(deps.db, () => {
+    if (!deleteUserRow(deps.db, id)) throw new AppError("USER_NOT_FOUND");
+  });
+  deps.log.info("user deleted by admin", { user_id: id, actor_id: actorId ?? "cli" });
+}
+
+/** The last mails the product sent or kept (the outbox without SMTP). */
+export function listMail(deps: Pick<Deps, "db">, last = 20) {
+  return selectRecentMail(deps.db, last);
+}

@@ -1,0 +1,20 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { Completion, ProviderClient } from "../ai.types.ts";
+
+/** Claude Opus 4.1 and Claude 3 Haiku; SDK retries off, the engine owns deadline and retry. */
+export function createAnthropicClient(opts: { apiKey: string; baseUrl?: string; timeoutMs: number }): ProviderClient {
+  const sdk = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs });
+  return {
+    provider: "anthropic",
+    async complete(modelId, req, signal): Promise<Completion> {
+      const res = await sdk.messages.create(
+        { model: modelId, max_tokens: req.maxTokens, system: req.system, messages: req.messages },
+        { signal },
+      );
+      const text = res.content
+        .map((block) => (block.type === "text" ? block.text : ""))
+        .join("");
+      return { text, tokensIn: res.usage?.input_tokens ?? null, tokensOut: res.usage?.output_tokens ?? null, citations: [] };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { Mistral } from "@mistralai/mistralai";
+import type { Completion, ProviderClient } from "../ai.types.ts";
+
+/** Mistral Large. The SDK appends `/v1/chat/completions` to `serverURL`; its retries stay off. */
+export function createMistralClient(opts: { apiKey: string; baseUrl?: string; timeoutMs: number }): ProviderClient {
+  const sdk = new Mistral({
+    apiKey: opts.apiKey,
+    serverURL: opts.baseUrl,
+    retryConfig: { strategy: "none" },
+    timeoutMs: opts.timeoutMs,
+  });
+  return {
+    provider: "mistral",
+    async complete(modelId, req, signal): Promise<Completion> {
+      const res = await sdk.chat.complete(
+        {
+          model: modelId,
+          maxTokens: req.maxTokens,
+          messages: [{ role: "system", content: req.system }, ...req.messages],
+        },
+        { signal, retries: { strategy: "none" } },
+      );
+      const content = res.choices[0]?.message?.content;
+      const text = typeof content === "string" ? content : (content ?? []).map((c) => ("text" in c ? c.text : "")).join("");
+      return { text, tokensIn: res.usage?.promptTokens ?? null, tokensOut: res.usage?.completionTokens ?? null, citations: [] };
+    },
+  };
+}

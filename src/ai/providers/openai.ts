@@ -1,0 +1,50 @@
+import OpenAI from "openai";
+import type { Completion, CompletionRequest, ModerationClient, ModerationVerdict, ProviderClient } from "../ai.types.ts";
+
+export type OpenAiOptions = { apiKey: string; baseUrl?: string; timeoutMs: number };
+
+/**
+ * The openai SDK retries 429/5xx twice and waits 10 minutes by default: both
+ * are turned off here because the engine owns the deadline and its one retry.
+ */
+export function openAiSdk(opts: OpenAiOptions): OpenAI {
+  return new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs });
+}
+
+/** Chat completions request shared by OpenAI and OpenAI-compatible servers (Perplexity, Ollama, vLLM). */
+export async function openAiComplete(sdk: OpenAI, modelId: string, req: CompletionRequest, signal: AbortSignal) {
+  return sdk.chat.completions.create(
+    {
+      model: modelId,
+      // max_tokens rather than max_completion_tokens: every OpenAI-compatible server understands it.
+      max_tokens: req.maxTokens,
+      messages: [{ role: "system", content: req.system }, ...req.messages],
+    },
+    { signal },
+  );
+}
+
+export function createOpenAiClient(opts: OpenAiOptions): ProviderClient & ModerationClient {
+  const sdk = openAiSdk(opts);
+  return {
+    provider: "openai",
+    async complete(modelId, req, signal): Promise<Completion> {
+      const res = await openAiComplete(sdk, modelId, req, signal);
+      return {
+        text: res.choices[0]?.message?.content ?? "",
+        tokensIn: res.usage?.prompt_tokens ?? null,
+        tokensOut: res.usage?.completion_tokens ?? null,
+        citations: [],
+      };
+    },
+    async moderate(text, signal): Promise<ModerationVerdict> {
+      const res = await sdk.moderations.create({ model: "omni-moderation-latest", input: text }, { signal });
+      const result = res.results[0];
+      if (!result) return { flagged: false, categories: [] };
+      const categories = Object.entries(result.categories)
+        .filter(([, v]) => v === true)
+        .map(([k]) => k);
+      return { flagged: result.flagged, categories };
+    },
+  };
+}

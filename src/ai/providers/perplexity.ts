@@ -1,0 +1,29 @@
+import type { Completion, ProviderClient } from "../ai.types.ts";
+import { openAiComplete, openAiSdk } from "./openai.ts";
+
+/** Perplexity adds these to the OpenAI chat completion shape; the SDK passes them through untouched. */
+type PerplexityExtras = { citations?: unknown; search_results?: Array<{ url?: unknown }> };
+
+/** Sonar Pro through the openai SDK against Perplexity's OpenAI-compatible API, keeping its citations. */
+export function createPerplexityClient(opts: { apiKey: string; baseUrl: string; timeoutMs: number }): ProviderClient {
+  const sdk = openAiSdk(opts);
+  return {
+    provider: "perplexity",
+    async complete(modelId, req, signal): Promise<Completion> {
+      const res = await openAiComplete(sdk, modelId, req, signal);
+      return {
+        text: res.choices[0]?.message?.content ?? "",
+        tokensIn: res.usage?.prompt_tokens ?? null,
+        tokensOut: res.usage?.completion_tokens ?? null,
+        citations: citationsOf(res as unknown as PerplexityExtras),
+      };
+    },
+  };
+}
+
+/** Only http(s) URLs, deduplicated: they end up as links under "Sources". */
+export function citationsOf(res: PerplexityExtras): string[] {
+  const raw: unknown[] = Array.isArray(res.citations) ? res.citations : (res.search_results ?? []).map((r) => r?.url);
+  const urls = raw.filter((u): u is string => typeof u === "string" && /^https?:\/\/\S+$/.test(u));
+  return [...new Set(urls)];
+}

@@ -1,0 +1,86 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../deps.ts";
+import { HOUR, MINUTE } from "../lib/clock.ts";
+import { clientIp, consumeLimit, ipRateLimit, type LimitRule } from "../lib/rate-limit.ts";
+import { validate } from "../lib/validate.ts";
+import { toPublicUser } from "../users/users.view.ts";
+import { readDeviceCookie, setDeviceCookie } from "./auth.devices.ts";
+import { checkResetToken, requestPasswordReset, resetPassword } from "./auth.reset.ts";
+import { credentialsSchema, forgotSchema, registerSchema, resetSchema, resetTokenParam, verifySchema } from "./auth.schemas.ts";
+import { login, type RequestMeta, register } from "./auth.service.ts";
+import { requestTwoFactorCode, verifyTwoFactorCode } from "./auth.two-factor.ts";
+import { requireUser } from "./auth.middleware.ts";
+import { revokeSession } from "./sessions.ts";
+
+/**
+ * Rate limits (docs/DECISIONS.md): per IP, generous enough for an office
+ * behind one address; per account (the e-mail of the body, known or not, so
+ * the limit itself reveals nothing), tight enough to stop guessing and mail bombing.
+ */
+export const AUTH_LIMITS = {
+  login: { ip: { windowMs: 15 * MINUTE, limit: 50 }, account: { windowMs: 15 * MINUTE, limit: 10 } },
+  register: { ip: { windowMs: HOUR, limit: 20 }, account: { windowMs: HOUR, limit: 5 } },
+  twoFactorRequest: { ip: { windowMs: 15 * MINUTE, limit: 30 }, account: { windowMs: 15 * MINUTE, limit: 10 } },
+  twoFactorVerify: { ip: { windowMs: 15 * MINUTE, limit: 50 }, account: { windowMs: 15 * MINUTE, limit: 20 } },
+  forgotPassword: { ip: { windowMs: HOUR, limit: 20 }, account: { windowMs: HOUR, limit: 3 } },
+} satisfies Record<string, { ip: LimitRule; account: LimitRule }>;
+
+const ipLimit = (name: keyof typeof AUTH_LIMITS) => ipRateLimit({ name: `auth.${name}`, ...AUTH_LIMITS[name].ip });
+const accountLimit = (c: Context<AppEnv>, name: keyof typeof AUTH_LIMITS, email: string) =>
+  consumeLimit(c, `auth.${name}`, email, AUTH_LIMITS[name].account);
+
+function meta(c: Context<AppEnv>): RequestMeta {
+  return { ip: clientIp(c), userAgent: c.req.header("user-agent") ?? null };
+}
+
+export const authRoutes = new Hono<AppEnv>()
+  .post("/register", ipLimit("register"), validate("json", registerSchema), async (c) => {
+    const input = c.req.valid("json");
+    accountLimit(c, "register", input.email);
+    return c.json(await register(c.var.deps, input, meta(c)), 200);
+  })
+  .post("/login", ipLimit("login"), validate("json", credentialsSchema), async (c) => {
+    const input = c.req.valid("json");
+    accountLimit(c, "login", input.email);
+    const out = await login(c.var.deps, input, readDeviceCookie(c), meta(c));
+    if (out === "2FA_REQUIRED") return c.json({ detail: "2FA_REQUIRED" as const }, 202);
+    return c.json(out, 200);
+  })
+  .post("/2fa/request", ipLimit("twoFactorRequest"), validate("json", credentialsSchema), async (c) => {
+    const input = c.req.valid("json");
+    accountLimit(c, "twoFactorRequest", input.email);
+    await requestTwoFactorCode(c.var.deps, input.email, input.password);
+    return c.json({ success: true, message: "Un code de vérification a été envoyé à votre adresse email." }, 200);
+  })
+  .post("/2fa/verify", ipLimit("twoFactorVerify"), validate("json", verifySchema), async (c) => {
+    const input = c.req.valid("json");
+    accountLimit(c, "twoFactorVerify", input.email);
+    const { deviceToken, ...signedIn } = verifyTwoFactorCode(c.var.deps, input, meta(c));
+    if (deviceToken) setDeviceCookie(c, deviceToken, c.var.deps.config);
+    return c.json(signedIn, 200);
+  })
+  .get("/me", requireUser, (c) => c.json(toPublicUser(c.var.user, c.var.deps.clock.now()), 200))
+  .post("/logout", requireUser, (c) => {
+    revokeSession(c.var.deps.db, c.var.sessionId, c.var.deps.clock.now());
+    return c.json({ success: true, message: "Vous êtes déconnecté." }, 200);
+  })
+  .post("/forgot-password", ipLimit("forgotPassword"), validate("json", forgotSchema), (c) => {
+    const { email } = c.req.valid("json");
+    accountLimit(c, "forgotPassword", email);
+    requestPasswordReset(c.var.deps, email);
+    return c.json(
+      { success: true, message: "Si un compte existe avec cette adresse, un email de réinitialisation vient d'être envoyé." },
+      200,
+    );
+  })
+  .get("/validate-reset-token/:token", validate("param", resetTokenParam), (c) =>
+    c.json(checkResetToken(c.var.deps, c.req.valid("param").token), 200),
+  )
+  .post("/reset-password", validate("json", resetSchema), async (c) => {
+    const input = c.req.valid("json");
+    await resetPassword(c.var.deps, input.token, input.new_password);
+    return c.json(
+      { success: true, message: "Votre mot de passe a été modifié. Vous pouvez maintenant vous connecter." },
+      200,
+    );
+  });

@@ -1,0 +1,111 @@
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { immediate } from "../db/client.ts";
+import { pendingPlanChanges, users } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import type { Job } from "../jobs/scheduler.ts";
+import { addMonths } from "../lib/clock.ts";
+import { PLAN_ALLOWANCE } from "../users/users.quota.ts";
+import { nextQuotaRenewal, setPlan } from "./plan.service.ts";
+
+/**
+ * Renewal timers. Each run is safe to repeat: every write is conditional on
+ * the state it read, inside an immediate transaction, so a second run (or the
+ * CLI's `renewals run` beside the server) finds nothing left to do.
+ */
+
+/** Downgrades, cycle changes and cancellations whose renewal date has come. */
+export function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
+  const now = clock.now();
+  const due = db
+    .select()
+    .from(pendingPlanChanges)
+    .where(and(eq(pendingPlanChanges.status, "pending"), lte(pendingPlanChanges.scheduledAt, now)))
+    .all();
+  let applied = 0;
+  for (const change of due) {
+    immediate(db, () => {
+      const claimed = db
+        .update(pendingPlanChanges)
+        .set({ status: "applied", endedAt: now })
+        .where(and(eq(pendingPlanChanges.id, change.id), eq(pendingPlanChanges.status, "pending")))
+        .returning()
+        .get();
+      if (!claimed) return;
+      if (change.targetPlan === "expired") {
+        // Stripe ends the subscription itself (cancel at period end); nothing drives this plan any more.
+        setPlan(db, now, change.userId, { plan: "expired" }, { stripeSubscriptionId: null });
+      } else {
+        // The new plan starts on the renewal date, so its monthly anniversaries stay where they were.
+        setPlan(db, now, change.userId, { plan: change.targetPlan, cycle: change.targetCycle ?? "monthly" }, {}, change.scheduledAt);
+        const u = db.select().from(users).where(eq(users.id, change.userId)).get();
+        if (u?.quotaRenewsAt && u.quotaRenewsAt.getTime() <= now.getTime()) {
+          db.update(users).set({ quotaRenewsAt: nextQuotaRenewal(change.scheduledAt, now) }).where(eq(users.id, u.id)).run();
+        }
+      }
+      applied++;
+    });
+  }
+  return { applied };
+}
+
+/**
+ * Monthly allowance resets that no Stripe invoice drives: plans set by the CLI
+ * or the admin (no Stripe subscription; their billing period rolls over by
+ * itself), and the months inside a paid year of an annual Stripe plan. A
+ * monthly Stripe plan, and the anniversary of an annual one, are reset by
+ * invoice.paid only, so an unpaid renewal gives no new allowance.
+ */
+export function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
+  const now = clock.now();
+  const candidates = db
+    .select()
+    .from(users)
+    .where(and(inArray(users.subscriptionType, ["basic", "pro"]), lte(users.quotaRenewsAt, now)))
+    .all();
+  let renewed = 0;
+  for (const u of candidates) {
+    const quotaDue = u.quotaRenewsAt!;
+    const stripeDriven = u.stripeSubscriptionId !== null;
+    if (stripeDriven && (u.billingCycle !== "annual" || !u.periodEndsAt || quotaDue.getTime() >= u.periodEndsAt.getTime())) continue;
+    const anchor = u.planStartedAt ?? quotaDue;
+    let periodEndsAt = u.periodEndsAt;
+    if (!stripeDriven && periodEndsAt) {
+      const months = u.billingCycle === "annual" ? 12 : 1;
+      while (periodEndsAt.getTime() <= now.getTime()) periodEndsAt = addMonths(periodEndsAt, months);
+    }
+    const done = db
+      .update(users)
+      .set({ planQueries: PLAN_ALLOWANCE[u.subscriptionType], quotaRenewsAt: nextQuotaRenewal(anchor, now), periodEndsAt, updatedAt: now })
+      .where(and(eq(users.id, u.id), eq(users.quotaRenewsAt, quotaDue), eq(users.subscriptionType, u.subscriptionType)))
+      .returning({ id: users.id })
+      .get();
+    if (done) renewed++;
+  }
+  return { renewed };
+}
+
+/** Trials past their 7 days or out of requests become `expired` (written, not only displayed). */
+export function expireTrials({ db, clock }: Pick<Deps, "db" | "clock">) {
+  const now = clock.now();
+  const rows = db
+    .update(users)
+    .set({ subscriptionType: "expired", planQueries: 0, updatedAt: now })
+    .where(
+      and(
+        eq(users.subscriptionType, "trial"),
+        sql`(${users.trialEndsAt} <= ${now.getTime()} OR ${users.planQueries} + ${users.extraQueries} <= 0)`,
+      ),
+    )
+    .returning({ id: users.id })
+    .all();
+  return { expired: rows.length };
+}
+
+const MINUTE_MS = 60_000;
+
+/** Order matters for `renewals run`: a due change first, then the renewal of the plan it left in place. */
+export const billingJobs: Job[] = [
+  { name: "plan-changes", everyMs: MINUTE_MS, runAtStart: true, run: applyDueChanges },
+  { name: "quota-renewals", everyMs: MINUTE_MS, runAtStart: true, run: renewLocalQuotas },
+  { name: "trial-expiry", everyMs: MINUTE_MS, runAtStart: true, run: expireTrials },
+];

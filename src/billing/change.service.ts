@@ -1,0 +1,159 @@
+import { and, eq, sql } from "drizzle-orm";
+import { immediate } from "../db/client.ts";
+import { type BillingCycle, pendingPlanChanges, type UserRow, users } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { addMonths } from "../lib/clock.ts";
+import { AppError } from "../lib/errors.ts";
+import { effectivePlan, PLAN_ALLOWANCE } from "../users/users.quota.ts";
+import { changeOptionsFor, CYCLE_NAMES, isUpgrade, PLAN_NAMES, productFor } from "./pricing.constants.ts";
+import { periodEnd } from "./plan.service.ts";
+import { isStripeMissing, requireStripe, stripeCall } from "./stripe.client.ts";
+import { priceData } from "./stripe.products.ts";
+import { findPendingChange } from "./subscription.service.ts";
+
+export type ChangeInput = { target_subscription_type: "basic" | "pro" | "expired"; target_billing_cycle?: BillingCycle | null; user_reason?: string | null };
+
+function frenchDate(d: Date): string {
+  return d.toLocaleDateString("fr-FR", { timeZone: "Europe/Paris", day: "2-digit", month: "2-digit", year: "numeric" });
+}
+
+/**
+ * A change among the options of spec section 4. basic -> pro happens now
+ * (Stripe prorates; the pro allowance is added to what remains); every other
+ * change waits for the next renewal date, access kept until then. Plans set
+ * by the CLI (no Stripe subscription) follow the same rules locally.
+ */
+export async function requestChange(deps: Deps, user: UserRow, input: ChangeInput) {
+  const now = deps.clock.now();
+  const plan = effectivePlan(user, now);
+  if (plan !== "basic" && plan !== "pro") throw new AppError("NO_ACTIVE_SUBSCRIPTION");
+  if (findPendingChange(deps.db, user.id)) throw new AppError("CHANGE_PENDING");
+  const target = input.target_subscription_type;
+  const cycle = target === "expired" ? null : (input.target_billing_cycle ?? user.billingCycle ?? "monthly");
+  const offered = changeOptionsFor(plan, user.billingCycle).some((o) => o.target_plan === target && o.target_billing_cycle === cycle);
+  if (!offered) throw new AppError("CHANGE_NOT_OFFERED");
+  if (user.stripeSubscriptionId) requireStripe(deps.stripe);
+  if (target !== "expired" && isUpgrade(plan, target)) return upgradeNow(deps, user, cycle!);
+  return scheduleChange(deps, user, plan, target, cycle, input.user_reason ?? null);
+}
+
+async function upgradeNow(deps: Deps, user: UserRow, cycle: BillingCycle) {
+  const { db, log } = deps;
+  if (user.stripeSubscriptionId) {
+    const stripe = requireStripe(deps.stripe);
+    const subId = user.stripeSubscriptionId;
+    const sub = await stripeCall(log, "subscriptions.retrieve", () => stripe.subscriptions.retrieve(subId));
+    const item = sub.items.data[0];
+    if (!item) throw new AppError("STRIPE_UNAVAILABLE");
+    const price = await priceData(stripe, log, productFor("pro", cycle));
+    await stripeCall(log, "subscriptions.update", () =>
+      stripe.subscriptions.update(subId, {
+        items: [{ id: item.id, price_data: { ...price, recurring: price.recurring! } }],
+        proration_behavior: "always_invoice",
+        metadata: { user_id: String(user.id), product_type: productFor("pro", cycle) },
+      }),
+    );
+  }
+  const now = deps.clock.now();
+  // A new cycle restarts the period at Stripe (new interval, new anchor); the same cycle keeps its dates.
+  const restart = cycle !== user.billingCycle ? { planStartedAt: now, quotaRenewsAt: addMonths(now, 1), periodEndsAt: periodEnd(now, cycle) } : {};
+  immediate(db, () => {
+    db.update(users)
+      .set({ subscriptionType: "pro", billingCycle: cycle, planQueries: sql`${users.planQueries} + ${PLAN_ALLOWANCE.pro}`, ...restart, updatedAt: now })
+      .where(and(eq(users.id, user.id), eq(users.subscriptionType, "basic")))
+      .run();
+  });
+  log.info("plan upgraded", { user: user.id, cycle });
+  return {
+    message: `Votre abonnement est passé au forfait Pro (${CYCLE_NAMES[cycle]}) : ${PLAN_ALLOWANCE.pro} requêtes ont été ajoutées à votre solde.`,
+    current_plan: "pro" as const,
+    target_plan: "pro" as const,
+    target_billing_cycle: cycle,
+    scheduled_date: now.toISOString(),
+  };
+}
+
+async function scheduleChange(deps: Deps, user: UserRow, plan: "basic" | "pro", target: "basic" | "pro" | "expired", cycle: BillingCycle | null, reason: string | null) {
+  const { db, log } = deps;
+  const now = deps.clock.now();
+  const scheduledAt = user.periodEndsAt ?? user.quotaRenewsAt ?? addMonths(now, 1);
+  // The local row first, inside the check: two requests at once cannot both schedule.
+  const change = immediate(db, () => {
+    if (findPendingChange(db, user.id)) throw new AppError("CHANGE_PENDING");
+    return db
+      .insert(pendingPlanChanges)
+      .values({ userId: user.id, targetPlan: target, targetCycle: cycle, reason, scheduledAt, status: "pending", createdAt: now })
+      .returning()
+      .get();
+  });
+  try {
+    const scheduleId = user.stripeSubscriptionId ? await scheduleAtStripe(deps, user.stripeSubscriptionId, target, cycle) : null;
+    if (scheduleId) db.update(pendingPlanChanges).set({ stripeScheduleId: scheduleId }).where(eq(pendingPlanChanges.id, change.id)).run();
+  } catch (e) {
+    // Stripe refused: nothing stays scheduled here either.
+    db.delete(pendingPlanChanges).where(eq(pendingPlanChanges.id, change.id)).run();
+    throw e;
+  }
+  log.info("plan change scheduled", { user: user.id, target, cycle, at: scheduledAt.toISOString() });
+  const when = frenchDate(scheduledAt);
+  const message =
+    target === "expired"
+      ? `Votre abonnement sera résilié le ${when}. Vous conservez votre accès jusqu'à cette date.`
+      : `Votre passage au forfait ${PLAN_NAMES[target]} (${CYCLE_NAMES[cycle!]}) prendra effet le ${when}. Vous conservez votre forfait actuel jusqu'à cette date.`;
+  return { message, current_plan: plan, target_plan: target, target_billing_cycle: cycle, scheduled_date: scheduledAt.toISOString() };
+}
+
+/** Cancellation: cancel at period end. Other changes: a subscription schedule whose second phase is the new price. */
+async function scheduleAtStripe(deps: Deps, subId: string, target: "basic" | "pro" | "expired", cycle: BillingCycle | null): Promise<string | null> {
+  const { log } = deps;
+  const stripe = requireStripe(deps.stripe);
+  if (target === "expired") {
+    await stripeCall(log, "subscriptions.update", () => stripe.subscriptions.update(subId, { cancel_at_period_end: true }));
+    return null;
+  }
+  const schedule = await stripeCall(log, "subscriptionSchedules.create", () => stripe.subscriptionSchedules.create({ from_subscription: subId }));
+  const current = schedule.phases[0];
+  if (!current) throw new AppError("STRIPE_UNAVAILABLE");
+  const price = await priceData(stripe, log, productFor(target, cycle!));
+  await stripeCall(log, "subscriptionSchedules.update", () =>
+    stripe.subscriptionSchedules.update(schedule.id, {
+      end_behavior: "release",
+      phases: [
+        {
+          items: current.items.map((i) => ({ price: typeof i.price === "string" ? i.price : i.price.id, quantity: i.quantity ?? 1 })),
+          start_date: current.start_date,
+          end_date: current.end_date,
+        },
+        { items: [{ price_data: { ...price, recurring: price.recurring! }, quantity: 1 }], duration: { interval: cycle === "annual" ? "year" : "month", interval_count: 1 } },
+      ],
+    }),
+  );
+  return schedule.id;
+}
+
+/** Drops the pending change, at Stripe first (release the schedule, or undo the cancel at period end). */
+export async function cancelChange(deps: Deps, user: UserRow) {
+  const { db, log } = deps;
+  const pending = findPendingChange(db, user.id);
+  if (!pending) throw new AppError("NO_PENDING_CHANGE");
+  if (pending.stripeScheduleId || (pending.targetPlan === "expired" && user.stripeSubscriptionId)) {
+    const stripe = requireStripe(deps.stripe);
+    const scheduleId = pending.stripeScheduleId;
+    const subId = user.stripeSubscriptionId;
+    await stripeCall(log, "cancel change", async () => {
+      try {
+        if (scheduleId) await stripe.subscriptionSchedules.release(scheduleId);
+        else if (subId) await stripe.subscriptions.update(subId, { cancel_at_period_end: false });
+      } catch (e) {
+        // Already released or gone at Stripe: the local change can still be dropped.
+        if (!isStripeMissing(e)) throw e;
+      }
+    });
+  }
+  const now = deps.clock.now();
+  db.update(pendingPlanChanges)
+    .set({ status: "cancelled", endedAt: now })
+    .where(and(eq(pendingPlanChanges.id, pending.id), eq(pendingPlanChanges.status, "pending")))
+    .run();
+  return { message: "Votre demande de changement a été annulée.", cancelled: true };
+}

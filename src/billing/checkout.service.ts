@@ -1,0 +1,99 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type Stripe from "stripe";
+import { checkoutSessions, type UserRow, users } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../lib/errors.ts";
+import { effectivePlan } from "../users/users.quota.ts";
+import { fulfil } from "./fulfilment.service.ts";
+import { OFFERS, packAvailableFor, type Product, productFor } from "./pricing.constants.ts";
+import { resolvePromo } from "./promo.service.ts";
+import { requireStripe, stripeCall } from "./stripe.client.ts";
+import { priceData } from "./stripe.products.ts";
+
+export type CheckoutInput = { product_type: Product; is_annual: boolean; origin_url: string; promo_code?: string | null };
+
+/** `is_annual` turns a monthly plan into its annual offer; the pack has no cycle. */
+export function resolveProduct(product: Product, isAnnual: boolean): Product {
+  const offer = OFFERS[product];
+  if (!offer.plan) return product;
+  return productFor(offer.plan, isAnnual || offer.billing_cycle === "annual" ? "annual" : "monthly");
+}
+
+/** Only the product's own origin may be a return address (no open redirect through Stripe). */
+export function checkReturnOrigin(publicUrl: string, originUrl: string): void {
+  let origin: string;
+  try {
+    origin = new URL(originUrl).origin;
+  } catch {
+    throw new AppError("RETURN_ORIGIN_INVALID");
+  }
+  if (origin !== new URL(publicUrl).origin) throw new AppError("RETURN_ORIGIN_INVALID");
+}
+
+async function ensureCustomer(deps: Deps, stripe: Stripe, user: UserRow): Promise<string> {
+  if (user.stripeCustomerId) return user.stripeCustomerId;
+  const customer = await stripeCall(deps.log, "customers.create", () =>
+    stripe.customers.create({ email: user.email, name: `${user.firstName} ${user.lastName}`, metadata: { user_id: String(user.id) } }),
+  );
+  // Two first checkouts at once: the first stored customer wins, the other is left unused at Stripe.
+  deps.db.update(users).set({ stripeCustomerId: customer.id }).where(and(eq(users.id, user.id), isNull(users.stripeCustomerId))).run();
+  return deps.db.select({ id: users.stripeCustomerId }).from(users).where(eq(users.id, user.id)).get()?.id ?? customer.id;
+}
+
+/**
+ * A Stripe Checkout Session: mode subscription for plans, payment for the
+ * pack. Subscribers change plan through request-change, never a second
+ * subscription; the pack is for subscribers only.
+ */
+export async function createCheckout(deps: Deps, user: UserRow, input: CheckoutInput): Promise<{ checkout_url: string }> {
+  const { db, clock, config, log } = deps;
+  const stripe = requireStripe(deps.stripe);
+  checkReturnOrigin(config.publicUrl, input.origin_url);
+  const now = clock.now();
+  const product = resolveProduct(input.product_type, input.is_annual);
+  const offer = OFFERS[product];
+  const plan = effectivePlan(user, now);
+  if (offer.plan && (plan === "basic" || plan === "pro")) throw new AppError("SUBSCRIPTION_EXISTS");
+  if (!offer.plan && !packAvailableFor(plan)) throw new AppError("PACK_SUBSCRIBERS_ONLY");
+
+  const promo = input.promo_code?.trim() ? resolvePromo(db, now, user, input.promo_code) : null;
+  const couponId = promo?.kind === "coupon" ? promo.stripeCouponId : null;
+  if (promo?.kind === "coupon" && !couponId) {
+    throw new AppError("PROMO_INVALID", "Ce code promo n'est pas encore utilisable pour le paiement. Contactez le support.");
+  }
+  // The referral bonus rewards a premium plan; on a pack the code simply does nothing.
+  const referrerId = promo?.kind === "referral" && offer.plan ? promo.referrerId : null;
+
+  const customer = await ensureCustomer(deps, stripe, user);
+  const metadata = { user_id: String(user.id), product_type: product };
+  const session = await stripeCall(log, "checkout.sessions.create", async () =>
+    stripe.checkout.sessions.create({
+      mode: offer.plan ? "subscription" : "payment",
+      customer,
+      client_reference_id: String(user.id),
+      line_items: [{ price_data: await priceData(stripe, log, product), quantity: 1 }],
+      success_url: `${config.publicUrl}/?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${config.publicUrl}/`,
+      locale: "fr",
+      metadata,
+      ...(offer.plan ? { subscription_data: { metadata } } : {}),
+      ...(couponId ? { discounts: [{ coupon: couponId }] } : {}),
+    }),
+  );
+  if (!session.url) throw new AppError("STRIPE_UNAVAILABLE");
+  db.insert(checkoutSessions)
+    .values({ id: session.id, userId: user.id, productType: product, promoCode: promo?.code ?? null, referrerId, createdAt: now })
+    .run();
+  return { checkout_url: session.url };
+}
+
+/** The poll after the return from Stripe: only the session's own user; fulfils when paid. */
+export async function checkoutStatus(deps: Deps, user: UserRow, sessionId: string) {
+  const stripe = requireStripe(deps.stripe);
+  const row = deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).get();
+  // Someone else's session reads as unknown: its existence is not revealed.
+  if (!row || row.userId !== user.id) throw new AppError("CHECKOUT_NOT_FOUND");
+  const session = await stripeCall(deps.log, "checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(sessionId));
+  if (session.payment_status === "paid" || session.payment_status === "no_payment_required") await fulfil(deps, session);
+  return { payment_status: session.payment_status, status: session.status };
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { callModel } from "../ai/ai.call.ts";
+import type { ModelDef } from "../ai/ai.registry.ts";
+import type { ModelKey } from "../ai/ai.types.ts";
+import type { Deps } from "../deps.ts";
+import { CLARIFY_MAX_TOKENS, CLARIFY_SYSTEM } from "./chat.prompts.ts";
+
+/** Fast models first (DECISIONS.md: Claude 3 Haiku by default, next available otherwise). */
+const FAST_ORDER: readonly ModelKey[] = ["claudeHaiku", "gpt4", "mistralLarge", "geminiPro", "sonarPro", "claudeOpus"];
+const CLARIFY_TIMEOUT_MS = 20_000;
+const MAX_QUESTIONS = 3;
+
+const GREETINGS = /^(bonjour|bonsoir|salut|coucou|hello|hi|hey|test|aide|help|merci|ok|oui|non|\?+)[\s!.?]*$/i;
+
+/**
+ * Too vague to send anywhere: a greeting alone, or fewer than two words and
+ * a handful of letters ("aide", "python ?"). Asking for details costs nothing.
+ */
+export function isTooVague(message: string): boolean {
+  const text = message.trim();
+  if (GREETINGS.test(text)) return true;
+  const words = text.split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w));
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  return words.length < 2 || letters < 8;
+}
+
+export const DETAIL_REQUEST_TEXT =
+  "Votre message est un peu court pour que les IA puissent vous répondre utilement. Pouvez-vous préciser votre question : le sujet, votre objectif et le niveau de détail attendu ?";
+
+const verdictSchema = z.object({
+  needs_clarification: z.boolean(),
+  questions: z.array(z.string()).optional().default([]),
+});
+
+/** The first JSON object in a model's text (models like to wrap it in prose or a code fence). */
+export function parseVerdict(text: string): string[] | null {
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end <= start) return null;
+  try {
+    const parsed = verdictSchema.safeParse(JSON.parse(text.slice(start, end + 1)));
+    if (!parsed.success) return null;
+    if (!parsed.data.needs_clarification) return [];
+    return parsed.data.questions.map((q) => q.trim()).filter(Boolean).slice(0, MAX_QUESTIONS);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The pre-pass: questions to ask back, or [] to go straight to final
+ * processing. Any failure (no model, timeout, invalid JSON) means "no
+ * clarification": the pre-pass may never block a question.
+ */
+export async function clarifyingQuestions(
+  deps: Deps,
+  available: readonly ModelDef[],
+  question: string,
+  ctx: { userId: number; conversationId: number | null },
+): Promise<string[]> {
+  const model = FAST_ORDER.map((k) => available.find((m) => m.key === k)).find((m) => m !== undefined);
+  if (!model) return [];
+  const outcome = await callModel(
+    deps,
+    model,
+    { system: CLARIFY_SYSTEM, messages: [{ role: "user", content: question }], maxTokens: CLARIFY_MAX_TOKENS },
+    { purpose: "clarification", timeoutMs: Math.min(CLARIFY_TIMEOUT_MS, deps.ai.timeoutMs), ...ctx },
+  );
+  if (!outcome.ok) return [];
+  return parseVerdict(outcome.text) ?? [];
+}
+
+export function clarificationText(questions: readonly string[]): string {
+  if (questions.length === 1) return questions[0]!;
+  return ["Pour vous donner la meilleure réponse, pouvez-vous préciser :", ...questions.map((q, i) => `${i + 1}. ${q}`)].join("\n");
+}

@@ -1,0 +1,75 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { conversations, type MessageType, messages } from "../db/schema/index.ts";
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type NewMessage = {
+  sender: "user" | "assistant";
+  messageType: MessageType | null;
+  content: string;
+  resultData?: Record<string, unknown> | null;
+};
+
+/** The caller's conversation, or undefined: another user's conversation reads exactly like a missing one. */
+export function findOwnedConversation(db: Db, id: number, userId: number): ConversationRow | undefined {
+  return db.select().from(conversations).where(and(eq(conversations.id, id), eq(conversations.userId, userId))).get();
+}
+
+export function insertConversation(db: Db, userId: number, title: string, now: Date): ConversationRow {
+  return db.insert(conversations).values({ userId, title, messageCount: 0, createdAt: now, updatedAt: now }).returning().get();
+}
+
+/** Appends messages and keeps message_count / updated_at in step; call inside a transaction. */
+export function appendMessages(db: Db, conversationId: number, rows: NewMessage[], now: Date): MessageRow[] {
+  if (rows.length === 0) return [];
+  const inserted = db
+    .insert(messages)
+    .values(rows.map((r) => ({ conversationId, ...r, resultData: r.resultData ?? null, createdAt: now })))
+    .returning()
+    .all();
+  db.update(conversations)
+    .set({ messageCount: sql`${conversations.messageCount} + ${rows.length}`, updatedAt: now })
+    .where(eq(conversations.id, conversationId))
+    .run();
+  return inserted;
+}
+
+export function listMessages(db: Db, conversationId: number): MessageRow[] {
+  return db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.id)).all();
+}
+
+export function findMessage(db: Db, id: number): MessageRow | undefined {
+  return db.select().from(messages).where(eq(messages.id, id)).get();
+}
+
+/** The history list, newest first, with each conversation's first user message. */
+export function listConversations(db: Db, userId: number) {
+  // Spelled out: drizzle drops the table name of single-table columns, which would bind `id` to m.id.
+  const firstMessage = sql<string | null>`(
+    SELECT m.content FROM messages m
+    WHERE m.conversation_id = conversations.id AND m.sender = 'user'
+    ORDER BY m.id LIMIT 1)`;
+  return db
+    .select({
+      id: conversations.id,
+      title: conversations.title,
+      messageCount: conversations.messageCount,
+      updatedAt: conversations.updatedAt,
+      firstMessage,
+    })
+    .from(conversations)
+    .where(eq(conversations.userId, userId))
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .all();
+}
+
+/** Deletes the caller's conversation (messages and runs go with it, by cascade); false when not theirs. */
+export function deleteOwnedConversation(db: Db, id: number, userId: number): boolean {
+  const gone = db
+    .delete(conversations)
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .returning({ id: conversations.id })
+    .all();
+  return gone.length > 0;
+}

@@ -1,0 +1,33 @@
+import { Hono } from "hono";
+import { aiStatus } from "../ai/ai.engine.ts";
+import { requireUser } from "../auth/auth.middleware.ts";
+import type { AppEnv } from "../deps.ts";
+import { validate } from "../lib/validate.ts";
+import { processConversation } from "./chat.process.ts";
+import { chatBody, conversationParam, processBody } from "./chat.schemas.ts";
+import { conversationMessages, deleteConversation, history, sendMessage } from "./chat.service.ts";
+
+/**
+ * /api/unisson. /status and /models are public: they reveal only which
+ * models answer, and they read cached state (no upstream call, no database).
+ */
+export const chatRoutes = new Hono<AppEnv>()
+  .get("/status", (c) => c.json(aiStatus(c.var.deps.ai)))
+  .get("/models", (c) => {
+    const { ai } = c.var.deps;
+    const models = ai.models.map((m) => ({ name: m.name, provider: m.providerLabel, specialty: m.specialty }));
+    return c.json({ models, ...aiStatus(ai) });
+  })
+  .post("/chat", requireUser, validate("json", chatBody), async (c) => {
+    return c.json(await sendMessage(c.var.deps, c.var.user, c.req.valid("json")));
+  })
+  .post("/process", requireUser, validate("json", processBody), async (c) => {
+    return c.json(await processConversation(c.var.deps, c.var.user, c.req.valid("json").conversation_id));
+  })
+  .get("/history", requireUser, (c) => c.json(history(c.var.deps, c.var.user.id)))
+  .get("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
+    return c.json(conversationMessages(c.var.deps, c.var.user.id, c.req.valid("param").id));
+  })
+  .delete("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
+    return c.json(deleteConversation(c.var.deps, c.var.user.id, c.req.valid("param").id));
+  });

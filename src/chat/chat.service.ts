@@ -1,0 +1,126 @@
+import { moderate } from "../ai/ai.moderation.ts";
+import { immediate } from "../db/client.ts";
+import type { UserRow } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../lib/errors.ts";
+import { assertCanQuery, assertOperational } from "./chat.access.ts";
+import { clarificationText, clarifyingQuestions, DETAIL_REQUEST_TEXT, isTooVague } from "./chat.clarify.ts";
+import {
+  appendMessages,
+  type ConversationRow,
+  deleteOwnedConversation,
+  findOwnedConversation,
+  insertConversation,
+  listConversations,
+  listMessages,
+  type NewMessage,
+} from "./chat.queries.ts";
+import { awaitsClarificationReply, composeQuestion, currentTurn } from "./chat.turn.ts";
+import { titleFrom, toPublicMessage } from "./chat.view.ts";
+
+export type ChatInput = { conversation_id?: number | null; message: string };
+
+export function ownedConversation(deps: Deps, userId: number, id: number): ConversationRow {
+  const conversation = findOwnedConversation(deps.db, id, userId);
+  if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
+  return conversation;
+}
+
+/**
+ * POST /chat, in the order of the issue: quota (402, nothing charged),
+ * maintenance (503), moderation (stored refusal + 400), too vague (detail
+ * request), then the clarification pre-pass, at most once per question. All
+ * writes of a message happen in one transaction at the end.
+ */
+export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
+  const { db, clock } = deps;
+  const message = input.message.trim();
+  if (!message) throw new AppError("EMPTY_MESSAGE");
+  assertCanQuery(user, clock.now());
+  const available = assertOperational(deps);
+
+  const existing = input.conversation_id != null ? ownedConversation(deps, user.id, input.conversation_id) : undefined;
+  const previous = existing ? listMessages(db, existing.id) : [];
+  const turn = currentTurn(previous);
+  const ctx = { userId: user.id, conversationId: existing?.id ?? null };
+  const userMessage: NewMessage = { sender: "user", messageType: null, content: message };
+
+  const verdict = await moderate(deps, message, ctx);
+  if (verdict.flagged) {
+    save(deps, user.id, existing, [
+      userMessage,
+      { sender: "assistant", messageType: "content_moderation", content: errorText(), resultData: { categories: verdict.categories } },
+    ]);
+    throw new AppError("CONTENT_REFUSED");
+  }
+
+  // A reply to a clarification (or a second message before processing) always goes to final processing.
+  const pendingReply = awaitsClarificationReply(turn) || turn.last?.sender === "user";
+  if (pendingReply) return reply(deps, save(deps, user.id, existing, [userMessage]), false, true);
+
+  if (isTooVague(message)) {
+    const id = save(deps, user.id, existing, [userMessage, { sender: "assistant", messageType: "detail_request", content: DETAIL_REQUEST_TEXT }]);
+    return reply(deps, id, false, false);
+  }
+
+  const questions = turn.hadClarification
+    ? []
+    : await clarifyingQuestions(deps, available, composeQuestion([...turn.messages, userMessage]), ctx);
+  if (questions.length > 0) {
+    const id = save(deps, user.id, existing, [
+      userMessage,
+      {
+        sender: "assistant",
+        messageType: questions.length === 1 ? "mono_clarification" : "clarification",
+        content: clarificationText(questions),
+        resultData: { questions },
+      },
+    ]);
+    return reply(deps, id, true, false);
+  }
+  return reply(deps, save(deps, user.id, existing, [userMessage]), false, true);
+}
+
+function errorText(): string {
+  return new AppError("CONTENT_REFUSED").message;
+}
+
+/** Creates the conversation on its first message and appends, all or nothing. */
+function save(deps: Deps, userId: number, existing: ConversationRow | undefined, rows: NewMessage[]): number {
+  const now = deps.clock.now();
+  return immediate(deps.db, () => {
+    const conversation = existing ?? insertConversation(deps.db, userId, titleFrom(rows[0]!.content), now);
+    appendMessages(deps.db, conversation.id, rows, now);
+    return conversation.id;
+  });
+}
+
+function reply(deps: Deps, conversationId: number, needsClarification: boolean, requiresFinal: boolean) {
+  return {
+    conversation_id: conversationId,
+    messages: listMessages(deps.db, conversationId).map(toPublicMessage),
+    needs_clarification: needsClarification,
+    requires_final_processing: requiresFinal,
+  };
+}
+
+export function history(deps: Deps, userId: number) {
+  const conversations = listConversations(deps.db, userId).map((c) => ({
+    id: c.id,
+    title: c.title,
+    first_message: c.firstMessage ?? "",
+    message_count: c.messageCount,
+    updated_at: c.updatedAt.toISOString(),
+  }));
+  return { conversations };
+}
+
+export function conversationMessages(deps: Deps, userId: number, id: number) {
+  const conversation = ownedConversation(deps, userId, id);
+  return { id: conversation.id, title: conversation.title, messages: listMessages(deps.db, conversation.id).map(toPublicMessage) };
+}
+
+export function deleteConversation(deps: Deps, userId: number, id: number) {
+  if (!deleteOwnedConversation(deps.db, id, userId)) throw new AppError("CONVERSATION_NOT_FOUND");
+  return { success: true };
+}

@@ -1,0 +1,58 @@
+import { type Db, immediate } from "./client.ts";
+
+/**
+ * Group commit for hot write paths. With synchronous=FULL every commit is an
+ * fsync (several ms on a real disk) that blocks the event loop; 50 final
+ * answers landing together would wait on 50 fsyncs in a row. Writes queued
+ * here run together in one immediate transaction, each in its own savepoint
+ * (one failing write rolls back alone and rejects only its caller), so a
+ * burst costs one fsync. Writes queued while a batch commits form the next.
+ */
+export type GroupCommit = { run<T>(write: () => T): Promise<T> };
+
+type Pending = { write: () => unknown; resolve(v: unknown): void; reject(e: unknown): void };
+
+export function createGroupCommit(db: Db): GroupCommit {
+  let queue: Pending[] = [];
+  let scheduled = false;
+
+  const flush = () => {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      immediate(db, () => {
+        for (const p of batch) {
+          try {
+            // A nested transaction is a savepoint in bun:sqlite.
+            outcomes.push({ ok: true, value: db.$client.transaction(p.write)() });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      // The commit itself failed: nothing of the batch is stored.
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) p.resolve(o.value);
+      else p.reject(o.error);
+    });
+  };
+
+  return {
+    run<T>(write: () => T): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import nodemailer from "nodemailer";
+import type { Db } from "../../db/client.ts";
+import { mailOutbox } from "../../db/schema/index.ts";
+import type { Clock } from "../clock.ts";
+import { AppError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { Mailer, MailMessage } from "./mailer.ts";
+
+/**
+ * Bounds on every SMTP step: a dead or silent server answers the caller with
+ * MAIL_FAILED in seconds instead of holding the request open.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+
+export type SmtpOptions = { url: string; from: string; timeouts?: Partial<Record<keyof typeof SMTP_TIMEOUTS, number>> };
+
+/**
+ * SMTP_URL set: nodemailer over SMTP (smtp:// with STARTTLS when offered,
+ * smtps:// for implicit TLS). Every mail, sent or failed, is also recorded in
+ * mail_outbox so operators can see what went out (`unisson mail list`).
+ */
+export function createSmtpMailer(db: Db, clock: Clock, log: Logger, opts: SmtpOptions): Mailer {
+  const transport = nodemailer.createTransport({ url: opts.url, ...SMTP_TIMEOUTS, ...opts.timeouts });
+  return {
+    async send(m) {
+      try {
+        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html, replyTo: m.replyTo });
+      } catch (e) {
+        const error = e instanceof Error ? e.message : String(e);
+        record(db, clock, m, "failed", error);
+        log.error("mail failed", { to: m.to, kind: m.kind, error });
+        throw new AppError("MAIL_FAILED");
+      }
+      record(db, clock, m, "sent");
+      log.info("mail sent", { to: m.to, subject: m.subject, kind: m.kind });
+    },
+  };
+}
+
+function record(db: Db, clock: Clock, m: MailMessage, status: "sent" | "failed", error?: string) {
+  const now = clock.now();
+  db.insert(mailOutbox)
+    .values({
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html ?? null,
+      kind: m.kind,
+      status,
+      error: error?.slice(0, 500) ?? null,
+      createdAt: now,
+      sentAt: status === "sent" ? now : null,
+    })
+    .run();
+}

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { purchases, users } from "../../src/db/schema/index.ts";
+import { createOutboxMailer } from "../../src/lib/mail/outbox.ts";
+import { createMemoryLogger } from "../../src/lib/log.ts";
+import { HOUR, systemClock } from "../../src/lib/clock.ts";
+import { tempDir } from "../helpers/binary.ts";
+import { dbPath, runCli, withDb } from "../helpers/cli.ts";
+import { openDb } from "../../src/db/client.ts";
+import { runMigrations } from "../../src/db/migrate.ts";
+import { makeUser } from "../helpers/fixtures.ts";
+
+let dirs: Array<{ cleanup(): void }> = [];
+afterEach(() => {
+  for (const d of dirs) d.cleanup();
+  dirs = [];
+});
+
+function setup() {
+  const dir = tempDir("unisson-cli-");
+  dirs.push(dir);
+  return { dir: dir.path, cli: (...args: string[]) => runCli(args, dir.path) };
+}
+
+describe("unisson stats", () => {
+  test("--json answers the admin dashboard's numbers", () => {
+    const { dir, cli } = setup();
+    withDb(dir, (db) => {
+      const { user } = makeUser(db, new Date(), { subscriptionType: "pro" });
+      makeUser(db, new Date(), { trialEndsAt: new Date(Date.now() - HOUR) });
+      db.insert(purchases).values({ userId: user.id, productType: "subscription_pro", amountCents: 2990, createdAt: new Date() }).run();
+    });
+    const r = cli("stats", "--json");
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual({
+      total_users: 2,
+      total_revenue: 29.9,
+      completed_purchases: 1,
+      recent_users_7_days: 2,
+      users_by_subscription: { trial: 0, basic: 0, pro: 1, expired: 1 },
+    });
+  });
+
+  test("prints a French table with the revenue in euros", () => {
+    const { cli } = setup();
+    const r = cli("stats");
+    expect(r.stdout).toMatch(/Utilisateurs\s+0/);
+    expect(r.stdout).toMatch(/Chiffre d'affaires\s+0,00\s€/);
+  });
+});
+
+describe("unisson promo", () => {
+  test("create then list: the code is upper-cased and listed with its terms", () => {
+    const { cli } = setup();
+    const created = cli("promo", "create", "bienvenue", "--percent", "20", "--max-uses", "50", "--expires", "2099-12-31", "--json");
+    expect(created.code).toBe(0);
+    expect(created.json()).toMatchObject({ code: "BIENVENUE", percent_off: 20, max_uses: 50, expires_at: "2099-12-31T23:59:59.999Z" });
+    const list = cli("promo", "list", "--json");
+    expect(list.json().map((p: { code: string }) => p.code)).toEqual(["BIENVENUE"]);
+  });
+
+  test("a code that exists already is refused, exit 1", () => {
+    const { cli } = setup();
+    cli("promo", "create", "ETE25", "--percent", "25");
+    const r = cli("promo", "create", "ete25", "--percent", "10");
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe("Ce code promo existe déjà.");
+  });
+
+  test("--percent 150 is a usage error, exit 2", () => {
+    const { cli } = setup();
+    expect(cli("promo", "create", "TROP", "--percent", "150").code).toBe(2);
+  });
+
+  test("an expiry date in the past is refused, exit 1", () => {
+    const { cli } = setup();
+    const r = cli("promo", "create", "VIEUX", "--percent", "10", "--expires", "2000-01-01");
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe("La date d'expiration doit être dans le futur.");
+  });
+});
+
+describe("unisson mail list", () => {
+  test("--last N answers the N newest mails of the outbox, with their text", async () => {
+    const { dir, cli } = setup();
+    const db = openDb(dbPath(dir));
+    runMigrations(db);
+    const mailer = createOutboxMailer(db, systemClock, createMemoryLogger());
+    await mailer.send({ to: "a@example.fr", subject: "Premier", text: "un", kind: "test" });
+    await mailer.send({ to: "b@example.fr", subject: "Second", text: "Lien : https://x/reset", kind: "reset" });
+    db.$client.close();
+    const r = cli("mail", "list", "--last", "1", "--json");
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual([expect.objectContaining({ to: "b@example.fr", subject: "Second", status: "outbox", text: "Lien : https://x/reset" })]);
+  });
+
+  test("an empty outbox says so", () => {
+    const { cli } = setup();
+    expect(cli("mail", "list").stdout.trim()).toBe("Aucun email.");
+  });
+});
+
+describe("unisson renewals run", () => {
+  test("runs every job once: a trial past its end is written expired", () => {
+    const { dir, cli } = setup();
+    const user = withDb(dir, (db) => makeUser(db, new Date(), { trialEndsAt: new Date(Date.now() - HOUR) }).user);
+    const r = cli("renewals", "run", "--json");
+    expect(r.code).toBe(0);
+    expect(r.json()["trial-expiry"]).toEqual({ expired: 1 });
+    expect(withDb(dir, (db) => db.select().from(users).where(eq(users.id, user.id)).get()!.subscriptionType)).toBe("expired");
+  });
+});
+
+describe("unisson (usage)", () => {
+  test("an unknown command is a usage error, exit 2", () => {
+    const { cli } = setup();
+    expect(cli("nimporte").code).toBe(2);
+  });
+
+  test("a missing argument is a usage error, exit 2", () => {
+    const { cli } = setup();
+    expect(cli("users", "show").code).toBe(2);
+  });
+
+  test("log lines never reach stdout: --json output stays parseable with LOG_LEVEL=debug", () => {
+    const { dir } = setup();
+    const r = runCli(["promo", "list", "--json"], dir, { LOG_LEVEL: "debug" });
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual([]);
+  });
+});

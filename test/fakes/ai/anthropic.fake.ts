@@ -1,0 +1,39 @@
+import { type FakeControl, tokens } from "./control.ts";
+import { answer, contentText, type FakeServer, serveFake, unauthorized } from "./serve.ts";
+
+type MessagesBody = { model: string; system?: unknown; messages: Array<{ role: string; content: unknown }> };
+
+function anthropicError(status: number, message: string) {
+  const type = status === 401 ? "authentication_error" : status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : "api_error";
+  return { type: "error", error: { type, message } };
+}
+
+/** Anthropic: POST /v1/messages with x-api-key (or `Authorization: Bearer`, which SDK 1.x sends). */
+export function startAnthropicFake(control: FakeControl): FakeServer {
+  return serveFake(async (req, url) => {
+    if (!req.headers.get("x-api-key") && !req.headers.get("authorization")?.startsWith("Bearer ")) return unauthorized(anthropicError(401, "x-api-key header is required"));
+    if (req.method !== "POST" || url.pathname !== "/v1/messages") {
+      return Response.json(anthropicError(404, "Not found"), { status: 404 });
+    }
+    const body = (await req.json()) as MessagesBody;
+    const system = contentText(body.system);
+    const messages = body.messages.map((m) => ({ role: m.role, content: contentText(m.content) }));
+    const plan = control.plan("anthropic", body.model, system, messages);
+    const prompt = system + messages.map((m) => m.content).join("");
+    return answer(
+      req,
+      plan,
+      () => ({
+        id: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content: [{ type: "text", text: plan.text }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: tokens(prompt), output_tokens: tokens(plan.text) },
+      }),
+      anthropicError,
+    );
+  });
+}

@@ -1,0 +1,39 @@
+import { type FakeControl, tokens } from "./control.ts";
+import { answer, type FakeServer, serveFake, unauthorized } from "./serve.ts";
+
+type GenerateBody = {
+  contents: Array<{ role?: string; parts: Array<{ text?: string }> }>;
+  systemInstruction?: { parts?: Array<{ text?: string }> } | string;
+};
+
+function geminiError(status: number, message: string) {
+  const s = status === 401 ? "UNAUTHENTICATED" : status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL";
+  return { error: { code: status, message, status: s } };
+}
+
+const partsText = (parts: Array<{ text?: string }> | undefined) => (parts ?? []).map((p) => p.text ?? "").join("");
+
+/** Gemini: POST /v1beta/models/{model}:generateContent with x-goog-api-key. */
+export function startGeminiFake(control: FakeControl): FakeServer {
+  return serveFake(async (req, url) => {
+    if (!req.headers.get("x-goog-api-key")) return unauthorized(geminiError(401, "API key not valid."));
+    const match = url.pathname.match(/^\/v1beta\/models\/([^/:]+):generateContent$/);
+    if (req.method !== "POST" || !match) return Response.json(geminiError(404, "Not found"), { status: 404 });
+    const model = decodeURIComponent(match[1]!);
+    const body = (await req.json()) as GenerateBody;
+    const system = typeof body.systemInstruction === "string" ? body.systemInstruction : partsText(body.systemInstruction?.parts);
+    const messages = body.contents.map((c) => ({ role: c.role === "model" ? "assistant" : "user", content: partsText(c.parts) }));
+    const plan = control.plan("google", model, system, messages);
+    const prompt = system + messages.map((m) => m.content).join("");
+    return answer(
+      req,
+      plan,
+      () => ({
+        candidates: [{ content: { parts: [{ text: plan.text }], role: "model" }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: tokens(prompt), candidatesTokenCount: tokens(plan.text), totalTokenCount: tokens(prompt) + tokens(plan.text) },
+        modelVersion: model,
+      }),
+      geminiError,
+    );
+  });
+}

@@ -1,0 +1,57 @@
+import { type FakeControl, tokens } from "./control.ts";
+import { answer, contentText, type FakeServer, serveFake, unauthorized } from "./serve.ts";
+
+type ChatBody = { model: string; messages: Array<{ role: string; content: unknown }> };
+
+function openAiError(status: number, message: string) {
+  const type = status === 401 ? "invalid_request_error" : status === 429 ? "rate_limit_error" : "server_error";
+  return { error: { message, type, param: null, code: status === 401 ? "invalid_api_key" : null } };
+}
+
+/** The chat completions body of OpenAI (and of Perplexity, plus `citations`). */
+export function chatCompletion(model: string, text: string, prompt: string, extra: Record<string, unknown> = {}) {
+  const promptTokens = tokens(prompt);
+  const completionTokens = tokens(text);
+  return {
+    id: `chatcmpl-${crypto.randomUUID()}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: null, finish_reason: "stop" }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    ...extra,
+  };
+}
+
+/** Splits an OpenAI-style message list into the system text and the rest, for the control. */
+export function splitMessages(body: ChatBody) {
+  const system = body.messages.filter((m) => m.role === "system").map((m) => contentText(m.content)).join("\n");
+  const messages = body.messages.filter((m) => m.role !== "system").map((m) => ({ role: m.role, content: contentText(m.content) }));
+  return { system, messages };
+}
+
+/** OpenAI: POST /v1/chat/completions and POST /v1/moderations, Bearer key. */
+export function startOpenAiFake(control: FakeControl): FakeServer {
+  return serveFake(async (req, url) => {
+    if (!req.headers.get("authorization")?.startsWith("Bearer ")) return unauthorized(openAiError(401, "Missing API key"));
+    if (req.method === "POST" && url.pathname === "/v1/moderations") {
+      const body = (await req.json()) as { input: string };
+      const verdict = control.moderation;
+      const categories = Object.fromEntries(["hate", "harassment", "self-harm", "sexual", "sexual/minors", "violence", "illicit"].map((c) => [c, verdict.categories.includes(c)]));
+      const scores = Object.fromEntries(Object.entries(categories).map(([k, v]) => [k, v ? 0.99 : 0.001]));
+      return Response.json({
+        id: `modr-${crypto.randomUUID()}`,
+        model: "omni-moderation-latest",
+        results: [{ flagged: verdict.flagged, categories, category_scores: scores, category_applied_input_types: {}, input: body.input }],
+      });
+    }
+    if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
+      const body = (await req.json()) as ChatBody;
+      const { system, messages } = splitMessages(body);
+      const plan = control.plan("openai", body.model, system, messages);
+      const prompt = system + messages.map((m) => m.content).join("");
+      return answer(req, plan, () => chatCompletion(body.model, plan.text, prompt), openAiError);
+    }
+    return Response.json(openAiError(404, `Unknown path ${url.pathname}`), { status: 404 });
+  });
+}

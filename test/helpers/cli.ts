@@ -1,0 +1,40 @@
+import { join } from "node:path";
+import { openDb, type Db } from "../../src/db/client.ts";
+import { runMigrations } from "../../src/db/migrate.ts";
+
+const root = join(import.meta.dir, "..", "..");
+
+export type CliResult = { code: number; stdout: string; stderr: string; json(): any };
+
+/**
+ * Runs the CLI from source as a real subprocess (`bun src/main.ts ...`, much
+ * faster than compiling) on the data folder `dataDir`, with a minimal
+ * environment so nothing of the developer's shell leaks in.
+ */
+export function runCli(args: string[], dataDir: string, env: Record<string, string> = {}): CliResult {
+  const r = Bun.spawnSync([process.execPath, "src/main.ts", "--data-dir", dataDir, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const stdout = r.stdout.toString();
+  return { code: r.exitCode ?? -1, stdout, stderr: r.stderr.toString(), json: () => JSON.parse(stdout) };
+}
+
+/** The database file of a data folder, as the CLI and the server name it. */
+export function dbPath(dataDir: string): string {
+  return join(dataDir, "unisson.db");
+}
+
+/** Opens the data folder's database (migrated), runs `fn`, closes it: seeding and checking from the test. */
+export function withDb<T>(dataDir: string, fn: (db: Db) => T): T {
+  const db = openDb(dbPath(dataDir));
+  try {
+    runMigrations(db);
+    return fn(db);
+  } finally {
+    db.$client.close();
+  }
+}

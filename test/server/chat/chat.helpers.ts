@@ -1,0 +1,42 @@
+import { afterAll, afterEach, beforeAll } from "bun:test";
+import type { NewUser } from "../../../src/users/users.queries.ts";
+import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";
+import { createTestApp, type TestEnv } from "../../helpers/app.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
+
+/**
+ * One set of fake providers per test file (started on port 0, stopped after),
+ * reset between tests; each test builds its own app and database on top.
+ */
+export function useFakeProviders(): () => FakeProviders {
+  let fakes: FakeProviders | undefined;
+  beforeAll(() => {
+    fakes = startFakeProviders();
+  });
+  afterEach(() => fakes?.control.reset());
+  afterAll(async () => {
+    await fakes?.stop();
+  });
+  return () => fakes!;
+}
+
+/** An app pointed at the fakes, and a signed-in user (trial with 5 requests by default). */
+export function chatApp(fakes: FakeProviders, opts: { env?: TestEnv; user?: Partial<NewUser> } = {}) {
+  const t = createTestApp({ env: { ...fakes.env, AI_TIMEOUT_MS: "3000", ...opts.env } });
+  const { user, token } = makeUser(t.db, t.clock.now(), opts.user);
+  return { ...t, user, token };
+}
+
+export type ChatApp = ReturnType<typeof chatApp>;
+
+/** A question that goes straight to final processing; returns the conversation id. */
+export async function askReady(t: ChatApp, message = "Quelle est la capitale de la France ?"): Promise<number> {
+  const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message } });
+  if (res.status !== 200 || !res.body.requires_final_processing) throw new Error(`chat failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.conversation_id;
+}
+
+export function remaining(t: ChatApp): { plan: number; extra: number } {
+  const row = t.db.$client.query("SELECT plan_queries AS plan, extra_queries AS extra FROM users WHERE id = ?").get(t.user.id) as { plan: number; extra: number };
+  return row;
+}

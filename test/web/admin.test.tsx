@@ -1,0 +1,176 @@
+// First: the DOM must exist before react-dom loads.
+import { flush, retype, type Routed, routeFetch, signIn, useDom } from "./pricing-harness.ts";
+import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
+import { act, fireEvent, render, waitFor, within } from "@testing-library/react";
+import { AdminPanel } from "../../web/features/admin/admin-panel.tsx";
+import { toInt, validateUserForm } from "../../web/features/admin/admin-validation.ts";
+import { fr } from "../../web/i18n/fr.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { makeUser } from "../helpers/fixtures.ts";
+
+useDom();
+const t = fr.admin;
+const body = () => within(document.body);
+
+let ctx: TestApp;
+let net: Routed;
+beforeEach(() => {
+  ctx = createTestApp();
+  net = routeFetch(ctx.app);
+});
+afterEach(() => net.restore());
+
+function admin() {
+  const { user, token } = makeUser(ctx.db, ctx.clock.now(), { subscriptionType: "pro", isAdmin: true, firstName: "Alice", lastName: "Admin" });
+  return signIn(user, token, ctx.clock.now());
+}
+
+describe("edit form rules (spec section 5)", () => {
+  const base = { first_name: " Léa ", last_name: " Roux ", email: " lea@example.fr ", subscription_type: "trial" as const, remaining_queries: " 4 ", trial_days_remaining: "3" };
+
+  test("values are trimmed and numbers parsed as integers, falling back to 0", () => {
+    const { errors, payload } = validateUserForm({ ...base, remaining_queries: "abc", trial_days_remaining: "2.7" });
+    expect(errors).toEqual({});
+    expect(payload).toEqual({ first_name: "Léa", last_name: "Roux", email: "lea@example.fr", subscription_type: "trial", remaining_queries: 0, trial_days_remaining: 2 });
+    expect(toInt("")).toBe(0);
+    expect(toInt(" 12 ")).toBe(12);
+  });
+
+  test("each rule has its French message", () => {
+    const { errors } = validateUserForm({ ...base, first_name: "  ", last_name: "", email: "pas-un-email", remaining_queries: "-1", trial_days_remaining: "-2" });
+    expect(errors).toEqual({
+      first_name: "Le prénom est requis",
+      last_name: "Le nom est requis",
+      email: "Email invalide",
+      remaining_queries: "Le nombre de requêtes ne peut pas être négatif",
+      trial_days_remaining: "Le nombre de jours ne peut pas être négatif",
+    });
+    expect(validateUserForm({ ...base, email: " " }).errors.email).toBe("L'email est requis");
+  });
+});
+
+describe("admin panel", () => {
+  test("a non-admin sees the access-denied screen and no admin call is made", async () => {
+    const { user, token } = makeUser(ctx.db, ctx.clock.now());
+    const me = signIn(user, token, ctx.clock.now());
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    expect(await body().findByRole("heading", { name: t.deniedTitle })).toBeTruthy();
+    expect(net.calls.filter((c) => c.includes("/api/admin"))).toEqual([]);
+  });
+
+  test("dashboard shows the stats and a bar per plan", async () => {
+    const me = admin();
+    makeUser(ctx.db, ctx.clock.now(), { subscriptionType: "basic" });
+    makeUser(ctx.db, ctx.clock.now());
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    const chart = await body().findByRole("list", { name: t.stats.chartLabel });
+    const rows = within(chart).getAllByRole("listitem").map((li) => li.textContent);
+    expect(rows).toEqual(["Essai1", "Basic1", "Pro1", "Expiré0"]);
+    expect(body().getByText(t.stats.totalUsers, { selector: "dt" }).nextElementSibling?.textContent).toBe("3");
+  });
+
+  test("users: 10 a page, next disabled under 10 rows, search, no delete on one's own row", async () => {
+    const me = admin();
+    for (let i = 0; i < 11; i++) makeUser(ctx.db, ctx.clock.now(), { firstName: `Nom${i}` });
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
+    await waitFor(() => expect(body().getAllByRole("row")).toHaveLength(11)); // header + 10
+    const next = body().getByRole("button", { name: t.users.next });
+    expect((next as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(next);
+    await waitFor(() => expect(body().getAllByRole("row")).toHaveLength(3)); // header + 2
+    expect((body().getByRole("button", { name: t.users.next }) as HTMLButtonElement).disabled).toBe(true);
+    const myRow = body().getByRole("rowheader", { name: /Alice Admin/ }).closest("tr")!;
+    expect(within(myRow as HTMLElement).queryByRole("button", { name: /Supprimer/ })).toBeNull();
+
+    await retype(body().getByLabelText(t.users.search), "Nom7");
+    fireEvent.click(body().getByRole("button", { name: t.users.searchButton }));
+    await waitFor(() => expect(body().getAllByRole("row")).toHaveLength(2));
+    expect(net.calls.at(-1)).toContain("q=Nom7");
+  });
+
+  test("edit: client rules block the save, the server's detail shows, success reloads", async () => {
+    const me = admin();
+    const other = makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand" }).user;
+    const taken = makeUser(ctx.db, ctx.clock.now()).user;
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
+    fireEvent.click(await body().findByRole("button", { name: "Modifier Zoé Durand" }));
+    const dialog = within(await body().findByRole("dialog"));
+    const days = dialog.getByLabelText(/Jours d'essai restants/) as HTMLInputElement;
+    expect(days.max).toBe("30"); // trial user: the field with its maximum
+    await retype(dialog.getByLabelText("Prénom"), "  ");
+    await retype(dialog.getByLabelText("Requêtes restantes"), "-3");
+    const puts = () => net.calls.filter((c) => c.startsWith("PUT")).length;
+    fireEvent.click(dialog.getByRole("button", { name: t.edit.save }));
+    expect(await dialog.findByText(t.edit.firstNameRequired)).toBeTruthy();
+    expect(dialog.getByText(t.edit.remainingNegative)).toBeTruthy();
+    expect(puts()).toBe(0);
+
+    await retype(dialog.getByLabelText("Prénom"), " Zoé ");
+    await retype(dialog.getByLabelText("Requêtes restantes"), "25");
+    await retype(dialog.getByLabelText("Email"), taken.email);
+    fireEvent.click(dialog.getByRole("button", { name: t.edit.save }));
+    expect((await dialog.findByRole("alert")).textContent).toBe("Un compte existe déjà avec cette adresse email.");
+    // Changing the plan away from trial hides the trial-days field.
+    fireEvent.change(dialog.getByLabelText("Forfait"), { target: { value: "basic" } });
+    expect(dialog.queryByLabelText(/Jours d'essai restants/)).toBeNull();
+
+    await retype(dialog.getByLabelText("Email"), other.email);
+    fireEvent.click(dialog.getByRole("button", { name: t.edit.save }));
+    expect(await body().findByText(t.edit.saved)).toBeTruthy();
+    const row = body().getByRole("rowheader", { name: /Zoé Durand/ }).closest("tr") as HTMLElement;
+    expect(within(row).getByText("25")).toBeTruthy();
+    expect(within(row).getByText("Basic")).toBeTruthy();
+  });
+
+  test("delete asks first, then says so", async () => {
+    const me = admin();
+    makeUser(ctx.db, ctx.clock.now(), { firstName: "Paul", lastName: "Dupont" });
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
+    fireEvent.click(await body().findByRole("button", { name: "Supprimer Paul Dupont" }));
+    const dialog = within(await body().findByRole("dialog"));
+    fireEvent.click(dialog.getByRole("button", { name: t.remove.confirm }));
+    expect(await body().findByText(t.remove.success)).toBeTruthy();
+    await waitFor(() => expect(body().queryByRole("rowheader", { name: /Paul Dupont/ })).toBeNull());
+  });
+
+  test("401, 403 and other failures have their messages", async () => {
+    const me = admin();
+    localStorage.setItem("unisson_token", "x".repeat(40)); // a session the server does not know
+    const first = render(<AdminPanel user={me} onBack={() => {}} />);
+    expect((await body().findByRole("alert")).textContent).toBe(t.errors.unauthorized);
+    first.unmount();
+
+    const plain = makeUser(ctx.db, ctx.clock.now());
+    localStorage.setItem("unisson_token", plain.token); // signed in, but not an admin on the server
+    const second = render(<AdminPanel user={me} onBack={() => {}} />);
+    expect((await body().findByRole("alert")).textContent).toBe(t.errors.forbidden);
+    second.unmount();
+
+    admin();
+    net.override((path) => (path.startsWith("/api/admin/users") ? Promise.resolve(Response.json({ detail: "Base indisponible" }, { status: 500 })) : undefined));
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
+    expect((await body().findByRole("alert")).textContent).toBe(`${t.errors.users}Base indisponible`);
+  });
+
+  test("a missing token is retried once after 1 s, then reported", async () => {
+    const me = admin();
+    localStorage.removeItem("unisson_token");
+    jest.useFakeTimers();
+    try {
+      render(<AdminPanel user={me} onBack={() => {}} />);
+      await flush();
+      expect(body().queryByRole("alert")).toBeNull();
+      await act(async () => {
+        jest.advanceTimersByTime(1_000);
+      });
+      await flush();
+      expect(body().getByRole("alert").textContent).toBe(t.errors.missingToken);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { afterAll, afterEach, beforeAll } from "bun:test";
+import { GlobalRegistrator } from "@happy-dom/global-registrator";
+
+const URL0 = "http://localhost:3000/";
+
+function register(url = URL0) {
+  if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url, width: 1280, height: 800 });
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+}
+
+// react-dom decides at module load whether a DOM exists (and which events it
+// supports): this module is imported first by web tests, before react-dom, so
+// the first load sees one. useDom's afterAll removes it again.
+register();
+
+/**
+ * A browser-like DOM for one test file: (re)registered in beforeAll, removed
+ * in afterAll, because bun runs every test file in one process and the server
+ * tests must never see happy-dom's globals (its fetch, Request, Response...).
+ * Testing Library's `screen` binds to the first document: query through
+ * `within(document.body)` instead.
+ */
+export function useDom(url = URL0) {
+  beforeAll(() => register(url));
+  afterEach(async () => {
+    const { cleanup } = await import("@testing-library/react");
+    cleanup();
+    localStorage.clear();
+    window.history.replaceState(null, "", "/");
+  });
+  afterAll(async () => {
+    // Let React's scheduler finish what unmounting queued before the window goes away.
+    await new Promise((r) => setTimeout(r, 30));
+    if (GlobalRegistrator.isRegistered) await GlobalRegistrator.unregister();
+  });
+}
+
+type AppLike = { request(input: string, init?: RequestInit): Response | Promise<Response> };
+
+/**
+ * Sends the SPA's fetch calls (hc uses the global fetch at call time) to an
+ * in-process app: real routes, real database, no network and no faked
+ * answers. Returns a function that restores the previous fetch.
+ */
+export function routeFetchTo(app: AppLike, log?: string[]): () => void {
+  const previous = globalThis.fetch;
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const raw = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const url = new URL(raw, "http://localhost:3000");
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers ?? (typeof input === "object" && "headers" in input ? input.headers : undefined)).forEach((v, k) => {
+      headers[k] = v;
+    });
+    log?.push(`${init?.method ?? "GET"} ${url.pathname}`);
+    const res = await app.request(url.pathname + url.search, { method: init?.method ?? "GET", headers, body: init?.body as string | undefined });
+    // Re-wrap in this realm's Response so the SPA code sees an ordinary one.
+    return new Response(await res.text(), { status: res.status, headers: Object.fromEntries(res.headers) });
+  }) as typeof fetch;
+  return () => {
+    globalThis.fetch = previous;
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Shared by the pricing, payment and admin component tests: a happy-dom
+ * document registered for one test file only (unregistered after it, so
+ * server tests in the same bun process never see DOM globals), and the
+ * browser's fetch routed to an in-process app instead of faked answers.
+ */
+import { afterAll, afterEach, beforeAll } from "bun:test";
+import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import type { UserRow } from "../../src/db/schema/index.ts";
+import { type PublicUser, toPublicUser } from "../../src/users/users.view.ts";
+
+export const ORIGIN = "http://localhost:3000";
+
+// Bun's own networking classes, kept over happy-dom's: the in-process app,
+// the Stripe SDK and the fake Stripe server (Bun.serve) all need the real ones.
+const NATIVE = ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream"] as const;
+const native = Object.fromEntries(NATIVE.map((k) => [k, (globalThis as Record<string, unknown>)[k]]));
+const nativeFetch = globalThis.fetch;
+
+function register() {
+  if (GlobalRegistrator.isRegistered) return;
+  GlobalRegistrator.register({ url: `${ORIGIN}/`, width: 1280, height: 800 });
+  Object.assign(globalThis, native);
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+}
+
+// At import, before react-dom loads: react-dom decides once, when first
+// evaluated, whether it runs in a DOM (its input events depend on it). So a
+// test file imports this module first.
+register();
+
+export function useDom() {
+  beforeAll(register);
+  afterEach(async () => {
+    const { cleanup } = await import("@testing-library/react");
+    cleanup();
+    localStorage.clear();
+  });
+  afterAll(async () => {
+    await GlobalRegistrator.unregister();
+  });
+}
+
+type Handler = (path: string, init: RequestInit | undefined) => Promise<Response> | undefined;
+export type Routed = { calls: string[]; restore(): void; override(h: Handler | null): void };
+
+/**
+ * window.fetch -> app.request(path). `override` lets a test play the
+ * failures a real server cannot produce on demand (timeouts, network errors).
+ */
+export function routeFetch(app: { request(path: string, init?: RequestInit): Response | Promise<Response> }): Routed {
+  const before = globalThis.fetch;
+  const calls: string[] = [];
+  let handler: Handler | null = null;
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, ORIGIN);
+    if (url.origin !== ORIGIN) return nativeFetch(input, init); // the SDKs' calls to the fakes
+    const path = url.pathname + url.search;
+    calls.push(`${init?.method ?? "GET"} ${path}`);
+    const special = handler?.(path, init);
+    if (special) return special;
+    return app.request(path, init);
+  }) as typeof fetch;
+  return {
+    calls,
+    restore: () => {
+      globalThis.fetch = before;
+    },
+    override: (h) => {
+      handler = h;
+    },
+  };
+}
+
+/** What the SPA keeps after login (web/lib/api.ts keys). */
+export function signIn(row: UserRow, token: string, now: Date): PublicUser {
+  const user = toPublicUser(row, now);
+  localStorage.setItem("unisson_token", token);
+  localStorage.setItem("unisson_user", JSON.stringify(user));
+  return user;
+}
+
+/** Lets pending promises (fetch -> app -> setState) run. */
+export async function flush(times = 5) {
+  const { act } = await import("@testing-library/react");
+  for (let i = 0; i < times; i++) await act(async () => {});
+}
+
+/**
+ * Replaces a field's text the way a user does. (fireEvent.change does not
+ * reach React's onChange under happy-dom; user-event's keystrokes do.)
+ */
+export async function retype(el: HTMLElement, text: string, advanceTimers?: (ms: number) => void) {
+  const { default: userEvent } = await import("@testing-library/user-event");
+  // The document of this window: user-event remembers the one it saw first, gone with a previous test file.
+  const user = userEvent.setup({ document, delay: null, ...(advanceTimers ? { advanceTimers } : {}) });
+  // Backspaces rather than user.clear(): React under happy-dom does not see clear()'s change.
+  const erase = "{Backspace}".repeat((el as HTMLInputElement).value.length);
+  if (erase || text) await user.type(el, erase + text.replace(/[{[]/g, (c) => c + c));
+}

@@ -1,0 +1,8 @@
+// Import this (not @testing-library/react) in web tests: it registers the DOM
+// first, then loads Testing Library and react-dom dynamically, because bun
+// evaluates CommonJS dependencies (react-dom) before the importing module's
+// body, and react-dom checks for a DOM once, when it loads.
+import "./dom.ts";
+
+const rtl = await import("@testing-library/react");
+export const { render, fireEvent, within, act, cleanup } = rtl;

@@ -1,0 +1,67 @@
+import { type KeyboardEvent, useState } from "react";
+import type { PublicUser } from "../../../src/users/users.view.ts";
+import { fr } from "../../i18n/fr.ts";
+import { AdminDashboard } from "./admin-dashboard.tsx";
+import { AdminUsers } from "./admin-users.tsx";
+import "./admin.css";
+
+type Tab = "dashboard" | "users";
+const TABS: readonly Tab[] = ["dashboard", "users"];
+
+/** Non-admins (the server would answer 403 anyway) see this instead of the panel. */
+function AccessDenied({ onBack }: { onBack(): void }) {
+  return (
+    <main className="admin-panel admin-denied" aria-labelledby="admin-denied-title">
+      <span className="admin-denied-icon" aria-hidden="true">🔒</span>
+      <h1 id="admin-denied-title">{fr.admin.deniedTitle}</h1>
+      <p>{fr.admin.deniedText}</p>
+      <button type="button" className="primary" onClick={onBack}>
+        {fr.admin.back}
+      </button>
+    </main>
+  );
+}
+
+/** The admin panel proper (loaded lazily by AdminPanel): back button and two tabs. */
+export function AdminBody({ user, onBack }: { user: PublicUser; onBack(): void }) {
+  const [tab, setTab] = useState<Tab>("dashboard");
+  if (!user.is_admin) return <AccessDenied onBack={onBack} />;
+
+  function onTabKey(e: KeyboardEvent) {
+    // The WAI-ARIA tabs pattern: arrows move between tabs.
+    if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+    const next = TABS[(TABS.indexOf(tab) + (e.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length]!;
+    setTab(next);
+    document.getElementById(`admin-tab-${next}`)?.focus();
+  }
+
+  return (
+    <main className="admin-panel" aria-labelledby="admin-title">
+      <header className="admin-head">
+        <button type="button" className="u-btn-outline" onClick={onBack}>
+          ← {fr.admin.back}
+        </button>
+        <h1 id="admin-title">{fr.admin.title}</h1>
+      </header>
+      <div role="tablist" aria-label={fr.admin.title} className="admin-tabs" onKeyDown={onTabKey}>
+        {TABS.map((k) => (
+          <button
+            key={k}
+            id={`admin-tab-${k}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === k}
+            aria-controls={`admin-panel-${k}`}
+            tabIndex={tab === k ? 0 : -1}
+            onClick={() => setTab(k)}
+          >
+            {fr.admin.tabs[k]}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`} className="admin-tabpanel">
+        {tab === "dashboard" ? <AdminDashboard /> : <AdminUsers me={user} />}
+      </div>
+    </main>
+  );
+}

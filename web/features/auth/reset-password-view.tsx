@@ -1,0 +1,137 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { Brand } from "../../components/ui/brand.tsx";
+import { Field } from "../../components/ui/field.tsx";
+import { CheckIcon, CloseIcon } from "../../components/ui/icons.tsx";
+import { PasswordInput } from "../../components/ui/password-input.tsx";
+import { fr } from "../../i18n/fr.ts";
+import { errorText } from "../../lib/api.ts";
+import { resetCriteria } from "./register-validation.ts";
+
+const t = fr.reset;
+
+export type TokenCheck = { valid: boolean; email?: string | null; expires_in_minutes?: number | null; error?: string | null };
+type State = { step: "validating" } | { step: "invalid"; message: string } | { step: "valid"; check: TokenCheck } | { step: "success" };
+
+/** Validating, then valid (form with live criteria) or invalid, then success (spec section 4). */
+export function ResetPasswordView({
+  token,
+  validate,
+  reset,
+  onLogin,
+  onForgot,
+}: {
+  token: string | null;
+  validate: (token: string) => Promise<TokenCheck>;
+  reset: (token: string, password: string) => Promise<unknown>;
+  onLogin: () => void;
+  onForgot: () => void;
+}) {
+  const [state, setState] = useState<State>({ step: "validating" });
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    if (!token) {
+      setState({ step: "invalid", message: t.tokenInvalid });
+      return;
+    }
+    validate(token).then(
+      (check) => live && setState(check.valid ? { step: "valid", check } : { step: "invalid", message: t.invalid }),
+      (err) => live && setState({ step: "invalid", message: errorText(err, t.validateError) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [token, validate]);
+
+  const c = resetCriteria(password, confirm);
+  const ok = c.length && c.lower && c.upper && c.digit && c.match;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!ok || busy || !token) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await reset(token, password);
+      setState({ step: "success" });
+    } catch (err) {
+      setError(errorText(err, t.error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="auth-layout single">
+      <main className="auth-card" aria-labelledby="reset-title" aria-busy={state.step === "validating"}>
+        <Brand />
+        <h1 id="reset-title">{state.step === "invalid" ? t.invalidTitle : state.step === "success" ? t.successTitle : t.title}</h1>
+        {state.step === "validating" && (
+          <p className="muted" role="status">
+            <span className="spinner" aria-hidden="true" /> {t.validating}
+          </p>
+        )}
+        {state.step === "invalid" && (
+          <>
+            <p className="alert error" role="alert">
+              {state.message}
+            </p>
+            <button type="button" className="primary block" onClick={onForgot}>
+              {t.newLink}
+            </button>
+          </>
+        )}
+        {state.step === "success" && (
+          <>
+            <p className="alert success" role="status">
+              {t.success}
+            </p>
+            <button type="button" className="primary block" onClick={onLogin}>
+              {fr.login.submit}
+            </button>
+          </>
+        )}
+        {state.step === "valid" && (
+          <form onSubmit={submit} noValidate>
+            {state.check.email && (
+              <p className="muted">
+                {t.forAccount} <strong>{state.check.email}</strong>
+              </p>
+            )}
+            {state.check.expires_in_minutes != null && <p className="muted small">{t.expiresIn(state.check.expires_in_minutes)}</p>}
+            <Field label={t.password}>
+              {(a) => <PasswordInput {...a} name="new-password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+            </Field>
+            <Field label={t.confirm}>
+              {(a) => <PasswordInput {...a} name="confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />}
+            </Field>
+            <p className="small muted">{t.criteriaTitle}</p>
+            <ul className="criteria" aria-live="polite">
+              {(["length", "lower", "upper", "digit", "match"] as const).map((k) => (
+                <li key={k} className={c[k] ? "met" : "unmet"} data-met={c[k]}>
+                  {c[k] ? <CheckIcon size={16} /> : <CloseIcon size={16} />} {t.criteria[k]}
+                </li>
+              ))}
+            </ul>
+            {error && (
+              <p className="alert error" role="alert">
+                {error}
+              </p>
+            )}
+            <button type="submit" className="primary block" disabled={!ok || busy}>
+              {busy ? t.submitting : t.submit}
+            </button>
+          </form>
+        )}
+        <p className="auth-links center">
+          <button type="button" className="link" onClick={onLogin}>
+            {fr.common.backToLogin}
+          </button>
+        </p>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import type { PublicUser } from "../../../src/users/users.view.ts";
+import { Brand } from "../../components/ui/brand.tsx";
+import { Field } from "../../components/ui/field.tsx";
+import { ShieldIcon } from "../../components/ui/icons.tsx";
+import { fr } from "../../i18n/fr.ts";
+import { errorText } from "../../lib/api.ts";
+import { minSec } from "../../lib/format.ts";
+import { useCountdown } from "./use-countdown.ts";
+
+const t = fr.twoFactor;
+/** Spec section 9: a code lives 600 s; a new one may be asked after 60 s. */
+export const CODE_TTL_S = 600;
+export const RESEND_AFTER_S = 60;
+
+export function TwoFactorView({
+  email,
+  requestCode,
+  verify,
+  onDone,
+  onCancel,
+}: {
+  email: string;
+  requestCode: () => Promise<unknown>;
+  verify: (code: string, remember: boolean) => Promise<{ user: PublicUser; token: string }>;
+  onDone: (user: PublicUser, token: string) => void;
+  onCancel: () => void;
+}) {
+  const { remaining, restart } = useCountdown(CODE_TTL_S);
+  const [code, setCode] = useState("");
+  const [remember, setRemember] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [info, setInfo] = useState<string | null>(null);
+  const [success, setSuccess] = useState(false);
+  const requested = useRef(false);
+  const doneTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  async function send(isResend: boolean) {
+    setError(null);
+    setInfo(null);
+    try {
+      await requestCode();
+      restart();
+      if (isResend) setInfo(t.sent);
+    } catch (err) {
+      setError(errorText(err, t.requestError));
+    }
+  }
+
+  // The code is asked for once on entering the screen (spec section 4); the ref survives StrictMode's double effect.
+  useEffect(() => {
+    if (requested.current) return;
+    requested.current = true;
+    void send(false);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => () => clearTimeout(doneTimer.current), []);
+
+  const valid = /^\d{6}$/.test(code);
+  const resendWait = remaining - (CODE_TTL_S - RESEND_AFTER_S);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (busy || success) return;
+    if (!valid) {
+      setError(t.invalidFormat);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setInfo(null);
+    try {
+      const { user, token } = await verify(code, remember);
+      setSuccess(true);
+      // 'Connexion réussie !' stays one second before the app opens (spec section 4).
+      doneTimer.current = setTimeout(() => {
+        try {
+          onDone(user, token);
+        } catch {
+          setSuccess(false);
+          setBusy(false);
+          setError(fr.login.finalizeError);
+        }
+      }, 1000);
+    } catch (err) {
+      setError(errorText(err, t.verifyError));
+      setCode("");
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="auth-layout single">
+      <main className="auth-card" aria-labelledby="tfa-title">
+        <Brand />
+        <div className="tfa-icon" aria-hidden="true">
+          <ShieldIcon size={28} />
+        </div>
+        <h1 id="tfa-title">{t.title}</h1>
+        <p className="muted">
+          {t.intro} <strong>{email}</strong>
+        </p>
+        {success ? (
+          <p className="alert success" role="status">
+            {t.success}
+          </p>
+        ) : (
+          <form onSubmit={submit} noValidate>
+            <Field label={t.code}>
+              {(a) => (
+                <input
+                  {...a}
+                  className="code-input"
+                  name="code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  placeholder={t.codePlaceholder}
+                  value={code}
+                  onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+                  data-autofocus
+                />
+              )}
+            </Field>
+            <p className={`countdown${remaining === 0 ? " expired" : ""}`} aria-live="off">
+              {remaining > 0 ? t.validFor(minSec(remaining)) : t.expired}
+            </p>
+            <div className="check">
+              <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+              <label htmlFor="remember">{t.remember}</label>
+            </div>
+            {error && (
+              <p className="alert error" role="alert">
+                {error}
+              </p>
+            )}
+            {info && (
+              <p className="alert success" role="status">
+                {info}
+              </p>
+            )}
+            <button type="submit" className="primary block" disabled={!valid || busy}>
+              {busy ? t.verifying : t.verify}
+            </button>
+            <div className="button-row">
+              <button type="button" className="secondary" disabled={resendWait > 0} onClick={() => void send(true)}>
+                {resendWait > 0 ? t.resendIn(minSec(resendWait)) : t.resend}
+              </button>
+              <button type="button" className="secondary" onClick={onCancel}>
+                {t.cancel}
+              </button>
+            </div>
+            <p className="muted small">{t.spamTip}</p>
+          </form>
+        )}
+      </main>
+    </div>
+  );
+}

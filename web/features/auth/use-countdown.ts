@@ -1,0 +1,21 @@
+import { useCallback, useEffect, useState } from "react";
+
+/**
+ * Seconds left until a deadline, re-read from the clock every second, so a
+ * throttled background tab still shows the right time when it comes back.
+ */
+export function useCountdown(seconds: number) {
+  const [deadline, setDeadline] = useState(() => Date.now() + seconds * 1000);
+  const left = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  const [remaining, setRemaining] = useState(left);
+
+  useEffect(() => {
+    setRemaining(left());
+    const id = setInterval(() => setRemaining(left()), 1000);
+    return () => clearInterval(id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [deadline]);
+
+  const restart = useCallback(() => setDeadline(Date.now() + seconds * 1000), [seconds]);
+  return { remaining, restart };
+}

@@ -1,0 +1,30 @@
+import type { PublicUser } from "../../../src/users/users.view.ts";
+import { fr } from "../../i18n/fr.ts";
+
+const e = fr.chat.errors;
+
+/** A message shown in place of an answer; `pricing` opens the pricing overlay, `title` heads it. */
+export type Notice = { kind: "blocked" | "moderation" | "system" | "error"; title?: string; text: string; note?: string; pricing?: boolean };
+
+/** Spec section 5: at least 2 models must be available. */
+export const MIN_AVAILABLE_AIS = 2;
+
+/**
+ * Why a message cannot be sent right now, before asking the server
+ * (spec section 5): expired, no requests left (per plan), maintenance.
+ */
+export function blockFor(user: PublicUser, available: number, statusLoaded: boolean): Notice | null {
+  if (user.subscription_type === "expired") return { kind: "blocked", title: e.blockedTitle, text: e.expired, pricing: true };
+  if (user.remaining_queries <= 0) {
+    const plan = user.subscription_type;
+    const text = plan === "trial" || plan === "basic" || plan === "pro" ? e.quota[plan] : e.quota.other;
+    return { kind: "blocked", title: e.blockedTitle, text, pricing: true };
+  }
+  if (statusLoaded && available < MIN_AVAILABLE_AIS) return { kind: "system", title: e.systemTitle, text: e.maintenance };
+  return null;
+}
+
+/** The input is disabled when expired or out of requests (spec section 5). */
+export function inputLocked(user: PublicUser): boolean {
+  return user.subscription_type === "expired" || user.remaining_queries <= 0;
+}

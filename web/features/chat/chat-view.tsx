@@ -1,0 +1,91 @@
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import type { PublicUser } from "../../../src/users/users.view.ts";
+import { PlusIcon, WarningIcon } from "../../components/ui/icons.tsx";
+import { fr } from "../../i18n/fr.ts";
+import { inputLocked } from "./chat-blocks.ts";
+import type { ChatMessage } from "./chat-types.ts";
+import { Composer } from "./composer.tsx";
+import { MessageDetail } from "./message-detail.tsx";
+import { MessageItem } from "./message-item.tsx";
+import { ModelList } from "./model-list.tsx";
+import { NoticeBox } from "./notice-box.tsx";
+import { ProgressBar } from "./progress-bar.tsx";
+import type { AiStatusValue } from "./use-ai-status.ts";
+import type { ChatState } from "./use-chat.ts";
+
+const t = fr.chat;
+
+/** The new-query tab: the big question box and the models, or the conversation under way (spec section 2). */
+export function ChatView({
+  chat,
+  status,
+  user,
+  onPricing,
+  aside,
+}: {
+  chat: ChatState;
+  status: AiStatusValue;
+  user: PublicUser;
+  onPricing(): void;
+  aside?: ReactNode;
+}) {
+  const [detail, setDetail] = useState<ChatMessage | null>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+  const locked = inputLocked(user);
+  const started = chat.messages.length > 0;
+
+  // Keep the newest message in view as the conversation grows.
+  useEffect(() => {
+    endRef.current?.scrollIntoView?.({ block: "end", behavior: "smooth" });
+  }, [chat.messages.length, chat.busy]);
+
+  if (!started) {
+    return (
+      <div className="start-layout">
+        <section className="card hero-card" aria-labelledby="ask-title">
+          <h1 id="ask-title">{t.heroTitle}</h1>
+          <p className="muted">{t.heroText}</p>
+          {chat.notice && <NoticeBox notice={chat.notice} onPricing={onPricing} />}
+          <Composer large onSend={chat.send} disabled={locked} busy={chat.busy} label={t.questionLabel} placeholder={t.placeholder} submitLabel={t.launch} />
+        </section>
+        <div className="start-aside">
+          <ModelList status={status} />
+          {aside}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="conversation">
+      <div className="conversation-bar">
+        <p className="warning-line">
+          <WarningIcon size={16} /> {t.warning}
+        </p>
+        <button type="button" className="secondary" onClick={chat.reset}>
+          <PlusIcon size={16} /> {t.newQuestion}
+        </button>
+      </div>
+      <ol className="message-list" aria-live="polite" aria-busy={chat.busy}>
+        {chat.messages.map((m) => (
+          <MessageItem key={m.id} message={m} onOpen={setDetail} />
+        ))}
+        {chat.busy && !chat.progress && (
+          <li className="message from-assistant typing" aria-label={t.thinking}>
+            <span className="dots" aria-hidden="true">
+              <i />
+              <i />
+              <i />
+            </span>{" "}
+            <span className="muted small">{t.thinking}</span>
+          </li>
+        )}
+      </ol>
+      <ProgressBar progress={chat.progress} />
+      {chat.notice && <NoticeBox notice={chat.notice} onPricing={onPricing} />}
+      <div ref={endRef} />
+      <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+      {detail && <MessageDetail message={detail} onClose={() => setDetail(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { useCallback, useRef, useState } from "react";
+import type { PublicUser } from "../../../src/users/users.view.ts";
+import { fr } from "../../i18n/fr.ts";
+import { ApiError, api, unwrap } from "../../lib/api.ts";
+import { blockFor, type Notice } from "./chat-blocks.ts";
+import type { ChatMessage } from "./chat-types.ts";
+import { useProgress } from "./use-progress.ts";
+
+const e = fr.chat.errors;
+
+/** Appends the server's messages, replacing the optimistic copy of the user's own (negative id). */
+function merge(prev: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
+  const ids = new Set(incoming.map((m) => m.id));
+  return [...prev.filter((m) => m.id >= 0 && !ids.has(m.id)), ...incoming];
+}
+
+/** Spec section 8, chat send errors. */
+function sendNotice(err: unknown): Notice {
+  if (err instanceof ApiError) {
+    if (err.status === 400 && err.detail) return { kind: "moderation", title: e.moderationTitle, text: err.detail, note: e.moderationNote };
+    if (err.status === 503 && err.detail) return { kind: "system", title: e.systemTitle, text: err.detail };
+    if (err.status === 402) return { kind: "blocked", title: e.blockedTitle, text: e.limit, pricing: true };
+  }
+  return { kind: "error", text: e.send };
+}
+
+export type ChatDeps = {
+  user: PublicUser;
+  available: number;
+  statusLoaded: boolean;
+  /** Opens the pricing overlay (blocked states, 402). */
+  onNeedPricing(): void;
+  /** After each final answer: the quota changed (spec section 4). */
+  onAnswered(): void;
+};
+
+/** One conversation on the query tab: send, clarify, final processing with its progress, load from history. */
+export function useChat(deps: ChatDeps) {
+  const [conversationId, setConversationId] = useState<number | null>(null);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const { progress, start, finish, cancel } = useProgress();
+  // A ref, not state: two quick Enter presses must not both pass the "already running" check.
+  const running = useRef(false);
+  const depsRef = useRef(deps);
+  depsRef.current = deps;
+  const generation = useRef(0);
+
+  const runFinal = useCallback(
+    async (id: number, gen: number) => {
+      start();
+      try {
+        const r = await unwrap(api.unisson.process.$post({ json: { conversation_id: id } }));
+        if (gen !== generation.current) return;
+        setMessages((m) => merge(m, [r.message]));
+        finish();
+        depsRef.current.onAnswered();
+      } catch (err) {
+        if (gen !== generation.current) return;
+        cancel();
+        setNotice(
+          err instanceof ApiError && err.status === 503 && err.detail
+            ? { kind: "system", title: e.systemTitle, text: err.detail }
+            : { kind: "error", text: e.process },
+        );
+        depsRef.current.onAnswered(); // the request was given back or spent: show the true count
+      }
+    },
+    [start, finish, cancel],
+  );
+
+  /** Returns false when the message was not taken (blank, busy, blocked, failed), so the box keeps the text. */
+  const send = useCallback(
+    async (text: string): Promise<boolean> => {
+      const message = text.trim();
+      if (!message || running.current) return false;
+      const d = depsRef.current;
+      const block = blockFor(d.user, d.available, d.statusLoaded);
+      if (block) {
+        setNotice(block);
+        if (block.pricing) d.onNeedPricing();
+        return false;
+      }
+      running.current = true;
+      setBusy(true);
+      setNotice(null);
+      const gen = generation.current;
+      const temp: ChatMessage = { id: -Date.now(), content: message, sender: "user", message_type: null, timestamp: new Date().toISOString(), result_data: null };
+      setMessages((m) => [...m, temp]);
+      try {
+        const body = conversationId === null ? { message } : { conversation_id: conversationId, message };
+        const r = await unwrap(api.unisson.chat.$post({ json: body }));
+        if (gen !== generation.current) return true;
+        setConversationId(r.conversation_id);
+        setMessages((m) => merge(m, r.messages));
+        if (r.requires_final_processing) await runFinal(r.conversation_id, gen);
+        return true;
+      } catch (err) {
+        if (gen !== generation.current) return false;
+        setMessages((m) => m.filter((x) => x !== temp));
+        const n = sendNotice(err);
+        setNotice(n);
+        if (n.pricing) d.onNeedPricing();
+        return false;
+      } finally {
+        if (gen === generation.current) {
+          running.current = false;
+          setBusy(false);
+        }
+      }
+    },
+    [conversationId, runFinal],
+  );
+
+  /** A conversation from the history tab; throws so the caller can show its own error. */
+  const load = useCallback(
+    async (id: number) => {
+      const conv = await unwrap(api.unisson.conversation[":id"].$get({ param: { id: String(id) } }));
+      generation.current += 1;
+      running.current = false;
+      setBusy(false);
+      cancel();
+      setNotice(null);
+      setConversationId(id);
+      setMessages(conv.messages);
+    },
+    [cancel],
+  );
+
+  /** 'Nouvelle question': forget the current conversation (it stays in the history). */
+  const reset = useCallback(() => {
+    generation.current += 1;
+    running.current = false;
+    setBusy(false);
+    cancel();
+    setNotice(null);
+    setConversationId(null);
+    setMessages([]);
+  }, [cancel]);
+
+  const forget = useCallback((id: number) => {
+    if (id === conversationId) reset();
+  }, [conversationId, reset]);
+
+  return { conversationId, messages, busy, progress, notice, setNotice, send, load, reset, forget };
+}
+
+export type ChatState = ReturnType<typeof useChat>;

@@ -1,0 +1,56 @@
+import type { PublicUser } from "../../../src/users/users.view.ts";
+import { Brand } from "../../components/ui/brand.tsx";
+import { LogoutIcon, ShieldIcon } from "../../components/ui/icons.tsx";
+import { fr } from "../../i18n/fr.ts";
+import type { AiStatusValue } from "../chat/use-ai-status.ts";
+import { QuotaBadge } from "./quota-badge.tsx";
+
+const t = fr.header;
+
+/** Plan, system status, available AIs, first name, admin or subscription button, logout (spec section 2). */
+export function AppHeader({
+  user,
+  status,
+  onAdmin,
+  onPricing,
+  onLogout,
+}: {
+  user: PublicUser;
+  status: AiStatusValue;
+  onAdmin(): void;
+  onPricing(): void;
+  onLogout(): void;
+}) {
+  const operational = !status.loaded || status.operational;
+  return (
+    <header className="app-header">
+      <div className="header-inner">
+        <Brand compact />
+        <div className="header-status">
+          <span className={`plan-badge plan-${user.subscription_type}`}>{t.plans[user.subscription_type]}</span>
+          <span className={`status-pill ${operational ? "ok" : "ko"}`}>
+            <span className={`dot ${operational ? "ok" : "ko"}`} aria-hidden="true" />
+            {operational ? t.operational : t.maintenance}
+          </span>
+          {status.loaded && <span className="ai-count muted small">{t.aiCount(status.available, status.total)}</span>}
+        </div>
+        <div className="header-user">
+          {!user.is_admin && <QuotaBadge user={user} onClick={onPricing} />}
+          <span className="hello">{t.hello(user.first_name)}</span>
+          {user.is_admin ? (
+            <button type="button" className="secondary" onClick={onAdmin}>
+              <ShieldIcon size={16} /> <span>{t.admin}</span>
+            </button>
+          ) : (
+            <button type="button" className="primary small-button" onClick={onPricing}>
+              {t.subscription}
+            </button>
+          )}
+          <button type="button" className="icon-button" onClick={onLogout} aria-label={t.logout} title={t.logout}>
+            <LogoutIcon />
+          </button>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,106 @@
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Modal } from "../../components/ui/modal.tsx";
+import { fr } from "../../i18n/fr.ts";
+import { AdminPanel } from "../admin/admin-panel.tsx";
+import { ChatView } from "../chat/chat-view.tsx";
+import { useAiStatus } from "../chat/use-ai-status.ts";
+import { useChat } from "../chat/use-chat.ts";
+import { ContactDialog } from "../contact/contact-dialog.tsx";
+import { HistoryView } from "../history/history-view.tsx";
+import { InstallBanner } from "../install/install-banner.tsx";
+import { useKeepAlive } from "../keepalive/use-keep-alive.ts";
+import type { LegalPage } from "../legal/legal-pages.ts";
+import { PaymentReturn } from "../payment/payment-return.tsx";
+import { PricingOverlay } from "../pricing/pricing-overlay.tsx";
+import { ReferralBanner } from "../referral/referral-banner.tsx";
+import { ReferralCard } from "../referral/referral-card.tsx";
+import { useReferral } from "../referral/use-referral.ts";
+import { useSignedInUser } from "../session/use-session.ts";
+import { AppFooter } from "./app-footer.tsx";
+import { AppHeader } from "./app-header.tsx";
+import { Tabs } from "./tabs.tsx";
+
+const LegalModal = lazy(() => import("../legal/legal-modal.tsx").then((m) => ({ default: m.LegalModal })));
+
+type Tab = "query" | "history";
+
+/** The signed-in app (spec section 2): header, two tabs, footer, banners and overlays. Loaded lazily. */
+export function AppShell({ paymentSessionId }: { paymentSessionId: string | null }) {
+  const { user, refreshUser, logout } = useSignedInUser();
+  const [view, setView] = useState<"app" | "admin">("app");
+  const [tab, setTab] = useState<Tab>("query");
+  const [pricing, setPricing] = useState(false);
+  const [legal, setLegal] = useState<LegalPage | null>(null);
+  const [contact, setContact] = useState(false);
+  const [codeOpen, setCodeOpen] = useState(false);
+  const [payment, setPayment] = useState(paymentSessionId);
+  const status = useAiStatus();
+  const referral = useReferral(user.id, user.subscription_type);
+  useKeepAlive();
+
+  // A stored user may be stale (plan changed, session revoked): check it once on entry; a 401 signs out.
+  useEffect(() => {
+    void refreshUser();
+  }, [refreshUser]);
+
+  const openPricing = () => setPricing(true);
+  const chat = useChat({
+    user,
+    available: status.available,
+    statusLoaded: status.loaded,
+    onNeedPricing: openPricing,
+    onAnswered: () => void refreshUser(),
+  });
+
+  if (view === "admin") return <AdminPanel user={user} onBack={() => setView("app")} />;
+
+  const referralCard = referral?.has_code ? <ReferralCard info={referral} id="referral-card" /> : null;
+
+  return (
+    <div className="app">
+      <AppHeader user={user} status={status} onAdmin={() => setView("admin")} onPricing={openPricing} onLogout={() => void logout()} />
+      <main className="app-main">
+        <Tabs<Tab>
+          value={tab}
+          onChange={setTab}
+          items={[
+            { id: "query", label: fr.tabs.query },
+            { id: "history", label: fr.tabs.history },
+          ]}
+        />
+        <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
+          {tab === "query" ? (
+            <ChatView chat={chat} status={status} user={user} onPricing={openPricing} aside={referralCard} />
+          ) : (
+            <HistoryView
+              status={status}
+              onOpen={async (id) => {
+                await chat.load(id);
+                setTab("query");
+              }}
+              onDeleted={chat.forget}
+            />
+          )}
+        </div>
+      </main>
+      <AppFooter onLegal={setLegal} onContact={() => setContact(true)} />
+      <ReferralBanner user={user} onSeeCode={() => setCodeOpen(true)} onSubscribe={openPricing} />
+      <InstallBanner />
+      <PricingOverlay open={pricing} user={user} onClose={() => setPricing(false)} onUserRefresh={refreshUser} />
+      {payment && <PaymentReturn sessionId={payment} onClose={() => setPayment(null)} onUserRefresh={refreshUser} />}
+      {codeOpen && referral && (
+        <Modal title={fr.referral.cardTitle} onClose={() => setCodeOpen(false)} size="sm">
+          <ReferralCard info={referral} />
+        </Modal>
+      )}
+      {contact && (
+        <ContactDialog initial={{ name: `${user.first_name} ${user.last_name}`.trim(), email: user.email }} onClose={() => setContact(false)} />
+      )}
+      {legal && (
+        <Suspense fallback={null}>
+          <LegalModal page={legal} onClose={() => setLegal(null)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

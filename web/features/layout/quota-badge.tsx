@@ -1,0 +1,28 @@
+import type { PublicUser } from "../../../src/users/users.view.ts";
+import { fr } from "../../i18n/fr.ts";
+
+const t = fr.quota;
+
+/** The badge text and colour of spec sections 2 and 9. */
+export function quotaBadge(user: PublicUser): { text: string; level: "danger" | "warning" | "ok"; warning: string | null } {
+  const n = user.remaining_queries;
+  const plan = user.subscription_type;
+  const text = plan === "pro" ? t.pro(n) : plan === "basic" ? t.basic(n) : plan === "expired" ? t.expired : t.trial(n, user.trial_days_remaining);
+  const trialEnding = plan === "trial" && user.trial_days_remaining > 0 && user.trial_days_remaining <= 2;
+  const level = plan === "expired" || n <= 0 ? "danger" : n <= 3 || trialEnding ? "warning" : "ok";
+  const warnings: string[] = [];
+  if (level === "warning" && n <= 3) warnings.push(t.low(n));
+  if (level !== "danger" && trialEnding) warnings.push(t.trialEnding(user.trial_days_remaining));
+  return { text, level, warning: warnings.length ? warnings.join(" · ") : null };
+}
+
+/** Clickable: opens the pricing overlay (spec section 2). */
+export function QuotaBadge({ user, onClick }: { user: PublicUser; onClick(): void }) {
+  const b = quotaBadge(user);
+  return (
+    <button type="button" className={`quota-badge ${b.level}`} onClick={onClick} title={t.open} aria-label={`${b.text}${b.warning ? ` — ${b.warning}` : ""}. ${t.open}`}>
+      <span className="quota-text">{b.text}</span>
+      {b.warning && <span className="quota-warning">{b.warning}</span>}
+    </button>
+  );
+}

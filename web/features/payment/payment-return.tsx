@@ -1,0 +1,17 @@
+import { lazy, Suspense } from "react";
+
+// Loaded only when a Stripe redirect brings a session_id back.
+const PaymentBody = lazy(() => import("./payment-body.tsx").then((m) => ({ default: m.PaymentBody })));
+
+/**
+ * Spec section 2: a session_id on the main page opens this verification
+ * overlay. It removes session_id from the address bar, polls the checkout
+ * status, refreshes the user when paid and closes 2 s later.
+ */
+export function PaymentReturn(props: { sessionId: string; onClose(): void; onUserRefresh(): Promise<void> }) {
+  return (
+    <Suspense fallback={null}>
+      <PaymentBody {...props} />
+    </Suspense>
+  );
+}

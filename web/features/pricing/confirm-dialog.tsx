@@ -1,0 +1,42 @@
+import { type ReactNode, useId } from "react";
+import { Modal } from "./modal.tsx";
+
+/** A yes/no dialog; extra fields (a reason) go in `children`. Cancel is focused first: the safe choice. */
+export function ConfirmDialog({
+  title,
+  text,
+  confirmLabel,
+  cancelLabel,
+  busy = false,
+  danger = false,
+  onConfirm,
+  onCancel,
+  children,
+}: {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  busy?: boolean;
+  danger?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+  children?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <Modal labelledBy={`${id}-title`} onClose={onCancel} className="u-confirm">
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p>{text}</p>
+      {children}
+      <div className="u-actions">
+        <button type="button" className="u-btn-outline" data-autofocus onClick={onCancel}>
+          {cancelLabel}
+        </button>
+        <button type="button" className={danger ? "u-btn-danger" : "primary"} disabled={busy} onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,67 @@
+import { useCallback, useEffect, useState } from "react";
+import { api, unwrap } from "../../lib/api.ts";
+import { OFFERS, type Product, SUBSCRIPTION_PRODUCTS, type SubscriptionProduct } from "./offers.ts";
+
+export type UpgradeQuote = { is_upgrade: boolean; prorated_credit_cents: number; upgrade_price_cents: number; savings_message?: string | null };
+export type PendingChange = { target_plan: string; target_billing_cycle?: string | null; scheduled_date: string };
+export type SubscriptionInfo = {
+  current_subscription: string;
+  current_billing_cycle: "monthly" | "annual" | null;
+  next_renewal_date: string | null;
+  pending_change: PendingChange | null;
+};
+
+/**
+ * What the overlay shows, loaded when it opens: the products (prices come from
+ * the shared price module; the API's list can only override an amount), one
+ * upgrade quote per subscription (a failed quote is just not shown, spec
+ * section 7) and the subscription status.
+ */
+export function usePricing() {
+  const [prices, setPrices] = useState<Partial<Record<Product, number>>>({});
+  const [quotes, setQuotes] = useState<Partial<Record<SubscriptionProduct, UpgradeQuote>>>({});
+  const [status, setStatus] = useState<SubscriptionInfo | null>(null);
+  const [loaded, setLoaded] = useState(false);
+
+  const loadStatus = useCallback(async () => {
+    try {
+      setStatus(await unwrap(api.subscription.status.$get()));
+    } catch {
+      setStatus(null);
+    }
+  }, []);
+
+  const loadQuotes = useCallback(async () => {
+    const entries = await Promise.all(
+      SUBSCRIPTION_PRODUCTS.map(async (p) => {
+        try {
+          const q = (await unwrap(api.stripe["upgrade-price"][":product_type"].$get({ param: { product_type: p } })));
+          return [p, q] as const;
+        } catch {
+          return null; // ignored per product
+        }
+      }),
+    );
+    setQuotes(Object.fromEntries(entries.filter((e) => e !== null)));
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    const products = unwrap(api.pricing.products.$get())
+      .then((body) => {
+        const list = (body as { products?: { product_type?: string; price_cents?: number }[] }).products ?? [];
+        const found: Partial<Record<Product, number>> = {};
+        for (const p of list) if (p.product_type && p.product_type in OFFERS && typeof p.price_cents === "number") found[p.product_type as Product] = p.price_cents;
+        if (live) setPrices(found);
+      })
+      .catch(() => {});
+    void Promise.all([products, loadQuotes(), loadStatus()]).then(() => live && setLoaded(true));
+    return () => {
+      live = false;
+    };
+  }, [loadQuotes, loadStatus]);
+
+  const priceOf = useCallback((p: Product) => prices[p] ?? OFFERS[p].price_cents, [prices]);
+
+  return { loaded, priceOf, quotes, status, reload: () => Promise.all([loadStatus(), loadQuotes()]) };
+}

@@ -1,0 +1,26 @@
+import { useEffect, useState } from "react";
+import { api, unwrap } from "../../lib/api.ts";
+
+export type ReferralInfo = {
+  has_code: boolean;
+  code?: string | null;
+  successful_referrals?: number;
+  bonus_per_referral?: number;
+  message?: string | null;
+};
+
+/** GET /promo/my-code once per signed-in user (and again when the plan changes); failures leave no card. */
+export function useReferral(userId: number, plan: string) {
+  const [info, setInfo] = useState<ReferralInfo | null>(null);
+  useEffect(() => {
+    let live = true;
+    unwrap(api.promo["my-code"].$get()).then(
+      (r) => live && setInfo(r as ReferralInfo),
+      (err) => console.warn("referral", err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId, plan]);
+  return info;
+}

@@ -1,0 +1,65 @@
+import { createContext, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import type { PublicUser } from "../../../src/users/users.view.ts";
+import { ApiError, api, unwrap } from "../../lib/api.ts";
+import { clearStoredSession, readStoredSession, writeStoredSession, writeStoredUser } from "../../lib/storage.ts";
+
+export type { PublicUser };
+
+export type SessionValue = {
+  user: PublicUser | null;
+  token: string | null;
+  /** After login, register or two-factor: stores both and signs in. */
+  setSession(user: PublicUser, token: string): void;
+  /** GET /auth/me; a 401 logs out (spec section 4), other failures keep the user. */
+  refreshUser(): Promise<void>;
+  /** Revokes the session on the server (best effort) and clears storage. */
+  logout(): Promise<void>;
+};
+
+export const SessionContext = createContext<SessionValue | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState(() => readStoredSession());
+  // The latest token, for callbacks that outlive a render (a refresh racing a logout).
+  const tokenRef = useRef(state?.token ?? null);
+
+  const setSession = useCallback((user: PublicUser, token: string) => {
+    writeStoredSession(token, user);
+    tokenRef.current = token;
+    setState({ user, token });
+  }, []);
+
+  const signOutLocally = useCallback(() => {
+    clearStoredSession();
+    tokenRef.current = null;
+    setState(null);
+  }, []);
+
+  const refreshUser = useCallback(async () => {
+    const token = tokenRef.current;
+    if (!token) return;
+    try {
+      const user = await unwrap(api.auth.me.$get());
+      if (tokenRef.current !== token) return; // logged out meanwhile
+      writeStoredUser(user);
+      setState({ user, token });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) signOutLocally();
+    }
+  }, [signOutLocally]);
+
+  const logout = useCallback(async () => {
+    try {
+      await api.auth.logout.$post();
+    } catch {
+      // Offline or already revoked: the local sign-out below is what matters to the user.
+    }
+    signOutLocally();
+  }, [signOutLocally]);
+
+  const value = useMemo<SessionValue>(
+    () => ({ user: state?.user ?? null, token: state?.token ?? null, setSession, refreshUser, logout }),
+    [state, setSession, refreshUser, logout],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

@@ -1,0 +1,43 @@
+import { fr } from "../i18n/fr.ts";
+
+/** m:ss, as in 'Renvoyer dans 0:59'. */
+export function minSec(totalSeconds: number): string {
+  const s = Math.max(0, Math.ceil(totalSeconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+const dateFmt = new Intl.DateTimeFormat("fr-FR", { day: "2-digit", month: "2-digit", year: "numeric" });
+const dateTimeFmt = new Intl.DateTimeFormat("fr-FR", { dateStyle: "short", timeStyle: "short" });
+
+/** Dates in French format (spec section 9): 21/11/2025. */
+export function frDate(value: string | number | Date): string {
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? "" : dateFmt.format(d);
+}
+
+export function frDateTime(value: string | number | Date): string {
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? "" : dateTimeFmt.format(d);
+}
+
+/** 'il y a 5 minutes', 'hier', then a French date after a week. */
+export function relativeTime(value: string | number | Date, now = Date.now()): string {
+  const t = new Date(value).getTime();
+  if (Number.isNaN(t)) return "";
+  const minutes = Math.floor((now - t) / 60_000);
+  if (minutes < 1) return fr.time.now;
+  if (minutes < 60) return fr.time.minutes(minutes);
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return fr.time.hours(hours);
+  const days = Math.floor(hours / 24);
+  if (days === 1) return fr.time.yesterday;
+  if (days < 7) return fr.time.days(days);
+  return frDate(t);
+}
+
+/** Euros from cents in French format: 1199 -> '11,99', 11900 -> '119'. */
+export function euros(cents: number): string {
+  const whole = cents % 100 === 0;
+  return new Intl.NumberFormat("fr-FR", { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })
+    .format(cents / 100);
+}
