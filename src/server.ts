@@ -18,7 +18,7 @@ const DRAIN_MS = 10_000;
 /** Builds the real dependencies from config (the tests build their own); the CLI passes a logger that keeps stdout for its output. */
 export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel)): Deps {
   const db = openDb(config.databasePath);
-  return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock) };
+  return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock, db) };
 }
 
 /** config -> openDb -> migrate -> createApp -> Bun.serve -> startJobs; SIGTERM/SIGINT stop cleanly. */

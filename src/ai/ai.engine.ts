@@ -1,4 +1,6 @@
 import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { createGroupCommit, type GroupCommit } from "../db/group-commit.ts";
 import type { Clock } from "../lib/clock.ts";
 import { Availability } from "./ai.availability.ts";
 import { buildRegistry, type ModelDef } from "./ai.registry.ts";
@@ -21,9 +23,11 @@ export type Ai = {
   availability: Availability;
   timeoutMs: number;
   inflight: Map<number, Promise<unknown>>;
+  /** Claims and final answers of concurrent runs share commits (see group-commit.ts). */
+  writes: GroupCommit;
 };
 
-export function createAi(config: Config, clock: Clock): Ai {
+export function createAi(config: Config, clock: Clock, db: Db): Ai {
   const { ai } = config;
   // The SDK-level timeout is a backstop only: the engine aborts at its own deadline first.
   const timeoutMs = ai.timeoutMs + 5_000;
@@ -44,6 +48,7 @@ export function createAi(config: Config, clock: Clock): Ai {
     availability: new Availability(configured, clock.now().getTime()),
     timeoutMs: ai.timeoutMs,
     inflight: new Map(),
+    writes: createGroupCommit(db),
   };
 }
 

@@ -1,5 +1,6 @@
 import { callModel } from "../ai/ai.call.ts";
 import { byPriority, type ModelDef } from "../ai/ai.registry.ts";
+import type { AiCallLog } from "../ai/ai.calls.queries.ts";
 import type { ChatTurn } from "../ai/ai.types.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
@@ -28,7 +29,8 @@ export type Consolidation = {
   synthesis: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; attempts: Array<{ name: string; error: string }> };
 };
 
-type Ctx = { userId: number; conversationId: number };
+/** `logs` collects the AI-call rows; the caller commits them with the outcome. */
+type Ctx = { userId: number; conversationId: number; logs: AiCallLog[] };
 
 /**
  * The engine's main job: every available model in parallel with the whole
@@ -39,7 +41,7 @@ type Ctx = { userId: number; conversationId: number };
 export async function consolidate(deps: Deps, models: readonly ModelDef[], history: ChatTurn[], question: string, ctx: Ctx): Promise<Consolidation> {
   const timeoutMs = deps.ai.timeoutMs;
   const request = { system: ANSWER_SYSTEM, messages: [...history, { role: "user" as const, content: question }], maxTokens: ANSWER_MAX_TOKENS };
-  const outcomes = await Promise.all(models.map((m) => callModel(deps, m, request, { purpose: "answer", timeoutMs, ...ctx })));
+  const outcomes = await Promise.all(models.map((m) => callModel(deps, m, request, { purpose: "answer", timeoutMs, userId: ctx.userId, conversationId: ctx.conversationId, deferLog: ctx.logs })));
 
   const answered = models.flatMap((m, i) => {
     const o = outcomes[i]!;
@@ -58,7 +60,7 @@ export async function consolidate(deps: Deps, models: readonly ModelDef[], histo
   // The primary AI is the best-ranked model that just answered; a failure passes the pen down the chain.
   const attempts: Array<{ name: string; error: string }> = [];
   for (const candidate of byPriority(answered.map((a) => a.model))) {
-    const s = await callModel(deps, candidate, synthesisRequest, { purpose: "synthesis", timeoutMs, ...ctx });
+    const s = await callModel(deps, candidate, synthesisRequest, { purpose: "synthesis", timeoutMs, userId: ctx.userId, conversationId: ctx.conversationId, deferLog: ctx.logs });
     if (!s.ok) {
       attempts.push({ name: candidate.name, error: s.reason });
       continue;

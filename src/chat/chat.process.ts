@@ -1,5 +1,5 @@
 import type { ModelDef } from "../ai/ai.registry.ts";
-import { immediate } from "../db/client.ts";
+import { type AiCallLog, insertAiCalls } from "../ai/ai.calls.queries.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorCode } from "../lib/errors.ts";
@@ -36,7 +36,7 @@ export async function processConversation(deps: Deps, user: UserRow, conversatio
   assertCanQuery(user, clock.now());
   const models = assertOperational(deps);
 
-  const claim = immediate(db, () => {
+  const claim = await deps.ai.writes.run(() => {
     const run = claimRun(db, { conversationId: conversation.id, turnMessageId: turnMessage.id, userId: user.id, now: clock.now() });
     if (!run) return null;
     const source = spendOneQuery(db, user.id, clock.now());
@@ -59,12 +59,15 @@ export async function processConversation(deps: Deps, user: UserRow, conversatio
 async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSource, all: MessageRow[], models: ModelDef[]) {
   const { db, clock, log } = deps;
   const turn = currentTurn(all);
+  const logs: AiCallLog[] = [];
   try {
     const result = await consolidate(deps, models, historyTurns(turn.earlier), composeQuestion(turn.messages), {
       userId: user.id,
       conversationId: run.conversationId,
+      logs,
     });
-    const done = immediate(db, () => {
+    const done = await deps.ai.writes.run(() => {
+      insertAiCalls(db, logs);
       const [message] = appendMessages(
         db,
         run.conversationId,
@@ -77,7 +80,8 @@ async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSour
     return answerOf(deps, done);
   } catch (e) {
     const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
-    immediate(db, () => {
+    await deps.ai.writes.run(() => {
+      insertAiCalls(db, logs);
       refundOneQuery(db, user.id, source, clock.now());
       failRun(db, run.id, code, clock.now());
     });

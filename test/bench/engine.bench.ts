@@ -11,7 +11,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../../src/lib/clock.ts";
-import { startFakeProviders } from "../fakes/ai/index.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 
@@ -22,15 +21,25 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 25);
 const BATCH = 50;
 const BATCH_RUNS = Number(process.env.BENCH_BATCH_RUNS ?? 20);
 
-const fakes = startFakeProviders();
-for (const [model, latencyMs] of Object.entries(LATENCIES)) {
-  fakes.control.set(model as keyof typeof LATENCIES, { latencyMs, synthesisLatencyMs: SYNTHESIS_MS });
+// The fakes run in their own process: their CPU is the providers', not the engine's.
+const scripts = Object.fromEntries(Object.entries(LATENCIES).map(([m, latencyMs]) => [m, { latencyMs, synthesisLatencyMs: SYNTHESIS_MS }]));
+const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify(scripts)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+const fakeEnv = JSON.parse((await readFirstLine(fakeProc.stdout)).trim()) as Record<string, string>;
+
+async function readFirstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return text.split("\n")[0]!;
 }
-// The clarification pre-pass is not part of /process; answer it at once.
-fakes.control.set("claudeHaiku", { latencyMs: LATENCIES.claudeHaiku });
 
 const dir = mkdtempSync(join(tmpdir(), "unisson-bench-"));
-const t = createTestApp({ env: { ...fakes.env, DATABASE_PATH: process.env.BENCH_DB ?? join(dir, "bench.db"), LOG_LEVEL: "error", AI_TIMEOUT_MS: "10000" }, deps: { clock: systemClock } });
+const t = createTestApp({ env: { ...fakeEnv, DATABASE_PATH: process.env.BENCH_DB ?? join(dir, "bench.db"), LOG_LEVEL: "error", AI_TIMEOUT_MS: "10000" }, deps: { clock: systemClock } });
 const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: t.app.fetch });
 const base = `http://127.0.0.1:${server.port}/api/unisson`;
 const { token } = makeUser(t.db, systemClock.now(), { subscriptionType: "pro", planQueries: 100_000 });
@@ -68,9 +77,12 @@ try {
   const batchWall: number[] = [];
   for (let b = 0; b < BATCH_RUNS; b++) {
     const ids = await Promise.all(Array.from({ length: BATCH }, (_, i) => newConversation(1000 * (b + 1) + i)));
+    const cpu = process.cpuUsage();
     const started = performance.now();
     perRequest.push(...(await Promise.all(ids.map(timedProcess))));
     batchWall.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    if (process.env.BENCH_CPU) console.log(`batch cpu: ${((used.user + used.system) / 1000).toFixed(0)} ms`);
   }
 
   console.log(`ideal = max(model latencies) + synthesis = ${IDEAL_MS} ms`);
@@ -78,7 +90,8 @@ try {
   console.log(`${BATCH} at once (${BATCH_RUNS} batches): median per request ${fmt(median(perRequest))}, overhead ${ratio(median(perRequest))}; median batch wall ${fmt(median(batchWall))}, overhead ${ratio(median(batchWall))}`);
 } finally {
   server.stop(true);
-  await fakes.stop();
+  fakeProc.kill("SIGTERM");
+  await fakeProc.exited;
   t.db.$client.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,8 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { runBinary, tempDir } from "../helpers/binary.ts";
+
+// Each CLI run is a real process that loads the whole product: slow on a busy machine, never a timing assertion.
+setDefaultTimeout(60_000);
 
 const dir = tempDir("unisson-opbin-");
 afterAll(() => dir.cleanup());

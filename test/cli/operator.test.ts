@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { purchases, users } from "../../src/db/schema/index.ts";
 import { createOutboxMailer } from "../../src/lib/mail/outbox.ts";
@@ -9,6 +9,9 @@ import { dbPath, runCli, withDb } from "../helpers/cli.ts";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { makeUser } from "../helpers/fixtures.ts";
+
+// Each CLI run is a real process that loads the whole product: slow on a busy machine, never a timing assertion.
+setDefaultTimeout(60_000);
 
 let dirs: Array<{ cleanup(): void }> = [];
 afterEach(() => {

@@ -31,7 +31,7 @@ export function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}
   const log = createMemoryLogger();
   // Same factory as the server: the outbox, or SMTP when the test sets SMTP_URL.
   const mailer = opts.deps?.mailer ?? createMailer(config, db, clock, log);
-  const deps: Deps = { db, config, clock, log, mailer, stripe: createStripe(config), ai: createAi(config, clock), ...opts.deps };
+  const deps: Deps = { db, config, clock, log, mailer, stripe: createStripe(config), ai: createAi(config, clock, db), ...opts.deps };
   const app = createApp(deps);
 
   /** A request through the app, JSON in and out, with an optional bearer token. */

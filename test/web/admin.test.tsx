@@ -147,6 +147,7 @@ describe("admin panel", () => {
     localStorage.setItem("unisson_token", plain.token); // signed in, but not an admin on the server
     const second = render(<AdminPanel user={me} onBack={() => {}} />);
     expect((await body().findByRole("alert")).textContent).toBe(t.errors.forbidden);
+    expect(body().getByRole("heading", { name: t.deniedTitle })).toBeTruthy(); // the server said no: access denied
     second.unmount();
 
     admin();

@@ -2,6 +2,27 @@ import { afterAll, afterEach, beforeAll } from "bun:test";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 
 const URL0 = "http://localhost:3000/";
+// Bun's own networking classes, kept before happy-dom replaces them: the in-process server's SDKs need them.
+const NATIVE = { fetch: globalThis.fetch, Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers };
+const NativeAbortController = globalThis.AbortController;
+
+/**
+ * An outgoing call of the in-process server (an SDK to a fake provider) made
+ * while happy-dom is registered: its headers and AbortSignal may be happy-dom
+ * objects, which Bun's fetch refuses. Rebuild them as Bun's own.
+ */
+function nativeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const headers: Record<string, string> = {};
+  new NATIVE.Headers(init?.headers as HeadersInit | undefined).forEach((v, k) => {
+    headers[k] = v;
+  });
+  const controller = new NativeAbortController();
+  const signal = init?.signal;
+  if (signal?.aborted) controller.abort();
+  else signal?.addEventListener?.("abort", () => controller.abort());
+  return NATIVE.fetch(url, { method: init?.method, headers, body: init?.body as BodyInit | undefined, signal: controller.signal });
+}
 
 function register(url = URL0) {
   if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url, width: 1280, height: 800 });
@@ -22,9 +43,9 @@ register();
  */
 export function useDom(url = URL0) {
   beforeAll(() => register(url));
-  afterEach(async () => {
-    const { cleanup } = await import("@testing-library/react");
-    cleanup();
+  afterEach(() => {
+    // Set by rtl.ts once Testing Library is loaded (never import it here: see rtl.ts).
+    (globalThis as { __rtlCleanup?: () => void }).__rtlCleanup?.();
     localStorage.clear();
     window.history.replaceState(null, "", "/");
   });
@@ -47,6 +68,8 @@ export function routeFetchTo(app: AppLike, log?: string[]): () => void {
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const raw = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const url = new URL(raw, "http://localhost:3000");
+    // Only the SPA's own calls go to the app; the server's SDKs reach the fake providers over real HTTP.
+    if (url.origin !== "http://localhost:3000") return nativeFetch(input, init);
     const headers: Record<string, string> = {};
     new Headers(init?.headers ?? (typeof input === "object" && "headers" in input ? input.headers : undefined)).forEach((v, k) => {
       headers[k] = v;
@@ -60,3 +83,23 @@ export function routeFetchTo(app: AppLike, log?: string[]): () => void {
     globalThis.fetch = previous;
   };
 }
+
+/**
+ * Runs fn with `window` and `document` hidden: the AI SDKs refuse to be
+ * constructed in a "browser-like environment", and the in-process server of a
+ * component test builds its SDK clients while happy-dom is registered.
+ */
+export function serverSide<T>(fn: () => T): T {
+  const g = globalThis as Record<string, unknown>;
+  const keys = ["window", "document", "fetch", "Request", "Response", "Headers"] as const;
+  const saved = Object.fromEntries(keys.map((k) => [k, g[k]]));
+  delete g.window;
+  delete g.document;
+  Object.assign(g, NATIVE);
+  try {
+    return fn();
+  } finally {
+    Object.assign(g, saved);
+  }
+}
+

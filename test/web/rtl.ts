@@ -6,3 +6,4 @@ import "./dom.ts";
 
 const rtl = await import("@testing-library/react");
 export const { render, fireEvent, within, act, cleanup } = rtl;
+(globalThis as { __rtlCleanup?: () => void }).__rtlCleanup = rtl.cleanup;

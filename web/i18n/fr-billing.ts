@@ -28,7 +28,7 @@ export const frPricing = {
   },
   choose: "Choisir {plan}",
   currentPlan: "Forfait actuel",
-  upgradeQuote: "Passage immédiat : {price} (crédit de {credit} déduit)",
+  upgradeQuote: "Passage immédiat à Pro : {price} aujourd'hui",
   noOffers: "Aucune offre d'abonnement n'est proposée pour le moment.",
   loginRequired: "Veuillez vous connecter pour effectuer un achat",
   redirecting: "Redirection vers le paiement sécurisé…",

@@ -74,6 +74,7 @@ export const fr = {
     termsCgu: "Conditions Générales d'Utilisation",
     termsAnd: " et les ",
     termsCgv: "Conditions Générales de Vente",
+    termsAria: "J'accepte les Conditions Générales d'Utilisation et les Conditions Générales de Vente",
     submit: "Créer mon compte",
     submitting: "Création du compte…",
     trialInfo: "Essai gratuit : 5 requêtes pendant 7 jours, sans carte bancaire.",

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, useCallback, useState } from "react";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
 import { AdminDashboard } from "./admin-dashboard.tsx";
@@ -9,12 +9,17 @@ type Tab = "dashboard" | "users";
 const TABS: readonly Tab[] = ["dashboard", "users"];
 
 /** Non-admins (the server would answer 403 anyway) see this instead of the panel. */
-function AccessDenied({ onBack }: { onBack(): void }) {
+function AccessDenied({ onBack, detail }: { onBack(): void; detail: string | null }) {
   return (
     <main className="admin-panel admin-denied" aria-labelledby="admin-denied-title">
       <span className="admin-denied-icon" aria-hidden="true">🔒</span>
       <h1 id="admin-denied-title">{fr.admin.deniedTitle}</h1>
       <p>{fr.admin.deniedText}</p>
+      {detail && (
+        <p className="alert error" role="alert">
+          {detail}
+        </p>
+      )}
       <button type="button" className="primary" onClick={onBack}>
         {fr.admin.back}
       </button>
@@ -25,7 +30,10 @@ function AccessDenied({ onBack }: { onBack(): void }) {
 /** The admin panel proper (loaded lazily by AdminPanel): back button and two tabs. */
 export function AdminBody({ user, onBack }: { user: PublicUser; onBack(): void }) {
   const [tab, setTab] = useState<Tab>("dashboard");
-  if (!user.is_admin) return <AccessDenied onBack={onBack} />;
+  // The server has the last word: a 403 (rights removed meanwhile) shows the same screen.
+  const [forbidden, setForbidden] = useState(false);
+  const onForbidden = useCallback(() => setForbidden(true), []);
+  if (!user.is_admin || forbidden) return <AccessDenied onBack={onBack} detail={forbidden ? fr.admin.errors.forbidden : null} />;
 
   function onTabKey(e: KeyboardEvent) {
     // The WAI-ARIA tabs pattern: arrows move between tabs.
@@ -60,7 +68,7 @@ export function AdminBody({ user, onBack }: { user: PublicUser; onBack(): void }
         ))}
       </div>
       <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`} className="admin-tabpanel">
-        {tab === "dashboard" ? <AdminDashboard /> : <AdminUsers me={user} />}
+        {tab === "dashboard" ? <AdminDashboard onForbidden={onForbidden} /> : <AdminUsers me={user} onForbidden={onForbidden} />}
       </div>
     </main>
   );

@@ -1,14 +1,14 @@
 import { useEffect, useState } from "react";
 import type { AdminStats } from "../../../src/admin/admin.service.ts";
 import { fr } from "../../i18n/fr.ts";
-import { api, unwrap } from "../../lib/api.ts";
+import { api, ApiError, unwrap } from "../../lib/api.ts";
 import { formatCents } from "../pricing/format.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
 import { PLANS } from "./admin-validation.ts";
 
 const t = fr.admin.stats;
 
-export function AdminDashboard() {
+export function AdminDashboard({ onForbidden }: { onForbidden(): void }) {
   const [stats, setStats] = useState<AdminStats | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -16,11 +16,15 @@ export function AdminDashboard() {
     let live = true;
     withToken(() => unwrap(api.admin.stats.$get()))
       .then((s) => live && setStats(s))
-      .catch((err) => live && setError(adminErrorMessage(err, fr.admin.errors.stats)));
+      .catch((err) => {
+        if (!live) return;
+        if (err instanceof ApiError && err.status === 403) onForbidden();
+        setError(adminErrorMessage(err, fr.admin.errors.stats));
+      });
     return () => {
       live = false;
     };
-  }, []);
+  }, [onForbidden]);
 
   if (error)
     return (
@@ -61,7 +65,7 @@ export function AdminDashboard() {
             <li key={b.plan} className="admin-bar-row">
               <span className="admin-bar-label">{fr.admin.plans[b.plan]}</span>
               <span className="admin-bar-track" aria-hidden="true">
-                <span className={`admin-bar plan-${b.plan}`} style={{ width: `${(b.n / max) * 100}%` }} />
+                <span className={`admin-bar plan-${b.plan}${b.n === 0 ? " zero" : ""}`} style={{ width: `${(b.n / max) * 100}%` }} />
               </span>
               <span className="admin-bar-value">{b.n}</span>
             </li>

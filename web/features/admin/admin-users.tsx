@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
-import { api, unwrap } from "../../lib/api.ts";
+import { api, ApiError, unwrap } from "../../lib/api.ts";
 import { ConfirmDialog } from "../pricing/confirm-dialog.tsx";
 import { fill, formatDate } from "../pricing/format.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
@@ -13,7 +13,7 @@ export const PER_PAGE = 10;
 
 type Notice = { kind: "success" | "error"; text: string } | null;
 
-export function AdminUsers({ me }: { me: PublicUser }) {
+export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden(): void }) {
   const [page, setPage] = useState(1);
   const [query, setQuery] = useState("");
   const [typed, setTyped] = useState("");
@@ -30,9 +30,10 @@ export function AdminUsers({ me }: { me: PublicUser }) {
       setData({ users: body.users, total: body.total });
       setError(null);
     } catch (err) {
+      if (err instanceof ApiError && err.status === 403) onForbidden();
       setError(adminErrorMessage(err, fr.admin.errors.users));
     }
-  }, [page, query]);
+  }, [page, query, onForbidden]);
 
   useEffect(() => {
     void load();
@@ -108,8 +109,10 @@ export function AdminUsers({ me }: { me: PublicUser }) {
             {users.map((u) => (
               <tr key={u.id}>
                 <th scope="row" data-label={t.name}>
-                  {name(u)} {u.id === me.id && <span className="muted">{t.you}</span>}
-                  {u.is_admin && <span className="admin-tag">{t.admin}</span>}
+                  <span>
+                    {name(u)} {u.id === me.id && <span className="muted">{t.you}</span>}
+                    {u.is_admin && <span className="admin-tag">{t.admin}</span>}
+                  </span>
                 </th>
                 <td data-label={t.email} className="admin-email">
                   {u.email}

@@ -84,12 +84,14 @@ export function RegisterView({
               id="terms"
               type="checkbox"
               checked={v.terms}
+              aria-label={t.termsAria}
               aria-invalid={!!errors.terms}
               aria-describedby={errors.terms ? "terms-err" : undefined}
               onChange={(e) => set("terms", e.target.checked)}
             />
-            <label htmlFor="terms">
-              {t.termsBefore}
+            {/* The links sit beside the label, not inside it: a button inside a label would toggle the box too. */}
+            <span>
+              <label htmlFor="terms">{t.termsBefore.trim()}</label>{" "}
               <button type="button" className="link" onClick={() => onOpenLegal("cgu")}>
                 {t.termsCgu}
               </button>
@@ -97,7 +99,7 @@ export function RegisterView({
               <button type="button" className="link" onClick={() => onOpenLegal("cgv")}>
                 {t.termsCgv}
               </button>
-            </label>
+            </span>
           </div>
           {errors.terms && (
             <small id="terms-err" className="field-error block-error">

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { PlusIcon, WarningIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
-import { inputLocked } from "./chat-blocks.ts";
+import { blockFor, inputLocked } from "./chat-blocks.ts";
 import type { ChatMessage } from "./chat-types.ts";
 import { Composer } from "./composer.tsx";
 import { MessageDetail } from "./message-detail.tsx";
@@ -33,6 +33,8 @@ export function ChatView({
   const endRef = useRef<HTMLDivElement>(null);
   const locked = inputLocked(user);
   const started = chat.messages.length > 0;
+  // A locked box says why, before the user tries (spec section 5).
+  const notice = chat.notice ?? (locked ? blockFor(user, status.available, status.loaded) : null);
 
   // Keep the newest message in view as the conversation grows.
   useEffect(() => {
@@ -45,7 +47,7 @@ export function ChatView({
         <section className="card hero-card" aria-labelledby="ask-title">
           <h1 id="ask-title">{t.heroTitle}</h1>
           <p className="muted">{t.heroText}</p>
-          {chat.notice && <NoticeBox notice={chat.notice} onPricing={onPricing} />}
+          {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
           <Composer large onSend={chat.send} disabled={locked} busy={chat.busy} label={t.questionLabel} placeholder={t.placeholder} submitLabel={t.launch} />
         </section>
         <div className="start-aside">
@@ -82,7 +84,7 @@ export function ChatView({
         )}
       </ol>
       <ProgressBar progress={chat.progress} />
-      {chat.notice && <NoticeBox notice={chat.notice} onPricing={onPricing} />}
+      {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
       <div ref={endRef} />
       <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
       {detail && <MessageDetail message={detail} onClose={() => setDetail(null)} />}

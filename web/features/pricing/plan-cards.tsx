@@ -76,7 +76,7 @@ export function PlanCards({
             </ul>
             {quote?.is_upgrade && (
               <p className="plan-quote">
-                {fill(t.upgradeQuote, { price: formatCents(quote.upgrade_price_cents), credit: formatCents(quote.prorated_credit_cents) })}
+                {fill(t.upgradeQuote, { price: formatCents(quote.upgrade_price_cents) })}
                 {quote.savings_message && <span className="plan-quote-note">{quote.savings_message}</span>}
               </p>
             )}

@@ -20,7 +20,7 @@ const detailOf = (err: unknown) => (err instanceof ApiError ? (err.detail ?? err
 /** The pricing and subscription overlay (spec section 2), loaded lazily by PricingOverlay. */
 export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser; onClose(): void; onUserRefresh(): Promise<void> }) {
   const id = useId();
-  const { loaded, priceOf, quotes, status, reload } = usePricing();
+  const { priceOf, quotes, status, reload } = usePricing();
   const promo = usePromo();
   const [notice, setNotice] = useState<Notice>(null);
   const [chosenCycle, setCycle] = useState<Cycle | null>(null);
@@ -88,7 +88,6 @@ export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser
           ×
         </button>
       </header>
-      {!loaded && <p className="muted">{t.loading}</p>}
       {subscriber && <SubscriptionStatus user={user} status={status} busy={working} onCancelChange={cancelChange} />}
       <section className="pricing-section" aria-labelledby={`${id}-plans`}>
         <div className="pricing-plans-head">

@@ -21,7 +21,6 @@ export function usePricing() {
   const [prices, setPrices] = useState<Partial<Record<Product, number>>>({});
   const [quotes, setQuotes] = useState<Partial<Record<SubscriptionProduct, UpgradeQuote>>>({});
   const [status, setStatus] = useState<SubscriptionInfo | null>(null);
-  const [loaded, setLoaded] = useState(false);
 
   const loadStatus = useCallback(async () => {
     try {
@@ -47,7 +46,7 @@ export function usePricing() {
 
   useEffect(() => {
     let live = true;
-    const products = unwrap(api.pricing.products.$get())
+    unwrap(api.pricing.products.$get())
       .then((body) => {
         const list = (body as { products?: { product_type?: string; price_cents?: number }[] }).products ?? [];
         const found: Partial<Record<Product, number>> = {};
@@ -55,7 +54,8 @@ export function usePricing() {
         if (live) setPrices(found);
       })
       .catch(() => {});
-    void Promise.all([products, loadQuotes(), loadStatus()]).then(() => live && setLoaded(true));
+    void loadQuotes();
+    void loadStatus();
     return () => {
       live = false;
     };
@@ -63,5 +63,5 @@ export function usePricing() {
 
   const priceOf = useCallback((p: Product) => prices[p] ?? OFFERS[p].price_cents, [prices]);
 
-  return { loaded, priceOf, quotes, status, reload: () => Promise.all([loadStatus(), loadQuotes()]) };
+  return { priceOf, quotes, status, reload: () => Promise.all([loadStatus(), loadQuotes()]) };
 }
