@@ -17,7 +17,7 @@ let failed = 0;
 let exitCode = 0;
 for (const group of groups) {
   console.log(`\n=== bun test ${group.join(" ")}`);
-  const proc = Bun.spawn([process.execPath, "test", ...group, ...process.argv.slice(2)], {
+  const proc = Bun.spawn([process.execPath, "test", "--timeout", "30000", ...group, ...process.argv.slice(2)], {
     cwd: root,
     stdout: "inherit",
     stderr: "pipe",

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { allJobs } from "../../src/jobs/index.ts";
+import { databaseJobs } from "../../src/jobs/index.ts";
 import { runJobsOnce } from "../../src/jobs/scheduler.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../index.ts";
@@ -10,11 +10,11 @@ export function registerRenewals(program: Command) {
 
   renewals
     .command("run")
-    .description("exécute maintenant, une fois, chaque tâche du serveur (renouvellements, changements de forfait, fins d'essai, nettoyage)")
+    .description("exécute maintenant, une fois, les tâches planifiées de la base (changements de forfait, renouvellements, fins d'essai, nettoyage)")
     .action(async (_o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
       // Every job is idempotent and conditional on the state it reads: safe beside the running server.
-      const outcome = await withDeps(opts, (deps) => runJobsOnce(deps, allJobs));
+      const outcome = await withDeps(opts, (deps) => runJobsOnce(deps, databaseJobs));
       print(opts, outcome, () => table(["Tâche", "Résultat"], Object.entries(outcome).map(([job, r]) => [job, JSON.stringify(r ?? null)])));
     });
 }

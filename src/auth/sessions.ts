@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { sessions, type UserRow, users } from "../db/schema/index.ts";
 import { DAY, HOUR } from "../lib/clock.ts";
@@ -28,14 +28,29 @@ export function createSession(
   return token;
 }
 
-/** The live session of a bearer token and its user, or undefined (unknown, expired or revoked). */
-export function findSession(db: Db, token: string, now: Date): { sessionId: number; user: UserRow } | undefined {
-  const row = db
+function prepareSessionLookup(db: Db) {
+  return db
     .select({ sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-    .get();
+    .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .prepare();
+}
+
+/**
+ * Every authenticated request runs this lookup, so it is built and prepared
+ * once per database: drizzle's query building alone cost ~10x the SQLite
+ * lookup and held /api/auth/me to a fraction of a bare server's throughput
+ * (docs/BENCHMARKS.md, "API throughput").
+ */
+const lookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+
+/** The live session of a bearer token and its user, or undefined (unknown, expired or revoked). */
+export function findSession(db: Db, token: string, now: Date): { sessionId: number; user: UserRow } | undefined {
+  let lookup = lookups.get(db);
+  if (!lookup) lookups.set(db, (lookup = prepareSessionLookup(db)));
+  // Placeholders bind raw driver values: expires_at is stored in milliseconds.
+  const row = lookup.get({ hash: sha256(token), now: now.getTime() });
   if (!row) return undefined;
   // Sliding expiry, written at most once an hour so reads stay reads.
   if (now.getTime() - row.lastSeenAt.getTime() > HOUR) {

@@ -3,5 +3,8 @@ import { billingJobs } from "../billing/billing.jobs.ts";
 import { cleanupJob } from "./cleanup.job.ts";
 import type { Job } from "./scheduler.ts";
 
-/** Every background job of the server, in the order `renewals run` applies them. */
-export const allJobs: Job[] = [cleanupJob, ...billingJobs, aiProbeJob];
+/** Jobs that only read and write the database: what `unisson renewals run` runs from the CLI. */
+export const databaseJobs: Job[] = [cleanupJob, ...billingJobs];
+
+/** Every background job of the server; the AI probe only refreshes this process's in-memory availability. */
+export const allJobs: Job[] = [...databaseJobs, aiProbeJob];

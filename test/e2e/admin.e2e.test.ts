@@ -12,7 +12,7 @@ describe.skipIf(!!skip)("e2e: the admin panel", () => {
   let e: E2E;
   beforeAll(async () => {
     e = await startE2E({ TWO_FACTOR: "off", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-    for (const [first, last] of [["Léa", "Durand"], ["Paul", "Leroy"], ["Inès", "Moreau"]]) {
+    for (const [first, last] of [["Léa", "Durand"], ["Paul", "Leroy"], ["Inès", "Moreau"]] as const) {
       const r = await fetch(`${e.url}/api/auth/register`, {
         method: "POST",
         headers: { "content-type": "application/json" },

@@ -53,8 +53,8 @@ describe("chat", () => {
     expect(box(q).disabled).toBe(true);
     expect(q.getByText("Expiré")).toBeTruthy();
     expect(q.getByRole("alert").textContent).toContain("Votre essai gratuit de 7 jours est terminé");
-    fireEvent.click(q.getByRole("button", { name: "Voir les forfaits" }));
-    expect(q.getAllByRole("dialog").length).toBeGreaterThan(0);
+    fireEvent.click(within(q.getByRole("alert")).getByRole("button", { name: "Voir les forfaits" }));
+    expect((await q.findAllByRole("dialog", {}, { timeout: 3000 })).length).toBeGreaterThan(0);
   });
 
   test("no requests left on Basic: the plan's message; 3 or fewer: orange with 'Plus que N requête(s) !'", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from "bun:test";
-import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import { GlobalWindow, PropertySymbol } from "happy-dom";
 
 const URL0 = "http://localhost:3000/";
 // Bun's own networking classes, kept before happy-dom replaces them: the in-process server's SDKs need them.
@@ -7,9 +7,9 @@ const NATIVE = { fetch: globalThis.fetch, Request: globalThis.Request, Response:
 const NativeAbortController = globalThis.AbortController;
 
 /**
- * An outgoing call of the in-process server (an SDK to a fake provider) made
- * while happy-dom is registered: its headers and AbortSignal may be happy-dom
- * objects, which Bun's fetch refuses. Rebuild them as Bun's own.
+ * An outgoing call of the in-process server made while happy-dom is
+ * attached: its headers and AbortSignal may be happy-dom objects, which
+ * Bun's fetch refuses. Rebuild them as Bun's own.
  */
 function nativeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
@@ -24,15 +24,63 @@ function nativeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Resp
   return NATIVE.fetch(url, { method: init?.method, headers, body: init?.body as BodyInit | undefined, signal: controller.signal });
 }
 
-function register(url = URL0) {
-  if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url, width: 1280, height: 800 });
+/**
+ * One happy-dom window for the whole test process, attached to the globals
+ * for a web test file and detached after it. Never closed: React's scheduler
+ * keeps the setImmediate of the window it first saw, and a closed window's
+ * timers never fire again (GlobalRegistrator makes and closes a new window
+ * per registration, which stalls every async render in the next file).
+ */
+type Shared = { window: InstanceType<typeof GlobalWindow>; descriptors: Map<PropertyKey, PropertyDescriptor>; saved: Map<PropertyKey, PropertyDescriptor | undefined> | null };
+const TIMERS = new Set(["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate", "queueMicrotask"]);
+const g = globalThis as unknown as { __unissonDom?: Shared } & Record<PropertyKey, unknown>;
+
+/** Exported for other web test helpers (pricing-harness.ts): one shared window avoids stalled renders. */
+export function attach(url = URL0) {
+  if (!g.__unissonDom) {
+    const window = new GlobalWindow({ url, width: 1280, height: 800, console: globalThis.console });
+    const descriptors = new Map<PropertyKey, PropertyDescriptor>();
+    const own = Object.getOwnPropertyDescriptors(window) as Record<PropertyKey, PropertyDescriptor>;
+    for (const key of [...Object.keys(own), ...Object.getOwnPropertySymbols(window)]) {
+      if (typeof key === "string" && ["constructor", "undefined", "NaN", "global", "globalThis"].includes(key)) continue;
+      const d = { ...(own[key as string] ?? Object.getOwnPropertyDescriptor(window, key)!) };
+      if (d.value === window) d.value = globalThis;
+      descriptors.set(key, { ...d, configurable: true });
+    }
+    g.__unissonDom = { window, descriptors, saved: null };
+  }
+  const shared = g.__unissonDom;
+  if (shared.saved) return;
+  shared.saved = new Map();
+  for (const [key, d] of shared.descriptors) {
+    const before = Object.getOwnPropertyDescriptor(globalThis, key);
+    if (before && (!before.configurable || before.value === d.value)) continue; // Bun's own fixed globals stay
+    // Bun's timers stay too: React's scheduler keeps the setImmediate it first sees, and jest's fake timers patch Bun's.
+    if (typeof key === "string" && TIMERS.has(key)) continue;
+    shared.saved.set(key, before);
+    Object.defineProperty(globalThis, key, d);
+  }
+  (globalThis.document as unknown as Record<symbol, unknown>)[PropertySymbol.defaultView] = globalThis;
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  window.history.replaceState(null, "", url);
+}
+
+export function detach() {
+  const shared = g.__unissonDom;
+  if (!shared?.saved) return;
+  document.body.innerHTML = "";
+  localStorage.clear();
+  for (const [key, d] of shared.saved) {
+    if (d) Object.defineProperty(globalThis, key, d);
+    else delete g[key];
+  }
+  shared.saved = null;
 }
 
 // react-dom decides at module load whether a DOM exists (and which events it
 // supports): this module is imported first by web tests, before react-dom, so
 // the first load sees one. useDom's afterAll removes it again.
-register();
+attach();
 
 /**
  * A browser-like DOM for one test file: (re)registered in beforeAll, removed
@@ -42,7 +90,7 @@ register();
  * `within(document.body)` instead.
  */
 export function useDom(url = URL0) {
-  beforeAll(() => register(url));
+  beforeAll(() => attach(url));
   afterEach(() => {
     // Set by rtl.ts once Testing Library is loaded (never import it here: see rtl.ts).
     (globalThis as { __rtlCleanup?: () => void }).__rtlCleanup?.();
@@ -50,9 +98,9 @@ export function useDom(url = URL0) {
     window.history.replaceState(null, "", "/");
   });
   afterAll(async () => {
-    // Let React's scheduler finish what unmounting queued before the window goes away.
+    // Let React's scheduler finish what unmounting queued before the globals go away.
     await new Promise((r) => setTimeout(r, 30));
-    if (GlobalRegistrator.isRegistered) await GlobalRegistrator.unregister();
+    detach();
   });
 }
 

@@ -13,9 +13,13 @@ export const ORIGIN = "http://localhost:3000";
 
 // Bun's own networking classes, kept over happy-dom's: the in-process app,
 // the Stripe SDK and the fake Stripe server (Bun.serve) all need the real ones.
-const NATIVE = ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream"] as const;
+// Another test file's helper may have registered happy-dom first: unregistering
+// puts Bun's globals back synchronously (the old window closes later), so they
+// can be read, then the DOM comes back at once.
+const NATIVE = ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream", "Event", "EventTarget"] as const;
+if (GlobalRegistrator.isRegistered) void GlobalRegistrator.unregister();
 const native = Object.fromEntries(NATIVE.map((k) => [k, (globalThis as Record<string, unknown>)[k]]));
-const nativeFetch = globalThis.fetch;
+const nativeFetch = globalThis.fetch as typeof fetch;
 
 function register() {
   if (GlobalRegistrator.isRegistered) return;

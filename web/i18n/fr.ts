@@ -283,15 +283,8 @@ export const fr = {
     install: "Installer",
     later: "Plus tard",
   },
+  // Specialty labels come with the model list from the server; this one stands in when one is missing.
   models: {
-    specialties: {
-      "GPT-4": "Raisonnement général et rédaction",
-      "Claude 3 Haiku": "Réponses rapides et clarification",
-      "Claude Opus 4.1": "Analyse approfondie et synthèse",
-      "Gemini Pro": "Connaissances larges et multimodal",
-      "Mistral Large": "Expertise européenne et francophone",
-      "Sonar Pro": "Recherche web et sources citées",
-    } as Record<string, string>,
     defaultSpecialty: "Assistant généraliste",
   },
   // Issue 8 (pricing, payment return, admin): strings in fr-billing.ts.

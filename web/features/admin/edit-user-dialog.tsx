@@ -42,6 +42,11 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
       {input}
+      {key === "trial_days_remaining" && (
+        <span className="u-field-hint" id={`${id}-days-hint`}>
+          {t.trialDaysHint}
+        </span>
+      )}
       {errors[key] && (
         <span className="u-field-error" id={`${id}-${key}-err`}>
           {errors[key]}
@@ -86,9 +91,10 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
           {isTrial &&
             field(
               "trial_days_remaining",
-              `${t.trialDays} (${t.trialDaysHint})`,
+              t.trialDays,
               <input
                 {...common("trial_days_remaining")}
+                aria-describedby={`${id}-days-hint${errors.trial_days_remaining ? ` ${id}-trial_days_remaining-err` : ""}`}
                 type="number"
                 min={0}
                 max={TRIAL_DAYS_MAX}

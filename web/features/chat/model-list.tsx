@@ -20,7 +20,7 @@ export function ModelList({ status }: { status: AiStatusValue }) {
               <span className={`dot ${ok ? "ok" : "ko"}`} aria-hidden="true" />
               <span className="model-main">
                 <strong>{m.name}</strong>
-                <span className="muted small">{m.specialty ?? fr.models.specialties[m.name] ?? fr.models.defaultSpecialty}</span>
+                <span className="muted small">{m.specialty || fr.models.defaultSpecialty}</span>
               </span>
               <span className="model-provider muted small">{m.provider}</span>
               <span className={`pill ${ok ? "ok" : "ko"}`}>{ok ? t.ok : t.ko}</span>

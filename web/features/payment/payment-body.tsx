@@ -2,12 +2,10 @@ import { useEffect, useId } from "react";
 import { fr } from "../../i18n/fr.ts";
 import { fill } from "../pricing/format.ts";
 import { Modal } from "../pricing/modal.tsx";
-import { POLL_MAX_ATTEMPTS, usePaymentStatus } from "./use-payment-status.ts";
+import { PAYMENT_TIMING, POLL_MAX_ATTEMPTS, usePaymentStatus } from "./use-payment-status.ts";
 import "./payment.css";
 
 const t = fr.payment;
-/** Spec section 4: after a paid status the overlay closes by itself 2 s later. */
-export const CLOSE_AFTER_PAID_MS = 2_000;
 
 /** Removes session_id from the address bar, so a reload does not verify the same payment again. */
 export function dropSessionIdFromUrl() {
@@ -25,7 +23,7 @@ export function PaymentBody({ sessionId, onClose, onUserRefresh }: { sessionId: 
 
   useEffect(() => {
     if (phase !== "paid") return;
-    const timer = setTimeout(onClose, CLOSE_AFTER_PAID_MS);
+    const timer = setTimeout(onClose, PAYMENT_TIMING.closeAfterPaidMs);
     return () => clearTimeout(timer);
   }, [phase, onClose]);
 
