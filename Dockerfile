@@ -16,7 +16,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 COPY --from=build /app/dist/unisson /usr/local/bin/unisson
 USER unisson
 WORKDIR /data
-ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000
+# Bun's HTTP client runs 256 requests at once by default; final processing fans out to six models.
+ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000 BUN_CONFIG_MAX_HTTP_REQUESTS=1024
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["unisson", "healthcheck"]

@@ -1,6 +1,7 @@
 import { createAi } from "./ai/ai.engine.ts";
 import { createApp } from "./app.ts";
 import { createStripe } from "./billing/stripe.client.ts";
+import { recoverInterruptedRuns } from "./chat/chat.recovery.ts";
 import type { Config } from "./config.ts";
 import { openDb } from "./db/client.ts";
 import { runMigrations } from "./db/migrate.ts";
@@ -26,6 +27,7 @@ export async function startServer(config: Config) {
   const deps = buildDeps(config);
   const applied = runMigrations(deps.db);
   if (applied) deps.log.info("migrations applied", { count: applied });
+  recoverInterruptedRuns(deps);
   await ensureAdmin(deps);
   const app = createApp(deps);
   const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });

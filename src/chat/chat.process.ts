@@ -42,7 +42,7 @@ export async function processConversation(deps: Deps, user: UserRow, conversatio
     const source = spendOneQuery(db, user.id, clock.now());
     // Throwing rolls the claim back with it: a refused spend leaves no trace.
     if (!source) throw quotaError({ ...user, planQueries: 0, extraQueries: 0 }, clock.now());
-    markCharged(db, run.id);
+    markCharged(db, run.id, source);
     return { run, source: source! };
   });
   if (!claim) return waitFor(deps, findRun(db, conversation.id, turnMessage.id)!);

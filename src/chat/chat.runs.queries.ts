@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { processingRuns } from "../db/schema/index.ts";
+import type { QuotaSource } from "../users/quota.queries.ts";
 
 export type RunRow = typeof processingRuns.$inferSelect;
 
@@ -27,15 +28,19 @@ export function claimRun(db: Db, p: { conversationId: number; turnMessageId: num
   if (inserted) return inserted;
   const retaken = db
     .update(processingRuns)
-    .set({ status: "running", error: null, charged: false, createdAt: p.now, finishedAt: null })
+    .set({ status: "running", error: null, charged: false, chargedFrom: null, createdAt: p.now, finishedAt: null })
     .where(and(eq(processingRuns.conversationId, p.conversationId), eq(processingRuns.turnMessageId, p.turnMessageId), eq(processingRuns.status, "failed")))
     .returning()
     .get();
   return retaken ?? null;
 }
 
-export function markCharged(db: Db, runId: number): void {
-  db.update(processingRuns).set({ charged: true }).where(eq(processingRuns.id, runId)).run();
+export function markCharged(db: Db, runId: number, source: QuotaSource): void {
+  db.update(processingRuns).set({ charged: true, chargedFrom: source }).where(eq(processingRuns.id, runId)).run();
+}
+
+export function listRunningRuns(db: Db): RunRow[] {
+  return db.select().from(processingRuns).where(eq(processingRuns.status, "running")).all();
 }
 
 export function finishRun(db: Db, runId: number, resultMessageId: number, now: Date): void {
@@ -44,5 +49,5 @@ export function finishRun(db: Db, runId: number, resultMessageId: number, now: D
 
 /** A failed run keeps the error code its waiters answer with; `charged` false records the refund. */
 export function failRun(db: Db, runId: number, code: string, now: Date): void {
-  db.update(processingRuns).set({ status: "failed", error: code, charged: false, finishedAt: now }).where(eq(processingRuns.id, runId)).run();
+  db.update(processingRuns).set({ status: "failed", error: code, charged: false, chargedFrom: null, finishedAt: now }).where(eq(processingRuns.id, runId)).run();
 }

@@ -85,7 +85,8 @@ describe.skipIf(!!skip)("e2e: buying and changing plans with the fake Stripe", (
 
     // Basic: upgrade to Pro is immediate.
     await openPricing(page);
-    await overlay(page).getByText("Gérer mon abonnement").waitFor();
+    await overlay(page).getByText(/Prochain renouvellement : /).waitFor();
+    await overlay(page).getByText(/Passage immédiat à Pro : /).first().waitFor();
     await shot(page, "pricing-basic-desktop", false);
     await checkA11y(page, "pricing overlay (basic)");
     await overlay(page).getByRole("button", { name: "Choisir : Pro mensuel" }).click();

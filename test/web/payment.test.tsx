@@ -1,5 +1,5 @@
 // First: the DOM must exist before react-dom loads.
-import { type Routed, routeFetch, signIn, useDom } from "./pricing-harness.ts";
+import { type Routed, routeFetch, signIn, useDom, appWithStripe } from "./pricing-harness.ts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, mock, test } from "bun:test";
 import { fireEvent, render, waitFor, within } from "@testing-library/react";
 import { PaymentReturn } from "../../web/features/payment/payment-return.tsx";
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => stripe.stop());
 beforeEach(() => {
-  ctx = createTestApp({ env: stripe.env });
+  ctx = appWithStripe(() => createTestApp({ env: stripe.env })) as TestApp;
   net = routeFetch(ctx.app);
   const made = makeUser(ctx.db, ctx.clock.now());
   token = made.token;

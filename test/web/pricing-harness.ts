@@ -16,7 +16,7 @@ export const ORIGIN = "http://localhost:3000";
 // Another test file's helper may have registered happy-dom first: unregistering
 // puts Bun's globals back synchronously (the old window closes later), so they
 // can be read, then the DOM comes back at once.
-const NATIVE = ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream", "Event", "EventTarget"] as const;
+const NATIVE = ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream"] as const;
 if (GlobalRegistrator.isRegistered) void GlobalRegistrator.unregister();
 const native = Object.fromEntries(NATIVE.map((k) => [k, (globalThis as Record<string, unknown>)[k]]));
 const nativeFetch = globalThis.fetch as typeof fetch;
@@ -102,3 +102,18 @@ export async function retype(el: HTMLElement, text: string, advanceTimers?: (ms:
   const erase = "{Backspace}".repeat((el as HTMLInputElement).value.length);
   if (erase || text) await user.type(el, erase + text.replace(/[{[]/g, (c) => c + c));
 }
+
+/**
+ * createTestApp for DOM tests that reach the fake Stripe. The Stripe SDK emits
+ * a "request" event per call through an EventTarget built from whichever
+ * Event/EventTarget globals existed when it loaded and when it was built
+ * (Bun's or happy-dom's, depending on which test file came first); mixed, the
+ * dispatch throws. The product never listens to those events: they are muted.
+ */
+export function appWithStripe(make: () => TestAppLike): TestAppLike {
+  const ctx = make();
+  const emitter = (ctx.deps.stripe as { _emitter?: { emit(...a: unknown[]): boolean } } | null)?._emitter;
+  if (emitter) emitter.emit = () => true;
+  return ctx;
+}
+type TestAppLike = { deps: { stripe: unknown } } & Record<string, any>;

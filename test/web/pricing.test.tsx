@@ -1,5 +1,5 @@
 // First: the DOM must exist before react-dom loads.
-import { flush, retype, type Routed, routeFetch, signIn, useDom } from "./pricing-harness.ts";
+import { flush, retype, type Routed, routeFetch, signIn, useDom, appWithStripe } from "./pricing-harness.ts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, jest, mock, test } from "bun:test";
 import { act, fireEvent, render, waitFor, within } from "@testing-library/react";
 import type { NewUser } from "../../src/users/users.queries.ts";
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => stripe.stop());
 beforeEach(() => {
-  ctx = createTestApp({ env: stripe.env });
+  ctx = appWithStripe(() => createTestApp({ env: stripe.env })) as TestApp;
   net = routeFetch(ctx.app);
   redirects = [];
   redirect.to = (url) => redirects.push(url);

@@ -64,6 +64,8 @@ export const processingRuns = sqliteTable(
     status: text("status", { enum: ["running", "done", "failed"] }).notNull(),
     resultMessageId: integer("result_message_id"),
     charged: integer("charged", { mode: "boolean" }).notNull().default(false),
+    /** The balance the request came from, so a run cut short by a crash is refunded at the next start. */
+    chargedFrom: text("charged_from", { enum: ["plan", "extra"] }),
     error: text("error"),
     createdAt: timestamp("created_at").notNull(),
     finishedAt: timestamp("finished_at"),

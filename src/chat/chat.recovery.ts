@@ -1,0 +1,22 @@
+import type { Deps } from "../deps.ts";
+import { immediate } from "../db/client.ts";
+import { refundOneQuery } from "../users/quota.queries.ts";
+import { failRun, listRunningRuns } from "./chat.runs.queries.ts";
+
+/**
+ * At server start, before serving: a final processing still marked "running"
+ * was cut short by a crash or a kill (only the server process runs them, and
+ * one server owns a database). Each one gets its request back and is marked
+ * failed, so the user can simply ask again and is never charged for nothing.
+ */
+export function recoverInterruptedRuns({ db, clock, log }: Deps): number {
+  const runs = listRunningRuns(db);
+  for (const run of runs) {
+    immediate(db, () => {
+      if (run.charged && run.chargedFrom) refundOneQuery(db, run.userId, run.chargedFrom, clock.now());
+      failRun(db, run.id, "SERVICE_UNAVAILABLE", clock.now());
+    });
+  }
+  if (runs.length) log.warn("interrupted final processings refunded", { count: runs.length });
+  return runs.length;
+}
