@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
-import { crossOriginGuard, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
+import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
@@ -65,14 +65,14 @@ export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
   return (err, c) => {
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-      if (err.status >= 500) log.error("request failed", { path: c.req.path, code: err.code });
+      if (err.status >= 500) log.error("request failed", { path: loggedPath(c.req.path), code: err.code });
       return c.json({ detail: err.message }, err.status);
     }
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
       return c.json({ detail: httpExceptionDetail(status, err.message) }, status);
     }
-    log.error("unhandled error", { path: c.req.path, method: c.req.method, error: err, stack: err?.stack });
+    log.error("unhandled error", { path: loggedPath(c.req.path), method: c.req.method, error: err, stack: err?.stack });
     return c.json({ detail: errorMessage("INTERNAL") }, 500);
   };
 }

@@ -143,10 +143,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? "configuration");
-    const value = env[name];
-    throw new ConfigError(
-      `Configuration invalide : ${name}=${JSON.stringify(value ?? "")} ${issue.message}`,
-    );
+    throw new ConfigError(`Configuration invalide : ${name}=${shownValue(name, env[name])} ${issue.message}`);
   }
   return deepFreeze(buildConfig(parsed.data));
+}
+
+/**
+ * The bad value as the error line shows it: this line lands in logs, so a
+ * key or password is never echoed, nor the user:password@ of a mistyped
+ * SMTP_URL or base URL (docs/SECURITY.md).
+ */
+function shownValue(name: string, value: string | undefined): string {
+  if (/KEY|SECRET|PASSWORD/.test(name)) return '"[masqué]"';
+  const text = value ?? "";
+  return JSON.stringify(/URL|BASE/.test(name) ? text.replace(/[^\s/@]*@/g, "[masqué]@") : text);
 }

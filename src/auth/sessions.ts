@@ -28,38 +28,44 @@ export function createSession(
   return token;
 }
 
-function prepareSessionLookup(db: Db) {
-  return db
-    .select({ sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now"))))
-    .prepare();
+function prepareLookups(db: Db) {
+  return {
+    session: db
+      .select({ id: sessions.id, userId: sessions.userId, lastSeenAt: sessions.lastSeenAt })
+      .from(sessions)
+      .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now"))))
+      .prepare(),
+    user: db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
+  };
 }
 
 /**
- * Every authenticated request runs this lookup, so it is built and prepared
- * once per database: drizzle's query building alone cost ~10x the SQLite
- * lookup and held /api/auth/me to a fraction of a bare server's throughput
- * (docs/BENCHMARKS.md, "API throughput").
+ * Every authenticated request runs these lookups, so they are built and
+ * prepared once per database. Measured on /api/auth/me (docs/BENCHMARKS.md,
+ * "API throughput"): building the drizzle query on each call cost ~10x the
+ * lookup itself, and one JOIN of sessions and users read through bun:sqlite
+ * cost ~6x two primary-key/unique-index reads.
  */
-const lookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
 
 /** The live session of a bearer token and its user, or undefined (unknown, expired or revoked). */
 export function findSession(db: Db, token: string, now: Date): { sessionId: number; user: UserRow } | undefined {
   let lookup = lookups.get(db);
-  if (!lookup) lookups.set(db, (lookup = prepareSessionLookup(db)));
+  if (!lookup) lookups.set(db, (lookup = prepareLookups(db)));
   // Placeholders bind raw driver values: expires_at is stored in milliseconds.
-  const row = lookup.get({ hash: sha256(token), now: now.getTime() });
-  if (!row) return undefined;
+  const session = lookup.session.get({ hash: sha256(token), now: now.getTime() });
+  if (!session) return undefined;
+  // A user deleted between the two reads took their sessions with them (cascade): no session then.
+  const user = lookup.user.get({ id: session.userId });
+  if (!user) return undefined;
   // Sliding expiry, written at most once an hour so reads stay reads.
-  if (now.getTime() - row.lastSeenAt.getTime() > HOUR) {
+  if (now.getTime() - session.lastSeenAt.getTime() > HOUR) {
     db.update(sessions)
       .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
-      .where(eq(sessions.id, row.sessionId))
+      .where(eq(sessions.id, session.id))
       .run();
   }
-  return { sessionId: row.sessionId, user: row.user };
+  return { sessionId: session.id, user };
 }
 
 export function revokeSession(db: Db, sessionId: number, now: Date): void {

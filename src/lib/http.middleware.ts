@@ -3,13 +3,21 @@ import { secureHeaders } from "hono/secure-headers";
 import { AppError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 
+/** Path segments that are credentials (a reset link's token): logs show the route, never the token. */
+const SECRET_SEGMENT = /^(\/api\/auth\/validate-reset-token\/)[^/]*/;
+
+/** The request path as log lines may show it. */
+export function loggedPath(path: string): string {
+  return path.replace(SECRET_SEGMENT, "$1[masqué]");
+}
+
 /** One log line per request with its duration; health probes only at debug. */
 export function requestLogger(log: Logger) {
   return createMiddleware(async (c, next) => {
     const start = performance.now();
     await next();
     const ms = Math.round((performance.now() - start) * 10) / 10;
-    const fields = { method: c.req.method, path: c.req.path, status: c.res.status, ms };
+    const fields = { method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms };
     if (c.req.path === "/api/health") log.debug("http", fields);
     else log.info("http", fields);
   });

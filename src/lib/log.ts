@@ -33,8 +33,36 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
 
+/**
+ * stdout lines are gathered and written once per event-loop turn: one write
+ * system call per request line cost ~20 % of a request's CPU under load
+ * (docs/BENCHMARKS.md, "API throughput"). Warnings and errors go out at once,
+ * after what was gathered, so the order holds; the rest goes out on exit.
+ * stdout is one per process, hence one buffer per process.
+ */
+let pending: string[] = [];
+let scheduled = false;
+
+function flush() {
+  scheduled = false;
+  if (pending.length === 0) return;
+  const text = pending.join("");
+  pending = [];
+  process.stdout.write(text);
+}
+process.on("exit", flush);
+
 function defaultWrite(line: string, isError: boolean) {
-  (isError ? process.stderr : process.stdout).write(`${line}\n`);
+  if (isError) {
+    flush();
+    process.stderr.write(`${line}\n`);
+    return;
+  }
+  pending.push(`${line}\n`);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(flush);
+  }
 }
 
 /** A logger that keeps lines in memory, for tests that check what was (not) logged. */

@@ -51,7 +51,7 @@ describe.skipIf(!!skip)("e2e: the admin panel", () => {
 
     await page.getByLabel("Rechercher un utilisateur").fill("durand");
     await page.getByRole("button", { name: "Rechercher" }).click();
-    await expect(page.getByRole("row").count()).resolves.toBe(2);
+    await page.waitForFunction(() => document.querySelectorAll(".admin-table tbody tr").length === 1);
     await page.getByRole("button", { name: "Modifier Léa Durand" }).click();
     const dialog = page.getByRole("dialog", { name: "Modifier l'utilisateur" });
     await dialog.getByLabel("Requêtes restantes").fill("-1");
@@ -66,6 +66,7 @@ describe.skipIf(!!skip)("e2e: the admin panel", () => {
 
     await page.getByLabel("Rechercher un utilisateur").fill("");
     await page.getByRole("button", { name: "Rechercher" }).click();
+    await page.waitForFunction(() => document.querySelectorAll(".admin-table tbody tr").length === 4);
     await page.getByRole("button", { name: "Supprimer Paul Leroy" }).click();
     await page.getByRole("dialog", { name: "Supprimer l'utilisateur" }).getByRole("button", { name: "Supprimer" }).click();
     await page.getByText("Utilisateur supprimé avec succès").waitFor();

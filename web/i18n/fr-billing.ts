@@ -8,7 +8,6 @@ export const frPricing = {
   title: "Forfaits et abonnement",
   subtitle: "Une seule réponse consolidée, tirée de plusieurs IA, au rythme qui vous convient.",
   close: "Fermer",
-  loading: "Chargement des offres…",
   plansTitle: "Nos forfaits",
   cycleLabel: "Période de facturation",
   monthly: "Mensuel",
@@ -22,10 +21,6 @@ export const frPricing = {
   popular: "Populaire",
   planNames: { trial: "Essai", basic: "Basic", pro: "Pro", expired: "Expiré" },
   planBadges: { trial: "ESSAI", basic: "BASIC", pro: "PRO", expired: "EXPIRÉ" },
-  features: {
-    basic: ["10 requêtes par mois", "Réponse consolidée de plusieurs IA", "Historique complet des conversations"],
-    pro: ["30 requêtes par mois", "Support prioritaire", "Code de parrainage personnel"],
-  },
   choose: "Choisir {plan}",
   currentPlan: "Forfait actuel",
   upgradeQuote: "Passage immédiat à Pro : {price} aujourd'hui",

@@ -32,7 +32,8 @@ export function createSmtpMailer(db: Db, clock: Clock, log: Logger, opts: SmtpOp
         throw new AppError("MAIL_FAILED");
       }
       record(db, clock, m, "sent");
-      log.info("mail sent", { to: m.to, subject: m.subject, kind: m.kind });
+      // Not the subject: a two-factor mail carries its code there, and logs are not a second factor's place.
+      log.info("mail sent", { to: m.to, kind: m.kind });
     },
   };
 }

@@ -1,0 +1,71 @@
+import { TEST_PASSWORD } from "../../helpers/fixtures.ts";
+import { ORIGIN, type World } from "./world.ts";
+
+/**
+ * Every route of the app, with a request that reaches its handler in a
+ * fresh world (world.ts) and the status each caller must get. Used by the
+ * authorization matrix and by the hostile-input tests (every JSON body).
+ */
+export type Req = { path: string; json?: unknown; headers?: Record<string, string> };
+/** Statuses for [none, expired, user, other, admin]. */
+export type Row = { req: (w: World) => Req; expect: [number, number, number, number, number] };
+
+const PUBLIC_200: Row["expect"] = [200, 200, 200, 200, 200];
+const SIGNED_IN: Row["expect"] = [401, 401, 200, 200, 200];
+const OWNER_ONLY: Row["expect"] = [401, 401, 200, 404, 404];
+const ADMIN_ONLY: Row["expect"] = [401, 401, 403, 403, 200];
+
+const profile = (w: World) => ({ first_name: "Léa", last_name: "Roux", email: w.target.email, subscription_type: "basic", remaining_queries: 3, trial_days_remaining: 0 });
+
+export const MATRIX: Record<string, Row> = {
+  "GET /api/health": { req: () => ({ path: "/api/health" }), expect: PUBLIC_200 },
+  "GET /api/warmup": { req: () => ({ path: "/api/warmup" }), expect: PUBLIC_200 },
+  "POST /api/auth/register": {
+    req: () => ({ path: "/api/auth/register", json: { email: `nouveau-${crypto.randomUUID()}@example.fr`, password: "Secret123", first_name: "Noé", last_name: "Petit" } }),
+    expect: PUBLIC_200,
+  },
+  // A bearer changes nothing to logging in: the password decides.
+  "POST /api/auth/login": { req: (w) => ({ path: "/api/auth/login", json: { email: w.user.email, password: TEST_PASSWORD } }), expect: PUBLIC_200 },
+  "POST /api/auth/2fa/request": { req: (w) => ({ path: "/api/auth/2fa/request", json: { email: w.admin.email, password: TEST_PASSWORD } }), expect: PUBLIC_200 },
+  "POST /api/auth/2fa/verify": { req: (w) => ({ path: "/api/auth/2fa/verify", json: { email: w.admin.email, code: "000000" } }), expect: [400, 400, 400, 400, 400] },
+  "GET /api/auth/me": { req: () => ({ path: "/api/auth/me" }), expect: SIGNED_IN },
+  "POST /api/auth/logout": { req: () => ({ path: "/api/auth/logout" }), expect: SIGNED_IN },
+  "POST /api/auth/forgot-password": { req: (w) => ({ path: "/api/auth/forgot-password", json: { email: w.user.email } }), expect: PUBLIC_200 },
+  "GET /api/auth/validate-reset-token/:token": { req: () => ({ path: "/api/auth/validate-reset-token/inconnu-0123456789" }), expect: PUBLIC_200 },
+  "POST /api/auth/reset-password": { req: () => ({ path: "/api/auth/reset-password", json: { token: "inconnu-0123456789", new_password: "Nouveau123" } }), expect: [400, 400, 400, 400, 400] },
+  "GET /api/admin/stats": { req: () => ({ path: "/api/admin/stats" }), expect: ADMIN_ONLY },
+  "GET /api/admin/users": { req: () => ({ path: "/api/admin/users?page=1&per_page=10" }), expect: ADMIN_ONLY },
+  "PUT /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}`, json: profile(w) }), expect: ADMIN_ONLY },
+  "DELETE /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}` }), expect: ADMIN_ONLY },
+  "POST /api/contact": { req: () => ({ path: "/api/contact", json: { name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour" } }), expect: PUBLIC_200 },
+  "GET /api/pricing/products": { req: () => ({ path: "/api/pricing/products" }), expect: PUBLIC_200 },
+  "GET /api/stripe/upgrade-price/:product_type": { req: () => ({ path: "/api/stripe/upgrade-price/subscription_pro" }), expect: SIGNED_IN },
+  "POST /api/stripe/create-payment-intent": {
+    req: () => ({ path: "/api/stripe/create-payment-intent", json: { product_type: "subscription_basic", is_annual: false, origin_url: ORIGIN } }),
+    // The admin of this world is a Pro subscriber: a second subscription is the change-plan flow (409).
+    expect: [401, 401, 200, 200, 409],
+  },
+  "GET /api/stripe/checkout-status/:session_id": { req: (w) => ({ path: `/api/stripe/checkout-status/${w.checkoutSessionId}` }), expect: OWNER_ONLY },
+  // No session: the Stripe signature is the authentication, and there is none here.
+  "POST /api/stripe/webhook": { req: () => ({ path: "/api/stripe/webhook", json: { id: "evt_forged", type: "checkout.session.completed" } }), expect: [400, 400, 400, 400, 400] },
+  "GET /api/subscription/status": { req: () => ({ path: "/api/subscription/status" }), expect: SIGNED_IN },
+  // Signed in, but nobody here has a paid subscription to change or a change to cancel.
+  "POST /api/subscription/request-change": {
+    req: () => ({ path: "/api/subscription/request-change", json: { target_subscription_type: "pro", target_billing_cycle: "monthly" } }),
+    expect: [401, 401, 400, 400, 400],
+  },
+  "DELETE /api/subscription/cancel-change": { req: () => ({ path: "/api/subscription/cancel-change" }), expect: [401, 401, 404, 404, 404] },
+  "GET /api/promo/my-code": { req: () => ({ path: "/api/promo/my-code" }), expect: SIGNED_IN },
+  "POST /api/promo/validate": { req: () => ({ path: "/api/promo/validate", json: { code: "INCONNU" } }), expect: SIGNED_IN },
+  "GET /api/unisson/status": { req: () => ({ path: "/api/unisson/status" }), expect: PUBLIC_200 },
+  "GET /api/unisson/models": { req: () => ({ path: "/api/unisson/models" }), expect: PUBLIC_200 },
+  // Continuing the user's conversation: nobody else may write into it, not even an admin.
+  "POST /api/unisson/chat": { req: (w) => ({ path: "/api/unisson/chat", json: { conversation_id: w.conversationId, message: "Et sa population ?" } }), expect: OWNER_ONLY },
+  "POST /api/unisson/process": { req: (w) => ({ path: "/api/unisson/process", json: { conversation_id: w.conversationId } }), expect: OWNER_ONLY },
+  "GET /api/unisson/history": { req: () => ({ path: "/api/unisson/history" }), expect: SIGNED_IN },
+  "GET /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
+  "DELETE /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
+  "GET /": { req: () => ({ path: "/" }), expect: PUBLIC_200 },
+  "GET /*": { req: () => ({ path: "/reset-password" }), expect: PUBLIC_200 },
+};
+

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll } from "bun:test";
+import { createSession } from "../../../src/auth/sessions.ts";
+import { createTestClock } from "../../../src/lib/clock.ts";
+import { DAY } from "../../../src/lib/clock.ts";
+import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";
+import { type FakeStripe, startFakeStripe } from "../../fakes/stripe/server.ts";
+import { createTestApp } from "../../helpers/app.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
+
+/** The five callers of the authorization matrix (spec: no session, expired, user, other user, admin). */
+export const IDENTITIES = ["none", "expired", "user", "other", "admin"] as const;
+export type Identity = (typeof IDENTITIES)[number];
+
+export const ORIGIN = "http://localhost:3000";
+
+export type Outside = { ai: FakeProviders; stripe: FakeStripe };
+
+/** One set of fake providers and one fake Stripe for the test file (port 0, loopback), stopped after. */
+export function useOutside(): () => Outside {
+  let outside: Outside | undefined;
+  beforeAll(async () => {
+    outside = { ai: startFakeProviders(), stripe: await startFakeStripe() };
+  });
+  afterAll(async () => {
+    await outside?.ai.stop();
+    outside?.stripe.stop();
+  });
+  return () => outside!;
+}
+
+/**
+ * A fresh app and database holding what the matrix's requests point at:
+ * `user` owns a conversation waiting for final processing and an open
+ * Stripe checkout; `other` is a second regular user; `admin` an
+ * administrator; `expired` a user whose only session ran out; `target` a
+ * user the admin routes act on.
+ */
+export async function buildWorld(outside: Outside) {
+  const clock = createTestClock();
+  const t = createTestApp({ env: { ...outside.ai.env, ...outside.stripe.env, AI_TIMEOUT_MS: "3000" }, deps: { clock } });
+  const now = clock.now();
+  const user = makeUser(t.db, now, { subscriptionType: "trial" });
+  const other = makeUser(t.db, now);
+  const admin = makeUser(t.db, now, { isAdmin: true, subscriptionType: "pro" });
+  const target = makeUser(t.db, now);
+  const lapsed = makeUser(t.db, now);
+  // A session opened 31 days ago: past its 30-day life, never used since.
+  const expiredToken = createSession(t.db, lapsed.user.id, new Date(now.getTime() - 31 * DAY));
+
+  const chat = await t.call("POST", "/api/unisson/chat", { token: user.token, json: { message: "Quelle est la capitale de la France ?" } });
+  if (chat.status !== 200) throw new Error(`world: chat ${chat.status} ${JSON.stringify(chat.body)}`);
+  const checkout = await t.call("POST", "/api/stripe/create-payment-intent", {
+    token: user.token,
+    json: { product_type: "subscription_basic", is_annual: false, origin_url: ORIGIN },
+  });
+  if (checkout.status !== 200) throw new Error(`world: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
+
+  const tokens: Record<Identity, string | undefined> = {
+    none: undefined,
+    expired: expiredToken,
+    user: user.token,
+    other: other.token,
+    admin: admin.token,
+  };
+  return {
+    ...t,
+    tokens,
+    user: user.user,
+    other: other.user,
+    admin: admin.user,
+    target: target.user,
+    conversationId: chat.body.conversation_id as number,
+    checkoutSessionId: String(checkout.body.checkout_url).split("/").pop()!,
+  };
+}
+
+export type World = Awaited<ReturnType<typeof buildWorld>>;
