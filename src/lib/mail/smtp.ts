@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Db } from "../../db/client.ts";
 import { mailOutbox } from "../../db/schema/index.ts";
 import type { Clock } from "../clock.ts";
@@ -20,11 +20,14 @@ export type SmtpOptions = { url: string; from: string; timeouts?: Partial<Record
  * mail_outbox so operators can see what went out (`unisson mail list`).
  */
 export function createSmtpMailer(db: Db, clock: Clock, log: Logger, opts: SmtpOptions): Mailer {
-  const transport = nodemailer.createTransport({ url: opts.url, ...SMTP_TIMEOUTS, ...opts.timeouts });
+  // nodemailer is loaded at the first mail, not at every start of the executable (docs/BENCHMARKS.md, cold start).
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport({ url: opts.url, ...SMTP_TIMEOUTS, ...opts.timeouts })));
   return {
     async send(m) {
       try {
-        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html, replyTo: m.replyTo });
+        await (await transporter()).sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html, replyTo: m.replyTo });
       } catch (e) {
         const error = e instanceof Error ? e.message : String(e);
         record(db, clock, m, "failed", error);

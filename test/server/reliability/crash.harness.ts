@@ -100,10 +100,18 @@ export async function startCrashRig() {
     }
   }
 
-  /** Load for a random 300-1500 ms, then SIGKILL; resolves when the process is gone and the clients have stopped. */
+  /**
+   * Load until this cycle has written something (a slow, shared CI box may
+   * need longer than a quiet one), then for a random 0-1200 ms more, then
+   * SIGKILL; resolves when the process is gone and the clients have stopped.
+   */
   async function loadThenKill() {
     const clients = [chatter(), chatter(), chatter(), buyer(), buyer()].map((p) => p.catch(() => undefined));
-    await Bun.sleep(300 + Math.floor(Math.random() * 1200));
+    const answers = ledger.processed.size;
+    const payments = ledger.paid.size;
+    const until = Date.now() + 20_000;
+    while ((ledger.processed.size === answers || ledger.paid.size === payments) && Date.now() < until) await Bun.sleep(20);
+    await Bun.sleep(Math.floor(Math.random() * 1200));
     proc!.kill("SIGKILL");
     await proc!.exited;
     await Promise.all(clients);

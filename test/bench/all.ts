@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: every benchmark, one after the other (they would skew
+ * each other on a 2-core box), each in its own process; stops at the first
+ * that fails. Not part of `npm test`: the figures go in docs/BENCHMARKS.md.
+ */
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..", "..");
+const runs: Array<[string, string[], Record<string, string>?]> = [
+  ["API throughput and latency", ["test/bench/http.bench.ts"]],
+  ["cold start", ["test/bench/cold-start.bench.ts"]],
+  ["login screen (size and paint)", ["test/bench/spa.bench.ts"]],
+  ["kill -9 under write load", ["test/bench/crash.bench.ts"]],
+  ["final processing fan-out (bench:engine)", ["test/bench/engine.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
+  ["memory under 10 minutes of mixed load", ["test/bench/memory.bench.ts"]],
+];
+for (const [name, args, env] of runs) {
+  console.log(`\n=== ${name}: bun ${args.join(" ")}`);
+  const proc = Bun.spawn([process.execPath, ...args], { cwd: root, stdout: "inherit", stderr: "inherit", env: { ...process.env, ...env } });
+  const code = await proc.exited;
+  if (code !== 0) {
+    console.error(`${name} failed (exit ${code})`);
+    process.exit(code);
+  }
+}

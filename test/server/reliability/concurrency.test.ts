@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { systemClock } from "../../../src/lib/clock.ts";
+import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";
+import { createTestApp } from "../../helpers/app.ts";
+import { tempDir } from "../../helpers/binary.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
+
+/**
+ * 100 users each send 5 questions at once (chat, then final processing)
+ * to the app with its database on disk (WAL, synchronous=FULL) and the six
+ * fake providers over real HTTP. The requests enter through app.request:
+ * a client in this process using fetch would take the HTTP client slots the
+ * app needs for its own upstream calls. Each user has 3 requests left:
+ * exactly 3 answers each, every other attempt a French 402, balances at
+ * exactly 0, nothing charged twice, no 5xx.
+ */
+const USERS = 100;
+const PER_USER = 5;
+const QUOTA = 3;
+
+let ai: FakeProviders;
+const dir = tempDir("unisson-concurrency-");
+beforeAll(() => {
+  ai = startFakeProviders();
+});
+afterAll(async () => {
+  await ai.stop();
+  dir.cleanup();
+});
+
+describe("100 users x 5 questions at once", () => {
+  test("quotas hold exactly: 3 answers per user, the rest refused with 402, no 5xx", async () => {
+    const t = createTestApp({ env: { ...ai.env, DATABASE_PATH: join(dir.path, "unisson.db"), AI_TIMEOUT_MS: "20000" }, deps: { clock: systemClock as never } });
+    const post = async (path: string, token: string, json: unknown) => {
+      const res = await t.app.request(path, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(json) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const users = Array.from({ length: USERS }, () => makeUser(t.db, new Date(), { planQueries: QUOTA }));
+    try {
+      const outcomes = await Promise.all(
+        users.flatMap(({ user, token }) =>
+          Array.from({ length: PER_USER }, async (_, i) => {
+            const chat = await post("/api/unisson/chat", token, { message: `Question ${i} de ${user.id}` });
+            if (chat.status !== 200) return { user: user.id, status: chat.status, detail: chat.body.detail };
+            const done = await post("/api/unisson/process", token, { conversation_id: chat.body.conversation_id });
+            return { user: user.id, status: done.status, detail: done.body.detail };
+          }),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status !== 200 && o.status !== 402)).toEqual([]);
+      for (const o of outcomes.filter((x) => x.status === 402)) expect(o.detail).toBe("Vous avez utilisé vos 5 requêtes gratuites. Choisissez un forfait payant pour continuer.");
+      const answered = new Map<number, number>();
+      for (const o of outcomes) if (o.status === 200) answered.set(o.user, (answered.get(o.user) ?? 0) + 1);
+      expect(users.filter(({ user }) => answered.get(user.id) !== QUOTA).map(({ user }) => user.id)).toEqual([]);
+      const rows = t.db.$client
+        .query("SELECT u.id, u.plan_queries + u.extra_queries AS left, (SELECT count(*) FROM processing_runs r WHERE r.user_id = u.id AND r.charged = 1) AS charged FROM users u")
+        .all() as Array<{ id: number; left: number; charged: number }>;
+      expect(rows.filter((r) => r.left !== 0 || r.charged !== QUOTA)).toEqual([]);
+    } finally {
+      t.db.$client.close();
+    }
+  }, 120_000);
+});
