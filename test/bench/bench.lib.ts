@@ -145,6 +145,12 @@ export function parseWrk(out: string): WrkResult {
   };
 }
 
+/** CPU time (user + system) a process has used so far, in microseconds (Linux /proc; 100 ticks a second). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 /** Resident set size of a process, in MiB (Linux /proc). */
 export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

@@ -59,7 +59,7 @@ describe.skipIf(!!skip)("e2e: two-factor login and password reset", () => {
     // The token left the address bar.
     expect(new URL(page.url()).searchParams.get("token")).toBeNull();
     await page.locator("input[name=\"new-password\"]").fill("abc");
-    await expect(page.locator('.criteria li[data-met="false"]').count()).resolves.toBe(4);
+    await page.waitForFunction(() => document.querySelectorAll('.criteria li[data-met="false"]').length === 4);
     await shot(page, "reset-criteria-desktop");
     await page.locator("input[name=\"new-password\"]").fill("NouveauMdp9");
     await page.getByLabel("Confirmer le nouveau mot de passe").fill("NouveauMdp9");
