@@ -1,25 +1,12 @@
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers/binary.ts";
-import { dbPath, runCli, withDb } from "../helpers/cli.ts";
+import { dbPath, runCli, useDataDirs, withDb } from "../helpers/cli.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 
-// Each CLI run is a real process that loads the whole product: slow on a busy machine, never a timing assertion.
-setDefaultTimeout(60_000);
-
 const root = join(import.meta.dir, "..", "..");
-let dirs: Array<{ cleanup(): void }> = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
-function dir() {
-  const d = tempDir("unisson-backup-");
-  dirs.push(d);
-  return d.path;
-}
+const dir = useDataDirs();
 
 /** Starts the writer process and waits for its first commit. */
 async function startWriter(file: string) {

@@ -1,28 +1,19 @@
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { purchases, users } from "../../src/db/schema/index.ts";
 import { createOutboxMailer } from "../../src/lib/mail/outbox.ts";
 import { createMemoryLogger } from "../../src/lib/log.ts";
 import { HOUR, systemClock } from "../../src/lib/clock.ts";
-import { tempDir } from "../helpers/binary.ts";
-import { dbPath, runCli, withDb } from "../helpers/cli.ts";
+import { dbPath, runCli, useDataDirs, withDb } from "../helpers/cli.ts";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 
-// Each CLI run is a real process that loads the whole product: slow on a busy machine, never a timing assertion.
-setDefaultTimeout(60_000);
-
-let dirs: Array<{ cleanup(): void }> = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
+const dataDir = useDataDirs();
 
 function setup() {
-  const dir = tempDir("unisson-cli-");
-  dirs.push(dir);
-  return { dir: dir.path, cli: (...args: string[]) => runCli(args, dir.path) };
+  const dir = dataDir();
+  return { dir, cli: (...args: string[]) => runCli(args, dir) };
 }
 
 describe("unisson stats", () => {

@@ -1,29 +1,20 @@
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { passwordResetTokens, purchases, users } from "../../src/db/schema/index.ts";
 import { HOUR } from "../../src/lib/clock.ts";
 import { sha256 } from "../../src/lib/tokens.ts";
-import { tempDir } from "../helpers/binary.ts";
-import { runCli, withDb } from "../helpers/cli.ts";
+import { runCli, useDataDirs, withDb } from "../helpers/cli.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 
-// Each CLI run is a real process that loads the whole product: slow on a busy machine, never a timing assertion.
-setDefaultTimeout(60_000);
-
-let dirs: Array<{ cleanup(): void }> = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
+const dataDir = useDataDirs();
 
 /** A fresh data folder with one user, lea@example.fr. */
 function setup() {
-  const dir = tempDir("unisson-cli-");
-  dirs.push(dir);
-  const lea = withDb(dir.path, (db) => makeUser(db, new Date(), { email: "lea@example.fr", firstName: "Léa", lastName: "Petit" }).user);
-  const cli = (...args: string[]) => runCli(args, dir.path);
-  const row = (email: string) => withDb(dir.path, (db) => db.select().from(users).where(eq(users.email, email)).get());
-  return { dir: dir.path, lea, cli, row };
+  const dir = dataDir();
+  const lea = withDb(dir, (db) => makeUser(db, new Date(), { email: "lea@example.fr", firstName: "Léa", lastName: "Petit" }).user);
+  const cli = (...args: string[]) => runCli(args, dir);
+  const row = (email: string) => withDb(dir, (db) => db.select().from(users).where(eq(users.email, email)).get());
+  return { dir, lea, cli, row };
 }
 
 describe("unisson users", () => {

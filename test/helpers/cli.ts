@@ -1,6 +1,8 @@
+import { afterEach, setDefaultTimeout } from "bun:test";
 import { join } from "node:path";
 import { openDb, type Db } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
+import { tempDir } from "./binary.ts";
 
 const root = join(import.meta.dir, "..", "..");
 
@@ -37,4 +39,23 @@ export function withDb<T>(dataDir: string, fn: (db: Db) => T): T {
   } finally {
     db.$client.close();
   }
+}
+
+/**
+ * A fresh data folder per call, all removed after each test; `setDefaultTimeout`
+ * is raised because each CLI run is a real process that loads the whole product
+ * (slow on a busy machine, never a timing assertion).
+ */
+export function useDataDirs(): () => string {
+  setDefaultTimeout(60_000);
+  let dirs: Array<{ cleanup(): void }> = [];
+  afterEach(() => {
+    for (const d of dirs) d.cleanup();
+    dirs = [];
+  });
+  return () => {
+    const dir = tempDir("unisson-cli-");
+    dirs.push(dir);
+    return dir.path;
+  };
 }

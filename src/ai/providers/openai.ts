@@ -11,9 +11,12 @@ export function openAiSdk(opts: OpenAiOptions): OpenAI {
   return new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs });
 }
 
-/** Chat completions request shared by OpenAI and OpenAI-compatible servers (Perplexity, Ollama, vLLM). */
+/**
+ * Chat completions request shared by OpenAI and OpenAI-compatible servers
+ * (Perplexity, Ollama, vLLM); returns the raw answer too, for provider extras.
+ */
 export async function openAiComplete(sdk: OpenAI, modelId: string, req: CompletionRequest, signal: AbortSignal) {
-  return sdk.chat.completions.create(
+  const res = await sdk.chat.completions.create(
     {
       model: modelId,
       // max_tokens rather than max_completion_tokens: every OpenAI-compatible server understands it.
@@ -22,6 +25,13 @@ export async function openAiComplete(sdk: OpenAI, modelId: string, req: Completi
     },
     { signal },
   );
+  const completion: Completion = {
+    text: res.choices[0]?.message?.content ?? "",
+    tokensIn: res.usage?.prompt_tokens ?? null,
+    tokensOut: res.usage?.completion_tokens ?? null,
+    citations: [],
+  };
+  return { completion, raw: res };
 }
 
 export function createOpenAiClient(opts: OpenAiOptions): ProviderClient & ModerationClient {
@@ -29,13 +39,7 @@ export function createOpenAiClient(opts: OpenAiOptions): ProviderClient & Modera
   return {
     provider: "openai",
     async complete(modelId, req, signal): Promise<Completion> {
-      const res = await openAiComplete(sdk, modelId, req, signal);
-      return {
-        text: res.choices[0]?.message?.content ?? "",
-        tokensIn: res.usage?.prompt_tokens ?? null,
-        tokensOut: res.usage?.completion_tokens ?? null,
-        citations: [],
-      };
+      return (await openAiComplete(sdk, modelId, req, signal)).completion;
     },
     async moderate(text, signal): Promise<ModerationVerdict> {
       const res = await sdk.moderations.create({ model: "omni-moderation-latest", input: text }, { signal });

@@ -10,13 +10,8 @@ export function createPerplexityClient(opts: { apiKey: string; baseUrl: string; 
   return {
     provider: "perplexity",
     async complete(modelId, req, signal): Promise<Completion> {
-      const res = await openAiComplete(sdk, modelId, req, signal);
-      return {
-        text: res.choices[0]?.message?.content ?? "",
-        tokensIn: res.usage?.prompt_tokens ?? null,
-        tokensOut: res.usage?.completion_tokens ?? null,
-        citations: citationsOf(res as unknown as PerplexityExtras),
-      };
+      const { completion, raw } = await openAiComplete(sdk, modelId, req, signal);
+      return { ...completion, citations: citationsOf(raw as unknown as PerplexityExtras) };
     },
   };
 }
