@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
-import { Modal } from "../pricing/modal.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
 import { type FormErrors, formFromUser, PLANS, TRIAL_DAYS_MAX, type UserForm, validateUserForm } from "./admin-validation.ts";
 
 const t = fr.admin.edit;
@@ -62,7 +62,7 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
   });
 
   return (
-    <Modal labelledBy={`${id}-title`} onClose={onClose} className="admin-edit">
+    <Dialog sheet labelledBy={`${id}-title`} onClose={onClose} className="admin-edit">
       <h2 id={`${id}-title`}>{t.title}</h2>
       <form onSubmit={submit} noValidate>
         <div className="admin-edit-grid">
@@ -118,6 +118,6 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

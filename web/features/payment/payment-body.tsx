@@ -1,7 +1,7 @@
 import { useEffect, useId } from "react";
 import { fr } from "../../i18n/fr.ts";
 import { fill } from "../pricing/format.ts";
-import { Modal } from "../pricing/modal.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
 import { PAYMENT_TIMING, POLL_MAX_ATTEMPTS, usePaymentStatus } from "./use-payment-status.ts";
 import "./payment.css";
 
@@ -31,7 +31,7 @@ export function PaymentBody({ sessionId, onClose, onUserRefresh }: { sessionId: 
   const message = { checking: t.checking, paid: t.success, expired: t.expired, timeout: t.timeout, error: t.error }[phase];
 
   return (
-    <Modal labelledBy={`${id}-title`} className="payment-dialog" onClose={phase === "checking" ? undefined : onClose}>
+    <Dialog sheet labelledBy={`${id}-title`} className="payment-dialog" onClose={phase === "checking" ? undefined : onClose}>
       <div className={`payment-icon payment-${phase}`} aria-hidden="true">
         {phase === "checking" ? <span className="payment-spinner" /> : phase === "paid" ? "✓" : "!"}
       </div>
@@ -45,6 +45,6 @@ export function PaymentBody({ sessionId, onClose, onUserRefresh }: { sessionId: 
           {t.home}
         </button>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { fr } from "../../i18n/fr.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { fill, formatDate } from "./format.ts";
-import { Modal } from "./modal.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
 import type { ChangeRow } from "./offers.ts";
 import { rowLabel } from "./subscription-section.tsx";
 
@@ -53,7 +53,7 @@ export function ChangeConfirmDialog({
 export function ChangeAckDialog({ ack, onClose }: { ack: ChangeAck; onClose(): void }) {
   const id = useId();
   return (
-    <Modal labelledBy={`${id}-title`} onClose={onClose} className="u-confirm">
+    <Dialog sheet labelledBy={`${id}-title`} onClose={onClose} className="u-confirm">
       <h2 id={`${id}-title`}>{t.ack.title}</h2>
       <p role="status">{ack.message}</p>
       {ack.scheduled_date && <p className="muted">{fill(t.ack.scheduled, { date: formatDate(ack.scheduled_date) })}</p>}
@@ -62,6 +62,6 @@ export function ChangeAckDialog({ ack, onClose }: { ack: ChangeAck; onClose(): v
           {t.ack.ok}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,5 +1,5 @@
 import { type ReactNode, useId } from "react";
-import { Modal } from "./modal.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
 
 /** A yes/no dialog; extra fields (a reason) go in `children`. Cancel is focused first: the safe choice. */
 export function ConfirmDialog({
@@ -25,7 +25,7 @@ export function ConfirmDialog({
 }) {
   const id = useId();
   return (
-    <Modal labelledBy={`${id}-title`} onClose={onCancel} className="u-confirm">
+    <Dialog sheet labelledBy={`${id}-title`} onClose={onCancel} className="u-confirm">
       <h2 id={`${id}-title`}>{title}</h2>
       <p>{text}</p>
       {children}
@@ -37,6 +37,6 @@ export function ConfirmDialog({
           {confirmLabel}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }

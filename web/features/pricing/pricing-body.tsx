@@ -3,7 +3,7 @@ import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
 import { type ChangeAck, ChangeAckDialog, ChangeConfirmDialog } from "./change-dialogs.tsx";
-import { Modal } from "./modal.tsx";
+import { Dialog } from "../../components/ui/dialog.tsx";
 import { type ChangeRow, changeRowFor, type Cycle, isUpgrade, packAvailableFor } from "./offers.ts";
 import { PackSection } from "./pack-section.tsx";
 import { CycleToggle, PlanCards } from "./plan-cards.tsx";
@@ -78,7 +78,7 @@ export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser
   }
 
   return (
-    <Modal labelledBy={`${id}-title`} onClose={onClose} className="pricing-dialog">
+    <Dialog sheet labelledBy={`${id}-title`} onClose={onClose} className="pricing-dialog">
       <header className="pricing-head">
         <div>
           <h2 id={`${id}-title`}>{t.title}</h2>
@@ -115,6 +115,6 @@ export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser
         />
       )}
       {ack && <ChangeAckDialog ack={ack} onClose={() => setAck(null)} />}
-    </Modal>
+    </Dialog>
   );
 }
