@@ -43,11 +43,14 @@ export function findMessage(db: Db, id: number): MessageRow | undefined {
   return db.select().from(messages).where(eq(messages.id, id)).get();
 }
 
-/** The history list, newest first, with each conversation's first user message. */
+/** How much of the first message the history list carries: the list shows a preview, not the question. */
+export const FIRST_MESSAGE_PREVIEW = 300;
+
+/** The history list, newest first, with the start of each conversation's first user message. */
 export function listConversations(db: Db, userId: number) {
   // Spelled out: drizzle drops the table name of single-table columns, which would bind `id` to m.id.
   const firstMessage = sql<string | null>`(
-    SELECT m.content FROM messages m
+    SELECT substr(m.content, 1, ${FIRST_MESSAGE_PREVIEW}) FROM messages m
     WHERE m.conversation_id = conversations.id AND m.sender = 'user'
     ORDER BY m.id LIMIT 1)`;
   return db

@@ -22,6 +22,14 @@ describe("history and conversations", () => {
     });
   });
 
+  test("GET /history carries only the first 300 characters of a long first message", async () => {
+    const t = chatApp(fakes());
+    const long = `${"Une question très détaillée ".repeat(40)}?`;
+    await askReady(t, long);
+    const res = await t.call("GET", "/api/unisson/history", { token: t.token });
+    expect(res.body.conversations[0].first_message).toBe(long.slice(0, 300));
+  });
+
   test("a processed conversation counts its messages and moves to the top", async () => {
     const t = chatApp(fakes());
     const first = await askReady(t, "Quelle est la capitale de la France ?");
