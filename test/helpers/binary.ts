@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildBinary } from "../../scripts/build-binary.ts";
 
-const root = join(import.meta.dir, "..", "..");
 let binary: string | undefined;
 
 /**
@@ -12,16 +12,32 @@ let binary: string | undefined;
  */
 export function ensureBinary(): string {
   if (!binary) {
-    const out = join(mkdtempSync(join(tmpdir(), "unisson-bin-")), "unisson");
-    const r = Bun.spawnSync([process.execPath, "build", "src/main.ts", "--compile", "--minify", "--outfile", out], {
-      cwd: root,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    if (r.exitCode !== 0 || !existsSync(out) || statSync(out).size === 0) throw new Error(`build failed: ${r.stderr.toString()}`);
+    removeStaleBinaries();
+    const dir = mkdtempSync(join(tmpdir(), "unisson-bin-"));
+    const out = join(dir, "unisson");
+    const r = buildBinary(out);
+    if (r.exitCode !== 0 || !existsSync(out) || statSync(out).size === 0) throw new Error(`build failed: ${r.stderr}`);
     binary = out;
   }
   return binary;
+}
+
+/**
+ * Each test process leaves its executable behind (about 120 MB; bun test
+ * gives no reliable exit hook): builds older than two hours are removed,
+ * which no running test or benchmark still uses.
+ */
+function removeStaleBinaries() {
+  const cutoff = Date.now() - 2 * 60 * 60 * 1000;
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith("unisson-bin-")) continue;
+    const path = join(tmpdir(), name);
+    try {
+      if (statSync(path).mtimeMs < cutoff) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by another test process meanwhile.
+    }
+  }
 }
 
 export function freePort(): number {

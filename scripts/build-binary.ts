@@ -1,0 +1,31 @@
+/**
+ * Compiles the server and CLI into one executable (default dist/unisson),
+ * with the SPA of build/web and the migrations embedded. `--bytecode`
+ * ships precompiled JavaScript: start-up drops from about 250 ms to about
+ * 80 ms (docs/BENCHMARKS.md, cold start). Usage: bun scripts/build-binary.ts [outfile]
+ */
+import { join } from "node:path";
+
+export const BUILD_FLAGS = ["--compile", "--minify", "--bytecode", "--format=esm"];
+
+const root = join(import.meta.dir, "..");
+
+/** Runs `bun build` with the release flags; returns its exit code and error output. */
+export function buildBinary(outfile: string): { exitCode: number; stderr: string } {
+  const r = Bun.spawnSync([process.execPath, "build", join(root, "src", "main.ts"), ...BUILD_FLAGS, "--outfile", outfile], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return { exitCode: r.exitCode ?? 1, stderr: r.stderr.toString() };
+}
+
+if (import.meta.main) {
+  const outfile = process.argv[2] ?? join(root, "dist", "unisson");
+  const { exitCode, stderr } = buildBinary(outfile);
+  if (exitCode !== 0) {
+    console.error(stderr);
+    process.exit(exitCode);
+  }
+  console.log(`built ${outfile}`);
+}
