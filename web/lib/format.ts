@@ -15,6 +15,15 @@ export function frDate(value: string | number | Date): string {
   return Number.isNaN(d.getTime()) ? "" : dateFmt.format(d);
 }
 
+const longDateFmt = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric" });
+
+/** "12 mars 2026", for renewal and scheduled-change dates; unreadable input is shown as is. */
+export function frLongDate(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "";
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? String(value) : longDateFmt.format(d);
+}
+
 export function frDateTime(value: string | number | Date): string {
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? "" : dateTimeFmt.format(d);
@@ -35,9 +44,7 @@ export function relativeTime(value: string | number | Date, now = Date.now()): s
   return frDate(t);
 }
 
-/** Euros from cents in French format: 1199 -> '11,99', 11900 -> '119'. */
-export function euros(cents: number): string {
-  const whole = cents % 100 === 0;
-  return new Intl.NumberFormat("fr-FR", { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })
-    .format(cents / 100);
+/** Fills "{name}" placeholders of an i18n template. */
+export function fill(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { AdminStats } from "../../../src/admin/admin.service.ts";
 import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
-import { formatCents } from "../pricing/format.ts";
+import { formatEuros } from "../../../src/billing/pricing.constants.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
 import { PLANS } from "./admin-validation.ts";
 
@@ -37,7 +37,7 @@ export function AdminDashboard({ onForbidden }: { onForbidden(): void }) {
   const cards = [
     { label: t.totalUsers, value: String(stats.total_users) },
     // total_revenue is in euros; shown in the same French money format as prices.
-    { label: t.revenue, value: formatCents(Math.round(stats.total_revenue * 100)) },
+    { label: t.revenue, value: formatEuros(Math.round(stats.total_revenue * 100)) },
     { label: t.purchases, value: String(stats.completed_purchases) },
     { label: t.recent, value: String(stats.recent_users_7_days) },
   ];

@@ -3,7 +3,7 @@ import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
 import { ConfirmDialog } from "../pricing/confirm-dialog.tsx";
-import { fill, formatDate } from "../pricing/format.ts";
+import { fill, frLongDate } from "../../lib/format.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
 import { EditUserDialog } from "./edit-user-dialog.tsx";
 
@@ -122,7 +122,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
                 </td>
                 <td data-label={t.queries}>{u.remaining_queries}</td>
                 <td data-label={t.trialDays}>{u.subscription_type === "trial" ? u.trial_days_remaining : "—"}</td>
-                <td data-label={t.createdAt}>{formatDate(u.created_at)}</td>
+                <td data-label={t.createdAt}>{frLongDate(u.created_at)}</td>
                 <td data-label={t.actions} className="admin-actions">
                   <button type="button" className="u-btn-outline" aria-label={fill(t.editLabel, { name: name(u) })} onClick={() => setEditing(u)}>
                     {t.edit}

@@ -1,6 +1,6 @@
 import { useEffect, useId } from "react";
 import { fr } from "../../i18n/fr.ts";
-import { fill } from "../pricing/format.ts";
+import { fill } from "../../lib/format.ts";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { PAYMENT_TIMING, POLL_MAX_ATTEMPTS, usePaymentStatus } from "./use-payment-status.ts";
 import "./payment.css";

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { fr } from "../../i18n/fr.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
-import { fill, formatDate } from "./format.ts";
+import { fill, frLongDate } from "../../lib/format.ts";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import type { ChangeRow } from "./offers.ts";
 import { rowLabel } from "./subscription-section.tsx";
@@ -28,7 +28,7 @@ export function ChangeConfirmDialog({
 }) {
   const [reason, setReason] = useState("");
   const id = useId();
-  const date = renewalDate ? formatDate(renewalDate) : "—";
+  const date = renewalDate ? frLongDate(renewalDate) : "—";
   const text = upgrade ? t.confirm.upgrade : row.product_type ? fill(t.confirm.scheduled, { date }) : fill(t.confirm.cancel, { date });
   return (
     <ConfirmDialog
@@ -56,7 +56,7 @@ export function ChangeAckDialog({ ack, onClose }: { ack: ChangeAck; onClose(): v
     <Dialog sheet labelledBy={`${id}-title`} onClose={onClose} className="u-confirm">
       <h2 id={`${id}-title`}>{t.ack.title}</h2>
       <p role="status">{ack.message}</p>
-      {ack.scheduled_date && <p className="muted">{fill(t.ack.scheduled, { date: formatDate(ack.scheduled_date) })}</p>}
+      {ack.scheduled_date && <p className="muted">{fill(t.ack.scheduled, { date: frLongDate(ack.scheduled_date) })}</p>}
       <div className="u-actions">
         <button type="button" className="primary" data-autofocus onClick={onClose}>
           {t.ack.ok}

@@ -1,5 +1,5 @@
 import { fr } from "../../i18n/fr.ts";
-import { formatCents } from "./format.ts";
+import { formatEuros } from "../../../src/billing/pricing.constants.ts";
 import { OFFERS, type Product } from "./offers.ts";
 
 const t = fr.pricing.pack;
@@ -12,7 +12,7 @@ export function PackSection({ price, busy, onBuy }: { price: number; busy: Produ
       <div className="pack-card">
         <div>
           <p className="pack-name">
-            {t.name} · <strong>{formatCents(price)}</strong>
+            {t.name} · <strong>{formatEuros(price)}</strong>
           </p>
           <ul className="plan-features">
             {OFFERS.token_pack_10.features.map((f) => (

@@ -1,6 +1,7 @@
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
-import { fill, formatCents } from "./format.ts";
+import { formatEuros } from "../../../src/billing/pricing.constants.ts";
+import { fill } from "../../lib/format.ts";
 import { type Cycle, OFFERS, offersFor, type Product, type SubscriptionProduct } from "./offers.ts";
 import type { UpgradeQuote } from "./use-pricing.ts";
 
@@ -58,17 +59,17 @@ export function PlanCards({
             {o.popular && <span className="plan-popular">{t.popular}</span>}
             <h3 id={titleId}>{t.planNames[plan]}</h3>
             <p className="plan-price">
-              <strong>{formatCents(priceOf(p))}</strong>
+              <strong>{formatEuros(priceOf(p))}</strong>
               <span>{o.billing_cycle === "annual" ? t.perYear : t.perMonth}</span>
             </p>
             {o.billing_cycle === "annual" && o.monthly_equivalent_cents !== null && (
-              <p className="plan-note">{fill(t.monthlyEquivalent, { price: formatCents(o.monthly_equivalent_cents) })}</p>
+              <p className="plan-note">{fill(t.monthlyEquivalent, { price: formatEuros(o.monthly_equivalent_cents) })}</p>
             )}
             {o.billing_cycle === "annual" && (
               // A year paid monthly (143,88 / 359,88): the total the annual price is compared with.
-              <p className="plan-note">{fill(t.insteadOf, { price: formatCents(OFFERS[monthlyOf(p)].annual_total_cents ?? 0) })}</p>
+              <p className="plan-note">{fill(t.insteadOf, { price: formatEuros(OFFERS[monthlyOf(p)].annual_total_cents ?? 0) })}</p>
             )}
-            {o.savings_cents !== null && <p className="plan-savings">{fill(t.savings, { amount: formatCents(o.savings_cents) })}</p>}
+            {o.savings_cents !== null && <p className="plan-savings">{fill(t.savings, { amount: formatEuros(o.savings_cents) })}</p>}
             <ul className="plan-features">
               {o.features.map((f) => (
                 <li key={f}>{f}</li>
@@ -76,7 +77,7 @@ export function PlanCards({
             </ul>
             {quote?.is_upgrade && (
               <p className="plan-quote">
-                {fill(t.upgradeQuote, { price: formatCents(quote.upgrade_price_cents) })}
+                {fill(t.upgradeQuote, { price: formatEuros(quote.upgrade_price_cents) })}
                 {quote.savings_message && <span className="plan-quote-note">{quote.savings_message}</span>}
               </p>
             )}

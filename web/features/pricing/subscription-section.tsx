@@ -1,6 +1,7 @@
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
-import { fill, formatCents, formatDate } from "./format.ts";
+import { formatEuros } from "../../../src/billing/pricing.constants.ts";
+import { fill, frLongDate } from "../../lib/format.ts";
 import { type ChangeRow, changeRows, type Cycle, OFFERS } from "./offers.ts";
 import type { SubscriptionInfo } from "./use-pricing.ts";
 
@@ -27,10 +28,10 @@ export function SubscriptionStatus({ user, status, busy, onCancelChange }: { use
         {status?.current_billing_cycle && <span>{t.status.cycle[status.current_billing_cycle]}</span>}
       </p>
       <p>{fill(t.status.remaining, { count: user.remaining_queries })}</p>
-      {status?.next_renewal_date && <p>{fill(t.status.renewal, { date: formatDate(status.next_renewal_date) })}</p>}
+      {status?.next_renewal_date && <p>{fill(t.status.renewal, { date: frLongDate(status.next_renewal_date) })}</p>}
       {pending && (
         <div className="sub-pending" role="status">
-          <p>{fill(t.status.pending, { target: planLabel(pending.target_plan, pending.target_billing_cycle), date: formatDate(pending.scheduled_date) })}</p>
+          <p>{fill(t.status.pending, { target: planLabel(pending.target_plan, pending.target_billing_cycle), date: frLongDate(pending.scheduled_date) })}</p>
           <button type="button" className="u-btn-outline" disabled={busy} onClick={onCancelChange}>
             {t.status.cancelChange}
           </button>
@@ -61,7 +62,7 @@ export function ChangePlanList({ user, cycle, pending, onSelect }: { user: Publi
             </span>
             {r.product_type && (
               <span className="change-price">
-                {formatCents(OFFERS[r.product_type].price_cents)}
+                {formatEuros(OFFERS[r.product_type].price_cents)}
                 {OFFERS[r.product_type].billing_cycle === "annual" ? t.perYear : t.perMonth}
               </span>
             )}

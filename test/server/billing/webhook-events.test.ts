@@ -1,0 +1,210 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { fulfilments, pendingPlanChanges, purchases, stripeEvents, users } from "../../../src/db/schema/index.ts";
+import { publicSession } from "../../fakes/stripe/state.ts";
+import { billingApp, sessionId, stopFakes } from "./billing.helpers.ts";
+
+afterEach(stopFakes);
+
+type T = Awaited<ReturnType<typeof billingApp>>;
+const userRow = (t: T, id: number) => t.db.select().from(users).where(eq(users.id, id)).get()!;
+
+/** Everything an event may change for the user: account, money rows, pending changes, recorded events. */
+function snapshot(t: T, userId: number) {
+  return {
+    user: userRow(t, userId),
+    purchases: t.db.select().from(purchases).all(),
+    fulfilments: t.db.select().from(fulfilments).all(),
+    pending: t.db.select().from(pendingPlanChanges).all(),
+    events: t.db.select().from(stripeEvents).all(),
+  };
+}
+
+/** Replays `evt` a minute later (any write would move updated_at): answered as a duplicate, nothing changes. */
+async function expectReplayChangesNothing(t: T, evt: unknown, userId: number) {
+  t.clock.advance(60_000);
+  const before = snapshot(t, userId);
+  const replay = await t.webhook(evt);
+  expect(replay.status).toBe(200);
+  expect(replay.body.duplicate).toBe(true);
+  expect(snapshot(t, userId)).toEqual(before);
+}
+
+/** A checkout paid with a delayed method (SEPA): complete at Stripe, payment still pending. */
+async function pendingAsyncSession(t: T, product = "subscription_basic", values: Partial<typeof users.$inferInsert> = {}) {
+  const { user, token } = t.user(values);
+  const res = await t.checkout(token, product);
+  const id = sessionId(res.body.checkout_url);
+  const session = t.fake.state.pay(id);
+  session.payment_status = "unpaid";
+  return { user, token, id, session, json: () => publicSession(session) };
+}
+
+/** A Stripe subscriber on `product`, with `values` set on the account afterwards. */
+async function subscriber(t: T, product = "subscription_basic", values: Partial<typeof users.$inferInsert> = {}) {
+  const { user, token } = t.user();
+  const id = await t.subscribe(token, product);
+  if (Object.keys(values).length) t.db.update(users).set(values).where(eq(users.id, user.id)).run();
+  const subId = t.fake.sessions.get(id)!.subscription!;
+  return { user, token, id, subId, sub: () => t.fake.state.subscriptions.get(subId)! };
+}
+
+describe("checkout.session.async_payment_succeeded / failed", () => {
+  test("a delayed payment that succeeds credits the plan once, not at checkout completion", async () => {
+    const t = await billingApp();
+    const { user, session, json } = await pendingAsyncSession(t);
+    await t.webhook(t.fake.event("checkout.session.completed", json()));
+    expect(userRow(t, user.id).subscriptionType).toBe("trial");
+    expect(t.db.select().from(purchases).all()).toEqual([]);
+
+    session.payment_status = "paid";
+    const evt = t.fake.event("checkout.session.async_payment_succeeded", json());
+    expect((await t.webhook(evt)).status).toBe(200);
+    const row = userRow(t, user.id);
+    expect(row.subscriptionType).toBe("basic");
+    expect(row.planQueries).toBe(10);
+    expect(t.db.select().from(purchases).all().map((p) => p.amountCents)).toEqual([1199]);
+    await expectReplayChangesNothing(t, evt, user.id);
+  });
+
+  test("async_payment_succeeded after the status poll fulfilled the session credits nothing more", async () => {
+    const t = await billingApp();
+    const { user, token, id, session, json } = await pendingAsyncSession(t, "token_pack_10", { subscriptionType: "basic", billingCycle: "monthly" });
+    session.payment_status = "paid";
+    expect((await t.call("GET", `/api/stripe/checkout-status/${id}`, { token })).body.payment_status).toBe("paid");
+    expect(userRow(t, user.id).extraQueries).toBe(10);
+
+    const evt = t.fake.event("checkout.session.async_payment_succeeded", json());
+    const res = await t.webhook(evt);
+    expect(res.body.duplicate).toBe(false);
+    expect(userRow(t, user.id).extraQueries).toBe(10);
+    expect(t.db.select().from(purchases).all().length).toBe(1);
+    expect(t.db.select().from(fulfilments).all().length).toBe(1);
+    await expectReplayChangesNothing(t, evt, user.id);
+  });
+
+  test("a delayed payment that fails credits nothing and is logged", async () => {
+    const t = await billingApp();
+    const { user, token, id, json } = await pendingAsyncSession(t);
+    const before = userRow(t, user.id);
+    const evt = t.fake.event("checkout.session.async_payment_failed", json());
+    expect((await t.webhook(evt)).status).toBe(200);
+    await t.call("GET", `/api/stripe/checkout-status/${id}`, { token });
+    const row = userRow(t, user.id);
+    expect(row.subscriptionType).toBe("trial");
+    expect(row.planQueries).toBe(before.planQueries);
+    expect(row.stripeSubscriptionId).toBeNull();
+    expect(t.db.select().from(purchases).all()).toEqual([]);
+    expect(t.db.select().from(fulfilments).all()).toEqual([]);
+    expect(t.log.lines.some((l) => l.includes("checkout payment failed") && l.includes(id))).toBe(true);
+    await expectReplayChangesNothing(t, evt, user.id);
+  });
+});
+
+describe("invoice.payment_failed", () => {
+  test("a failed renewal keeps the plan and what remains of the allowance, and is logged", async () => {
+    const t = await billingApp();
+    const { user, subId } = await subscriber(t, "subscription_basic", { planQueries: 3 });
+    t.clock.advance(31 * 86_400_000);
+    const invoice = { ...t.fake.state.renew(subId), status: "open", amount_paid: 0 };
+    const evt = t.fake.event("invoice.payment_failed", invoice);
+    expect((await t.webhook(evt)).status).toBe(200);
+    const row = userRow(t, user.id);
+    expect(row.subscriptionType).toBe("basic");
+    expect(row.planQueries).toBe(3);
+    expect(row.stripeSubscriptionId).toBe(subId);
+    expect(t.db.select().from(purchases).all().length).toBe(1);
+    expect(t.log.lines.some((l) => l.includes("invoice payment failed") && l.includes(invoice.id))).toBe(true);
+    await expectReplayChangesNothing(t, evt, user.id);
+  });
+
+  test("the same renewal paid on Stripe's retry then resets the allowance", async () => {
+    const t = await billingApp();
+    const { user, subId } = await subscriber(t, "subscription_basic", { planQueries: 3 });
+    t.clock.advance(31 * 86_400_000);
+    const invoice = t.fake.state.renew(subId);
+    await t.webhook(t.fake.event("invoice.payment_failed", { ...invoice, status: "open", amount_paid: 0 }));
+    await t.webhook(t.fake.event("invoice.paid", invoice));
+    expect(userRow(t, user.id).planQueries).toBe(10);
+    expect(t.db.select().from(purchases).all().length).toBe(2);
+  });
+});
+
+describe("customer.subscription.updated / deleted", () => {
+  /** A pro subscriber with extra requests and a downgrade waiting for the renewal date. */
+  async function proWithPendingDowngrade(t: T) {
+    const s = await subscriber(t, "subscription_pro", { extraQueries: 7 });
+    const change = { target_subscription_type: "basic", target_billing_cycle: "monthly" };
+    expect((await t.call("POST", "/api/subscription/request-change", { token: s.token, json: change })).status).toBe(200);
+    return s;
+  }
+
+  for (const status of ["canceled", "unpaid", "incomplete_expired"]) {
+    test(`updated with status ${status} expires the account, keeps extra requests, drops the pending change`, async () => {
+      const t = await billingApp();
+      const { user, token, sub } = await proWithPendingDowngrade(t);
+      const evt = t.fake.event("customer.subscription.updated", { ...sub(), status });
+      expect((await t.webhook(evt)).status).toBe(200);
+      const row = userRow(t, user.id);
+      expect(row.subscriptionType).toBe("expired");
+      expect(row.planQueries).toBe(0);
+      expect(row.extraQueries).toBe(7);
+      expect(row.stripeSubscriptionId).toBeNull();
+      expect((await t.me(token)).body.pending_change).toBeNull();
+      await expectReplayChangesNothing(t, evt, user.id);
+    });
+  }
+
+  test("updated with status past_due (Stripe still retrying) changes nothing", async () => {
+    const t = await billingApp();
+    const { user, token, sub } = await proWithPendingDowngrade(t);
+    const before = snapshot(t, user.id);
+    await t.webhook(t.fake.event("customer.subscription.updated", { ...sub(), status: "past_due" }));
+    const after = snapshot(t, user.id);
+    expect(after.user).toEqual(before.user);
+    expect(after.pending).toEqual(before.pending);
+    expect((await t.me(token)).body.pending_change.target_plan).toBe("basic");
+  });
+
+  test("deleted ends the plan, keeps extra requests and drops the pending change; a replay changes nothing", async () => {
+    const t = await billingApp();
+    const { user, token, sub } = await proWithPendingDowngrade(t);
+    const evt = t.fake.event("customer.subscription.deleted", { ...sub(), status: "canceled" });
+    await t.webhook(evt);
+    const row = userRow(t, user.id);
+    expect(row.subscriptionType).toBe("expired");
+    expect(row.planQueries).toBe(0);
+    expect(row.extraQueries).toBe(7);
+    expect((await t.me(token)).body).toMatchObject({ current_subscription: "expired", pending_change: null });
+    await expectReplayChangesNothing(t, evt, user.id);
+  });
+});
+
+describe("charge.refunded", () => {
+  const charge = (pi: string, refunded = true) => ({ id: `ch_${pi}`, object: "charge", payment_intent: pi, refunded, amount_refunded: 1199 });
+
+  test("a refunded subscription payment is marked refunded and leaves the admin revenue", async () => {
+    const t = await billingApp();
+    const admin = t.user({ isAdmin: true, subscriptionType: "pro" });
+    const revenue = async () => (await t.call("GET", "/api/admin/stats", { token: admin.token })).body;
+    const { user, id } = await subscriber(t, "subscription_basic");
+    expect(await revenue()).toMatchObject({ total_revenue: 11.99, completed_purchases: 1 });
+    const invoice = t.fake.state.invoices.get(t.fake.sessions.get(id)!.invoice!)!;
+    const pi = [...t.fake.state.invoicePayments].find(([, inv]) => inv === invoice.id)![0];
+
+    const evt = t.fake.event("charge.refunded", charge(pi));
+    expect((await t.webhook(evt)).status).toBe(200);
+    expect(t.db.select().from(purchases).get()!.status).toBe("refunded");
+    expect(await revenue()).toMatchObject({ total_revenue: 0, completed_purchases: 0 });
+    expect(userRow(t, user.id).subscriptionType).toBe("basic"); // access: the operator decides
+    await expectReplayChangesNothing(t, evt, user.id);
+  });
+
+  test("a partial refund leaves the purchase completed", async () => {
+    const t = await billingApp();
+    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
+    const id = await t.subscribe(token, "token_pack_10");
+    await t.webhook(t.fake.event("charge.refunded", charge(t.fake.sessions.get(id)!.payment_intent!, false)));
+    expect(t.db.select().from(purchases).get()!.status).toBe("completed");
+  });
+});
