@@ -4,6 +4,7 @@ import { fr } from "../../i18n/fr.ts";
 import { AdminDashboard } from "./admin-dashboard.tsx";
 import { AdminUsers } from "./admin-users.tsx";
 import "./admin.css";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 type Tab = "dashboard" | "users";
 const TABS: readonly Tab[] = ["dashboard", "users"];
@@ -18,11 +19,7 @@ function AccessDenied({ onBack, detail }: { onBack(): void; detail: string | nul
       </svg>
       <h1 id="admin-denied-title">{fr.admin.deniedTitle}</h1>
       <p>{fr.admin.deniedText}</p>
-      {detail && (
-        <p className="alert error" role="alert">
-          {detail}
-        </p>
-      )}
+      <ErrorAlert message={detail} />
       <button type="button" className="primary" onClick={onBack}>
         {fr.admin.back}
       </button>

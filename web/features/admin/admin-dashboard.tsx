@@ -5,6 +5,7 @@ import { api, ApiError, unwrap } from "../../lib/api.ts";
 import { formatEuros } from "../../../src/billing/pricing.constants.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
 import { PLANS } from "./admin-validation.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.admin.stats;
 
@@ -28,9 +29,7 @@ export function AdminDashboard({ onForbidden }: { onForbidden(): void }) {
 
   if (error)
     return (
-      <p className="alert error" role="alert">
-        {error}
-      </p>
+      <ErrorAlert message={error} />
     );
   if (!stats) return <p className="muted">{fr.admin.loading}</p>;
 

@@ -6,6 +6,7 @@ import { ConfirmDialog } from "../pricing/confirm-dialog.tsx";
 import { fill, frLongDate } from "../../lib/format.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
 import { EditUserDialog } from "./edit-user-dialog.tsx";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.admin.users;
 /** Spec section 9: 10 users a page; "next" is disabled when a page has fewer. */
@@ -81,11 +82,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
           {notice.text}
         </p>
       )}
-      {error && (
-        <p className="alert error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       {data && (
         <p className="muted admin-total" aria-live="polite">
           {fill(t.total, { count: data.total })}

@@ -4,6 +4,7 @@ import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { type FormErrors, formFromUser, PLANS, TRIAL_DAYS_MAX, type UserForm, validateUserForm } from "./admin-validation.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.admin.edit;
 
@@ -104,11 +105,7 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
               />,
             )}
         </div>
-        {failure && (
-          <p className="alert error" role="alert">
-            {failure}
-          </p>
-        )}
+        <ErrorAlert message={failure} />
         <div className="u-actions">
           <button type="button" className="u-btn-outline" onClick={onClose}>
             {t.cancel}

@@ -3,6 +3,7 @@ import { Brand } from "../../components/ui/brand.tsx";
 import { Field } from "../../components/ui/field.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { errorText } from "../../lib/api.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.forgot;
 
@@ -67,11 +68,7 @@ export function ForgotPasswordView({
                 />
               )}
             </Field>
-            {error && error !== t.required && (
-              <p className="alert error" role="alert">
-                {error}
-              </p>
-            )}
+            <ErrorAlert message={error !== t.required ? error : null} />
             <button type="submit" className="primary block" disabled={busy}>
               {busy ? t.submitting : t.submit}
             </button>

@@ -5,6 +5,7 @@ import { PasswordInput } from "../../components/ui/password-input.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { errorText } from "../../lib/api.ts";
 import { MarketingPanels } from "./marketing-panels.tsx";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.login;
 
@@ -70,11 +71,7 @@ export function LoginView({
               />
             )}
           </Field>
-          {error && (
-            <p className="alert error" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorAlert message={error} />
           <button type="submit" className="primary block" disabled={blank || busy}>
             {busy ? t.submitting : t.submit}
           </button>

@@ -7,6 +7,7 @@ import { errorText } from "../../lib/api.ts";
 import type { LegalPage } from "../legal/legal-pages.ts";
 import { PlanSummaries } from "./marketing-panels.tsx";
 import { type RegisterErrors, type RegisterValues, validateRegister } from "./register-validation.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.register;
 type Text = Exclude<keyof RegisterValues, "terms">;
@@ -112,11 +113,7 @@ export function RegisterView({
             </p>
             <PlanSummaries />
           </div>
-          {error && (
-            <p className="alert error" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorAlert message={error} />
           <button type="submit" className="primary block" disabled={busy}>
             {busy ? t.submitting : t.submit}
           </button>

@@ -6,6 +6,7 @@ import { PasswordInput } from "../../components/ui/password-input.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { errorText } from "../../lib/api.ts";
 import { resetCriteria } from "./register-validation.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.reset;
 
@@ -76,9 +77,7 @@ export function ResetPasswordView({
         )}
         {state.step === "invalid" && (
           <>
-            <p className="alert error" role="alert">
-              {state.message}
-            </p>
+            <ErrorAlert message={state.message} />
             <button type="button" className="primary block" onClick={onForgot}>
               {t.newLink}
             </button>
@@ -116,11 +115,7 @@ export function ResetPasswordView({
                 </li>
               ))}
             </ul>
-            {error && (
-              <p className="alert error" role="alert">
-                {error}
-              </p>
-            )}
+            <ErrorAlert message={error} />
             <button type="submit" className="primary block" disabled={!ok || busy}>
               {busy ? t.submitting : t.submit}
             </button>

@@ -7,6 +7,7 @@ import { fr } from "../../i18n/fr.ts";
 import { errorText } from "../../lib/api.ts";
 import { minSec } from "../../lib/format.ts";
 import { useCountdown } from "./use-countdown.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.twoFactor;
 /** Spec section 9: a code lives 600 s; a new one may be asked after 60 s. */
@@ -130,11 +131,7 @@ export function TwoFactorView({
               <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
               <label htmlFor="remember">{t.remember}</label>
             </div>
-            {error && (
-              <p className="alert error" role="alert">
-                {error}
-              </p>
-            )}
+            <ErrorAlert message={error} />
             {info && (
               <p className="alert success" role="status">
                 {info}

@@ -3,6 +3,7 @@ import { Field } from "../../components/ui/field.tsx";
 import { Modal } from "../../components/ui/modal.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { ApiError, api, unwrap } from "../../lib/api.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.contact;
 /** Spec section 4: after success the dialog closes 2 s later, its form cleared. */
@@ -55,11 +56,7 @@ export function ContactDialog({ initial, onClose }: { initial?: Partial<Values>;
           </div>
           <Field label={t.subject}>{(a) => <input {...a} name="subject" required value={v.subject} onChange={set("subject")} />}</Field>
           <Field label={t.message}>{(a) => <textarea {...a} name="message" rows={5} required value={v.message} onChange={set("message")} />}</Field>
-          {status === "error" && error && (
-            <p className="alert error" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorAlert message={status === "error" ? error : null} />
           <button type="submit" className="primary block" disabled={!filled || status === "sending"}>
             {status === "sending" ? t.sending : t.submit}
           </button>

@@ -6,6 +6,7 @@ import { relativeTime } from "../../lib/format.ts";
 import type { AiStatusValue } from "../chat/use-ai-status.ts";
 import { AiStatusGrid } from "./ai-status-grid.tsx";
 import { type ConversationSummary, conversationTitle, useHistory } from "./use-history.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.history;
 
@@ -53,11 +54,7 @@ export function HistoryView({
     <div className="history-layout">
       <section className="card" aria-labelledby="history-title">
         <h1 id="history-title">{t.title}</h1>
-        {error && (
-          <p className="alert error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={error} />
         {items === null ? (
           <p className="muted" role="status">
             <span className="spinner" aria-hidden="true" /> {fr.common.loading}
