@@ -60,6 +60,11 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, proc);
+  return running(proc, url);
+}
+
+/** A started server process: its address, and a stop() that waits for it to exit. */
+function running(proc: Running["proc"], url: string): Running {
   return {
     url,
     pid: proc.pid,
@@ -93,15 +98,7 @@ export async function startReference(dbFile: string): Promise<Running> {
   reader.releaseLock();
   const url = new TextDecoder().decode(value).trim();
   await waitHealthy(url, proc, "/health");
-  return {
-    url,
-    pid: proc.pid,
-    proc,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
+  return running(proc, url);
 }
 
 export type WrkResult = { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number };

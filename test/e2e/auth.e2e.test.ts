@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { extractCode, extractResetLink } from "../fakes/smtp.ts";
-import { DESKTOP, type E2E, ensureChromium, PHONE, registerThroughUi, shot, startE2E } from "./harness.ts";
+import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
 
 const skip = ensureChromium();
 if (skip) console.warn(skip);
@@ -8,16 +8,11 @@ if (skip) console.warn(skip);
 const ADMIN = { email: "admin@example.fr", password: "Admin-Secret-42" };
 
 describe.skipIf(!!skip)("e2e: two-factor login and password reset", () => {
-  let e: E2E;
-  beforeAll(async () => {
-    // Admins need the second factor by default (TWO_FACTOR=admins).
-    e = await startE2E({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-  }, 60_000);
-  afterAll(async () => {
-    await e?.stop();
-  });
+  // Admins need the second factor by default (TWO_FACTOR=admins).
+  const world = useE2E({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
 
   test("login with two-factor, the code read from the test SMTP server", async () => {
+    const e = world();
     const { page, errors } = await e.newPage(PHONE);
     await page.goto("/");
     await page.getByLabel("Email").fill(ADMIN.email);
@@ -41,6 +36,7 @@ describe.skipIf(!!skip)("e2e: two-factor login and password reset", () => {
   }, 60_000);
 
   test("password reset through the mailed link", async () => {
+    const e = world();
     const { page, errors } = await e.newPage(DESKTOP);
     const who = { first: "Inès", last: "Morel", email: "ines@example.fr", password: "Secret123" };
     await registerThroughUi(page, who);

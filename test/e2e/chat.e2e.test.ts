@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { DESKTOP, type E2E, ensureChromium, PHONE, registerThroughUi, shot, startE2E } from "./harness.ts";
+import { describe, expect, test } from "bun:test";
+import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
 
 const skip = ensureChromium();
 if (skip) console.warn(skip);
 
 describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
-  let e: E2E;
-  beforeAll(async () => {
-    e = await startE2E();
-  }, 60_000);
-  afterAll(async () => {
-    await e?.stop();
-  });
+  const world = useE2E();
 
   test("register -> ask -> answer a clarification -> consolidated answer -> history -> delete", async () => {
+    const e = world();
     const { page, errors } = await e.newPage(DESKTOP);
     await page.goto("/");
     await page.getByRole("heading", { name: "Connexion" }).waitFor();
@@ -64,6 +59,7 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
   }, 60_000);
 
   test("phone: the app, the answer and the legal modal read well at 390x844", async () => {
+    const e = world();
     const { page, errors } = await e.newPage(PHONE);
     await page.goto("/");
     await shot(page, "login-phone");

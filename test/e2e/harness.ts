@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -102,4 +103,19 @@ export async function registerThroughUi(page: Page, who: { first: string; last: 
   await page.locator("#terms").check();
   await page.getByRole("button", { name: "Créer mon compte" }).click();
   await page.getByRole("button", { name: "Déconnexion" }).waitFor();
+}
+
+/**
+ * The usual setup of a describe block: one E2E world (fakes, executable,
+ * browser) started before its tests and stopped after; call `e()` inside tests.
+ */
+export function useE2E(env: Record<string, string> = {}): () => E2E {
+  let e: E2E | undefined;
+  beforeAll(async () => {
+    e = await startE2E(env);
+  }, 60_000);
+  afterAll(async () => {
+    await e?.stop();
+  });
+  return () => e!;
 }

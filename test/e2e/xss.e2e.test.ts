@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { DESKTOP, type E2E, ensureChromium, registerThroughUi, startE2E } from "./harness.ts";
+import { DESKTOP, ensureChromium, registerThroughUi, useE2E } from "./harness.ts";
 
 const skip = ensureChromium();
 if (skip) console.warn(skip);
@@ -30,15 +30,10 @@ async function activeContent(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(!!skip)("e2e: hostile markup renders inert", () => {
-  let e: E2E;
-  beforeAll(async () => {
-    e = await startE2E();
-  }, 60_000);
-  afterAll(async () => {
-    await e?.stop();
-  });
+  const world = useE2E();
 
   test("a model answer and a question with <script>/<img onerror> run nothing and leave no active element", async () => {
+    const e = world();
     const { page, errors } = await e.newPage(DESKTOP);
     const dialogs: string[] = [];
     page.on("dialog", (d) => {
