@@ -1,3 +1,4 @@
+import { refuseMissing, requireCurrentSchema, schemaState } from "../src/db/schema-guard.ts";
 import { runMigrations } from "../src/db/migrate.ts";
 import type { Deps } from "../src/deps.ts";
 import { createLogger } from "../src/lib/log.ts";
@@ -5,18 +6,27 @@ import { buildDeps } from "../src/server.ts";
 import { configFor, type GlobalOptions } from "./index.ts";
 
 /**
- * The server's own dependencies for one command: the same database (migrated
- * first, like the server does), mailer and Stripe client. Log lines go to
- * stderr, warnings and errors only (debug with LOG_LEVEL=debug), so stdout
- * carries nothing but the command's output (`--json` stays parseable).
- * The database is closed when the command ends, whatever happens.
+ * How a command may open the database. Only `serve` and `migrate` migrate a
+ * database that holds data; `create` (users create) may create a missing
+ * one and set up its schema; `allowBehind` (backup) copies an older schema as it is.
  */
-export async function withDeps<T>(opts: GlobalOptions, fn: (deps: Deps) => Promise<T> | T): Promise<T> {
+export type OpenRules = { create?: boolean; allowBehind?: boolean };
+
+/**
+ * The server's own dependencies for one command: the same database, mailer
+ * and Stripe client. Log lines go to stderr, warnings and errors only (debug
+ * with LOG_LEVEL=debug), so stdout carries nothing but the command's output
+ * (`--json` stays parseable). The database is closed when the command ends,
+ * whatever happens.
+ */
+export async function withDeps<T>(opts: GlobalOptions, fn: (deps: Deps) => Promise<T> | T, rules: OpenRules = {}): Promise<T> {
   const config = configFor(opts);
+  if (!rules.create) refuseMissing(config.databasePath);
   const log = createLogger(config.logLevel === "debug" ? "debug" : "warn", (line) => process.stderr.write(`${line}\n`));
   const deps = buildDeps(config, log);
   try {
-    runMigrations(deps.db);
+    if (rules.create && schemaState(deps.db).status === "empty") runMigrations(deps.db);
+    requireCurrentSchema(deps.db, config.databasePath, rules);
     return await fn(deps);
   } finally {
     deps.db.$client.close();

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { type Config, ConfigError, loadConfig } from "../src/config.ts";
+import { RefusedError } from "../src/lib/errors.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
@@ -11,7 +12,7 @@ import { registerStats } from "./commands/stats.ts";
 import { registerUsers } from "./commands/users.ts";
 
 /** Exit codes: 0 success, 1 refused action (one clear line), 2 usage error. */
-export class RefusedError extends Error {}
+export { RefusedError } from "../src/lib/errors.ts";
 
 export type GlobalOptions = { json?: boolean; dataDir?: string };
 

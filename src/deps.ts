@@ -7,6 +7,7 @@ import type { Clock } from "./lib/clock.ts";
 import type { Logger } from "./lib/log.ts";
 import type { Mailer } from "./lib/mail/mailer.ts";
 import type { RateLimitStore } from "./lib/rate-limit.ts";
+import type { Lease } from "./system/lease.ts";
 
 /**
  * Everything a request handler, job or CLI command may use, built once by
@@ -22,6 +23,8 @@ export interface Deps {
   stripe: Stripe | null;
   /** The six models: SDK clients, cached availability, final-processing runs in flight. */
   ai: Ai;
+  /** The server's hold on the database (src/system/lease.ts); unset in the CLI and most tests. */
+  lease?: Lease;
 }
 
 export type AppEnv = {

@@ -4,13 +4,14 @@ import { createStripe } from "./billing/stripe.client.ts";
 import { recoverInterruptedRuns } from "./chat/chat.recovery.ts";
 import type { Config } from "./config.ts";
 import { openDb } from "./db/client.ts";
-import { runMigrations } from "./db/migrate.ts";
+import { migrateWithBackup, newerRefusal, schemaState } from "./db/schema-guard.ts";
 import type { Deps } from "./deps.ts";
 import { allJobs } from "./jobs/index.ts";
 import { startJobs } from "./jobs/scheduler.ts";
 import { systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { createMailer } from "./lib/mail/index.ts";
+import { acquireLease, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
 /** How long in-flight requests may take to finish on SIGTERM before connections are closed. */
@@ -22,17 +23,52 @@ export function buildDeps(config: Config, log: Logger = createLogger(config.logL
   return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock, db) };
 }
 
-/** config -> openDb -> migrate -> createApp -> Bun.serve -> startJobs; SIGTERM/SIGINT stop cleanly. */
+/**
+ * config -> openDb -> lease -> migrate -> recover -> createApp -> Bun.serve ->
+ * startJobs; SIGTERM/SIGINT stop cleanly. The lease comes before anything
+ * that writes: a second server on this database stops here, having touched nothing.
+ */
 export async function startServer(config: Config) {
   const deps = buildDeps(config);
-  const applied = runMigrations(deps.db);
-  if (applied) deps.log.info("migrations applied", { count: applied });
+  const url = `http://${config.host}:${config.port}`;
+  let lease: Lease | undefined;
+  try {
+    const state = schemaState(deps.db);
+    if (state.status === "newer") throw newerRefusal(config.databasePath, state);
+    // A database from before the lease has no lease table yet: it is taken right after its migration.
+    if (hasLeaseTable(deps)) lease = acquireLease(deps.db, deps.clock.now(), url);
+    const { applied, backup } = migrateWithBackup(deps.db, config.databasePath, config.dataDir);
+    if (applied) deps.log.info("migrations applied", { count: applied, backup });
+    lease ??= acquireLease(deps.db, deps.clock.now(), url);
+  } catch (e) {
+    deps.db.$client.close();
+    throw e;
+  }
+  deps.lease = lease;
   recoverInterruptedRuns(deps);
   await ensureAdmin(deps);
   const app = createApp(deps);
-  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
+  } catch (e) {
+    releaseLease(deps.db, lease);
+    deps.db.$client.close();
+    throw e;
+  }
   const jobs = startJobs(deps, allJobs);
   deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databasePath });
+
+  const heartbeat = setInterval(() => {
+    try {
+      if (renewLease(deps.db, lease, deps.clock.now())) return;
+      deps.log.error("bail de la base perdu : un autre serveur l'a pris, arrêt");
+      void shutdown("lease");
+    } catch (e) {
+      // A lock held elsewhere for a moment: the next beat retries, well within the lease's lifetime.
+      deps.log.warn("lease heartbeat failed", { error: e });
+    }
+  }, HEARTBEAT_MS);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -43,6 +79,8 @@ export async function startServer(config: Config) {
     const timedOut = await Promise.race([drained.then(() => false), Bun.sleep(DRAIN_MS).then(() => true)]);
     if (timedOut) await server.stop(true);
     await jobs.stop();
+    clearInterval(heartbeat);
+    if (signal !== "lease") releaseLease(deps.db, lease);
     deps.db.$client.close();
     deps.log.info("arrêté");
     process.exit(0);
@@ -50,4 +88,8 @@ export async function startServer(config: Config) {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   return { server, deps, shutdown };
+}
+
+function hasLeaseTable({ db }: Deps): boolean {
+  return !!db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'server_lease'").get();
 }

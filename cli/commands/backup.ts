@@ -11,7 +11,7 @@ export function registerBackup(program: Command) {
     .argument("<fichier>", "fichier à créer (jamais remplacé s'il existe)")
     .action(async (file: string, _o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const r = await withDeps(opts, (deps) => backupDatabase(deps.db, file));
+      const r = await withDeps(opts, (deps) => backupDatabase(deps.db, file), { allowBehind: true });
       print(opts, r, () => `Sauvegarde écrite et vérifiée (integrity_check : ok) : ${r.file} (${(r.bytes / 1024).toFixed(0)} Kio)`);
     });
 }

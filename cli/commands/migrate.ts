@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { openDb } from "../../src/db/client.ts";
-import { runMigrations } from "../../src/db/migrate.ts";
+import { migrateWithBackup } from "../../src/db/schema-guard.ts";
 import { configFor, type GlobalOptions } from "../index.ts";
 import { print } from "../output.ts";
 
@@ -13,9 +13,10 @@ export function registerMigrate(program: Command) {
       const config = configFor(opts);
       const db = openDb(config.databasePath);
       try {
-        const applied = runMigrations(db);
-        print(opts, { applied, database: config.databasePath }, () =>
-          applied ? `${applied} migration(s) appliquée(s) à ${config.databasePath}` : `Base à jour : ${config.databasePath}`,
+        // Beside a running server too: WAL readers go on, and a migration is one transaction.
+        const { applied, backup } = migrateWithBackup(db, config.databasePath, config.dataDir);
+        print(opts, { applied, database: config.databasePath, backup: backup ?? null }, () =>
+          applied ? `${applied} migration(s) appliquée(s) à ${config.databasePath}${backup ? ` (sauvegarde préalable : ${backup})` : ""}` : `Base à jour : ${config.databasePath}`,
         );
       } finally {
         db.$client.close();

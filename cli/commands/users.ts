@@ -65,7 +65,7 @@ export function registerUsers(program: Command) {
         let row = await createUser(deps.db, now, { email: input.email, password: input.password, firstName: input.first_name, lastName: input.last_name, isAdmin: o.admin ?? false });
         if (o.plan && o.plan !== "trial") row = assignPlan(deps, row.id, { plan: o.plan });
         return toUserDetail(row, now);
-      });
+      }, { create: true });
       print(opts(cmd), { user, ...(generated && { password: generated }) }, () =>
         [`Compte créé : ${user.email} (n° ${user.id}, forfait ${PLAN_LABELS[user.subscription_type]})`, ...(generated ? [`Mot de passe (affiché une seule fois) : ${generated}`] : [])].join("\n"),
       );

@@ -19,7 +19,7 @@ export function backupDatabase(db: Db, target: string): BackupResult {
   // Claim the name atomically (O_EXCL): VACUUM INTO accepts an empty file, and
   // a file of someone else is neither overwritten nor removed on failure.
   try {
-    closeSync(openSync(file, "wx"));
+    closeSync(openSync(file, "wx", 0o600));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") {
       throw new AppError("BACKUP_TARGET_EXISTS", `Le fichier existe déjà, il n'est pas remplacé : ${file}`);

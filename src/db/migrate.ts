@@ -8,10 +8,11 @@ type MigrationMeta = { sql: string[]; bps: boolean; folderMillis: number; hash: 
  * Applies the committed drizzle-kit migrations. They are embedded as text
  * (src/db/migrations/index.ts) rather than read from a folder, so the compiled
  * executable migrates with no files beside it. Same bookkeeping table and
- * hashes as drizzle's own folder migrator. Used by the server, CLI and tests.
+ * hashes as drizzle's own folder migrator. Used by the server, CLI and tests
+ * (which pass `list` to build a database of an older version).
  */
-export function runMigrations(db: Db): number {
-  const metas: MigrationMeta[] = migrations.map((m) => ({
+export function runMigrations(db: Db, list: ReadonlyArray<(typeof migrations)[number]> = migrations): number {
+  const metas: MigrationMeta[] = list.map((m) => ({
     sql: m.sql.split("--> statement-breakpoint"),
     bps: m.breakpoints,
     folderMillis: m.when,

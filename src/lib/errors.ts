@@ -95,3 +95,9 @@ export function errorMessage(code: ErrorCode): string {
 export function errorStatus(code: ErrorCode): ContentfulStatusCode {
   return table[code][0];
 }
+
+/**
+ * An operator action refused with one clear French line (the CLI prints it
+ * and exits 1): a second server, a database of another version, a missing file.
+ */
+export class RefusedError extends Error {}

@@ -56,7 +56,7 @@ describe("unisson backup", () => {
     expect(copy.users).toBeLessThanOrEqual(counts(dbPath(live)).users);
 
     // Restore: the copy becomes the database of a new data folder, which the CLI reads.
-    const restored = dir();
+    const restored = dir({ empty: true });
     copyFileSync(target, dbPath(restored));
     const list = runCli(["users", "list", "--json"], restored);
     expect(list.code).toBe(0);

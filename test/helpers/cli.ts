@@ -42,20 +42,23 @@ export function withDb<T>(dataDir: string, fn: (db: Db) => T): T {
 }
 
 /**
- * A fresh data folder per call, all removed after each test; `setDefaultTimeout`
+ * A fresh data folder per call, holding an up-to-date empty database as the
+ * server leaves it (the CLI never creates one, except `users create`), or
+ * nothing with `{ empty: true }`; all removed after each test. `setDefaultTimeout`
  * is raised because each CLI run is a real process that loads the whole product
  * (slow on a busy machine, never a timing assertion).
  */
-export function useDataDirs(): () => string {
+export function useDataDirs(): (opts?: { empty?: boolean }) => string {
   setDefaultTimeout(60_000);
   let dirs: Array<{ cleanup(): void }> = [];
   afterEach(() => {
     for (const d of dirs) d.cleanup();
     dirs = [];
   });
-  return () => {
+  return (opts = {}) => {
     const dir = tempDir("unisson-cli-");
     dirs.push(dir);
+    if (!opts.empty) withDb(dir.path, () => {});
     return dir.path;
   };
 }

@@ -1,0 +1,72 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { backupDatabase } from "../admin/admin.backup.ts";
+import { RefusedError } from "../lib/errors.ts";
+import type { Db } from "./client.ts";
+import { runMigrations } from "./migrate.ts";
+import { migrations } from "./migrations/index.ts";
+
+/** This executable's schema version: how many migrations it carries. */
+export const SCHEMA_VERSION = migrations.length;
+
+export type SchemaState = { version: number; status: "empty" | "behind" | "current" | "newer" };
+
+/**
+ * Where the database stands against this executable, from drizzle's own
+ * bookkeeping (drizzle applies every migration newer than the last recorded
+ * one, so the last timestamp decides). Reads nothing else of the database.
+ */
+export function schemaState(db: Db): SchemaState {
+  const table = db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (!table) return { version: 0, status: "empty" };
+  const row = db.$client.query("SELECT count(*) AS n, max(created_at) AS last FROM __drizzle_migrations").get() as { n: number; last: number | null };
+  if (row.n === 0) return { version: 0, status: "empty" };
+  const known = migrations.at(-1)!.when;
+  const last = Number(row.last);
+  if (last > known || row.n > SCHEMA_VERSION) return { version: row.n, status: "newer" };
+  return { version: row.n, status: last < known ? "behind" : "current" };
+}
+
+export function newerRefusal(path: string, state: SchemaState): RefusedError {
+  return new RefusedError(
+    `La base ${resolve(path)} vient d'une version plus récente d'Unisson (schéma ${state.version}, cet exécutable connaît le schéma ${SCHEMA_VERSION}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
+  );
+}
+
+/**
+ * The CLI's rule for opening a database (only `serve` and `migrate` migrate):
+ * a missing file is refused unless the command may create it, a newer
+ * schema is never read, an older one asks for `unisson migrate`.
+ */
+export function refuseMissing(path: string): void {
+  if (path !== ":memory:" && !existsSync(path)) {
+    throw new RefusedError(`Base de données introuvable : ${resolve(path)} (vérifiez DATA_DIR ou --data-dir ; elle n'est pas créée ici).`);
+  }
+}
+
+export function requireCurrentSchema(db: Db, path: string, opts: { allowBehind?: boolean } = {}): SchemaState {
+  const state = schemaState(db);
+  if (state.status === "newer") throw newerRefusal(path, state);
+  if (state.status === "behind" && !opts.allowBehind) {
+    throw new RefusedError(`La base ${resolve(path)} n'est pas à jour (schéma ${state.version}, attendu ${SCHEMA_VERSION}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`);
+  }
+  return state;
+}
+
+/**
+ * `serve` and `migrate`: refuses a newer database, and before migrating one
+ * that holds data takes a verified backup, backups/pre-migrate-<version>.db
+ * (the schema version it had), which is the way back to the previous executable.
+ */
+export function migrateWithBackup(db: Db, path: string, dataDir: string): { applied: number; backup?: string } {
+  const state = schemaState(db);
+  if (state.status === "newer") throw newerRefusal(path, state);
+  let backup: string | undefined;
+  if (state.status === "behind" && path !== ":memory:") {
+    const dir = join(dataDir, "backups");
+    const name = `pre-migrate-${state.version}`;
+    const target = existsSync(join(dir, `${name}.db`)) ? join(dir, `${name}-${Date.now()}.db`) : join(dir, `${name}.db`);
+    backup = backupDatabase(db, target).file;
+  }
+  return { applied: runMigrations(db), backup };
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { eq } from "drizzle-orm";
+import { type Db, immediate } from "../db/client.ts";
+import { serverLease } from "../db/schema/index.ts";
+import { RefusedError } from "../lib/errors.ts";
+
+/** The heartbeat renews the lease this often; a holder silent for LEASE_TTL_MS has lost it. */
+export const HEARTBEAT_MS = 10_000;
+export const LEASE_TTL_MS = 30_000;
+
+export type LeaseRow = typeof serverLease.$inferSelect;
+export type Lease = { holder: string; acquiredAt: Date };
+
+/** Raised when another live server holds the database; its message is the one line `serve` prints. */
+export class LeaseHeldError extends RefusedError {}
+
+/**
+ * Whether the process that wrote this lease can still be running. Same host:
+ * ask the kernel (a kill -9 leaves an unexpired lease behind, and the restart
+ * must not wait for it); a holder with our own pid is a previous life of this
+ * container (Docker restarts at pid 1 again). Another host: trust the expiry.
+ */
+function holderAlive(row: LeaseRow, now: Date): boolean {
+  if (row.expiresAt.getTime() <= now.getTime()) return false;
+  if (row.hostname !== hostname()) return true;
+  if (row.pid === process.pid) return false;
+  try {
+    process.kill(row.pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export function readLease(db: Db): LeaseRow | undefined {
+  return db.select().from(serverLease).where(eq(serverLease.id, 1)).get();
+}
+
+/** The lease of a live holder, or undefined when the database is free to take. */
+export function liveLease(db: Db, now: Date): LeaseRow | undefined {
+  const row = readLease(db);
+  return row && holderAlive(row, now) ? row : undefined;
+}
+
+function describe(row: LeaseRow, now: Date): string {
+  const ago = Math.max(0, Math.round((now.getTime() - row.heartbeatAt.getTime()) / 1000));
+  return `pid ${row.pid} sur ${row.hostname}${row.url ? `, ${row.url}` : ""}, dernier signe de vie il y a ${ago} s`;
+}
+
+/** Takes the database for this process, or throws LeaseHeldError naming the live holder. */
+export function acquireLease(db: Db, now: Date, url: string | null): Lease {
+  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  return immediate(db, () => {
+    const current = liveLease(db, now);
+    if (current) {
+      throw new LeaseHeldError(`Un autre serveur Unisson utilise déjà cette base (${describe(current, now)}) : arrêtez-le avant d'en démarrer un second.`);
+    }
+    const values = { holder, hostname: hostname(), pid: process.pid, url, acquiredAt: now, heartbeatAt: now, expiresAt: new Date(now.getTime() + LEASE_TTL_MS) };
+    db.insert(serverLease).values({ id: 1, ...values }).onConflictDoUpdate({ target: serverLease.id, set: values }).run();
+    return { holder, acquiredAt: now };
+  });
+}
+
+/** Extends the lease; false when someone else holds it now (this process slept past its expiry). */
+export function renewLease(db: Db, lease: Lease, now: Date): boolean {
+  const r = db
+    .update(serverLease)
+    .set({ heartbeatAt: now, expiresAt: new Date(now.getTime() + LEASE_TTL_MS) })
+    .where(eq(serverLease.holder, lease.holder))
+    .returning({ id: serverLease.id })
+    .all();
+  return r.length === 1;
+}
+
+/** Frees the database at a clean stop, so the next start needs no liveness guess. */
+export function releaseLease(db: Db, lease: Lease): void {
+  db.delete(serverLease).where(eq(serverLease.holder, lease.holder)).run();
+}
+
+/** Whether this process holds the lease right now (readiness). */
+export function holdsLease(db: Db, lease: Lease | undefined, now: Date): boolean {
+  const row = readLease(db);
+  return !!lease && row?.holder === lease.holder && row.expiresAt.getTime() > now.getTime();
+}
+
+/**
+ * Whose runs are in flight: "ours" (this process holds the lease), "other"
+ * (a live server does: its runs are not ours to touch), "none".
+ */
+export function leaseOwner(db: Db, lease: Lease | undefined, now: Date): "ours" | "other" | "none" {
+  const row = readLease(db);
+  if (!row) return "none";
+  if (lease && row.holder === lease.holder) return "ours";
+  return holderAlive(row, now) ? "other" : "none";
+}
