@@ -22,7 +22,7 @@ export type OpenRules = { create?: boolean; allowBehind?: boolean };
 export async function withDeps<T>(opts: GlobalOptions, fn: (deps: Deps) => Promise<T> | T, rules: OpenRules = {}): Promise<T> {
   const config = configFor(opts);
   if (!rules.create) refuseMissing(config.databasePath);
-  const log = createLogger(config.logLevel === "debug" ? "debug" : "warn", (line) => process.stderr.write(`${line}\n`));
+  const log = createLogger(config.logLevel === "debug" ? "debug" : "warn", (line) => process.stderr.write(`${line}\n`), config.logFormat);
   const deps = buildDeps(config, log);
   try {
     if (rules.create && schemaState(deps.db).status === "empty") runMigrations(deps.db);

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
-import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
+import { crossOriginGuard, loggedPath, requestIds, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
@@ -13,6 +13,8 @@ import { contactRoutes } from "./contact/contact.routes.ts";
 import { pricingRoutes, promoRoutes, stripeRoutes, subscriptionRoutes } from "./billing/billing.routes.ts";
 import { chatRoutes } from "./chat/chat.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { bindMetrics, type Metrics } from "./system/metrics.ts";
+import { metricsRoutes } from "./system/metrics.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 
 /** Largest JSON body the API reads; larger ones get 413 before any parsing. */
@@ -29,8 +31,10 @@ function apiRoutes() {
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
   const rateLimits = createRateLimitStore(deps.clock);
+  bindMetrics(deps);
 
-  app.use(requestLogger(deps.log));
+  app.use(requestIds);
+  app.use(requestLogger(deps.log, deps.metrics));
   app.use(securityHeaders);
   app.use(async (c, next) => {
     c.set("deps", deps);
@@ -53,16 +57,23 @@ export function createApp(deps: Deps) {
   app.all("/api/*", () => {
     throw new AppError("API_NOT_FOUND");
   });
+  app.route("/", metricsRoutes);
   app.route("/", spaRoutes());
 
-  app.onError(errorHandler(deps.log));
+  app.onError(errorHandler(deps.log, deps.metrics));
 
   return routes;
 }
 
 /** The one error handler: AppError -> its status and { detail }; anything else -> 500, logged, no internals. */
-export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
+export function errorHandler(log: Logger, metrics?: Metrics): ErrorHandler<AppEnv> {
   return (err, c) => {
+    if (isDatabaseBusy(err)) {
+      // Another process (the CLI, a backup, sqlite3) holds the write lock past the server's short busy timeout.
+      metrics?.sqliteBusy.inc();
+      log.warn("database busy", { path: loggedPath(c.req.path), method: c.req.method });
+      return c.json({ detail: errorMessage("DATABASE_BUSY") }, 503);
+    }
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       if (err.status >= 500) log.error("request failed", { path: loggedPath(c.req.path), code: err.code });
@@ -75,6 +86,11 @@ export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
     log.error("unhandled error", { path: loggedPath(c.req.path), method: c.req.method, error: err, stack: err?.stack });
     return c.json({ detail: errorMessage("INTERNAL") }, 500);
   };
+}
+
+function isDatabaseBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
 }
 
 /** Hono's own exceptions (malformed JSON, body limit) in the house's French. */

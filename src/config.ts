@@ -86,9 +86,20 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: optionalUrl,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "doit valoir debug, info, warn ou error" }).default("info"),
+  LOG_FORMAT: z.enum(["pretty", "json"], { error: "doit valoir pretty ou json" }).default("pretty"),
+  METRICS_TOKEN: optionalText,
+  BACKUP_INTERVAL: optionalText.pipe(z.string().regex(/^\d+(m|h|d)$/, "doit être une durée comme 30m, 6h ou 1d").optional()),
+  BACKUP_KEEP: z.coerce.number({ error: "doit être un nombre entier" }).int("doit être un nombre entier").min(1, "doit valoir au moins 1").max(10_000, "doit valoir au plus 10000").default(28),
 });
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogFormat = "pretty" | "json";
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** "6h" -> milliseconds. */
+function durationMs(text: string): number {
+  return Number(text.slice(0, -1)) * UNIT_MS[text.slice(-1) as keyof typeof UNIT_MS];
+}
 
 function buildConfig(e: z.infer<typeof envSchema>) {
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
@@ -123,6 +134,10 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       apiBase: e.STRIPE_API_BASE,
     },
     logLevel: e.LOG_LEVEL as LogLevel,
+    logFormat: e.LOG_FORMAT as LogFormat,
+    /** Bearer token of GET /metrics; unset = no metrics endpoint. */
+    metricsToken: e.METRICS_TOKEN,
+    backup: { intervalMs: e.BACKUP_INTERVAL ? durationMs(e.BACKUP_INTERVAL) : undefined, keep: e.BACKUP_KEEP },
   };
 }
 

@@ -8,6 +8,7 @@ import type { Logger } from "./lib/log.ts";
 import type { Mailer } from "./lib/mail/mailer.ts";
 import type { RateLimitStore } from "./lib/rate-limit.ts";
 import type { Lease } from "./system/lease.ts";
+import type { Metrics } from "./system/metrics.ts";
 
 /**
  * Everything a request handler, job or CLI command may use, built once by
@@ -23,6 +24,8 @@ export interface Deps {
   stripe: Stripe | null;
   /** The six models: SDK clients, cached availability, final-processing runs in flight. */
   ai: Ai;
+  /** Prometheus counters of this process (GET /metrics). */
+  metrics: Metrics;
   /** The server's hold on the database (src/system/lease.ts); unset in the CLI and most tests. */
   lease?: Lease;
 }

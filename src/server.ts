@@ -3,7 +3,7 @@ import { createApp } from "./app.ts";
 import { createStripe } from "./billing/stripe.client.ts";
 import { recoverInterruptedRuns } from "./chat/chat.recovery.ts";
 import type { Config } from "./config.ts";
-import { openDb } from "./db/client.ts";
+import { openDb, SERVER_BUSY_TIMEOUT_MS } from "./db/client.ts";
 import { migrateWithBackup, newerRefusal, schemaState } from "./db/schema-guard.ts";
 import type { Deps } from "./deps.ts";
 import { allJobs } from "./jobs/index.ts";
@@ -11,6 +11,9 @@ import { startJobs } from "./jobs/scheduler.ts";
 import { systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { createMailer } from "./lib/mail/index.ts";
+import { backupJobs } from "./system/backup.job.ts";
+import { createMetrics } from "./system/metrics.ts";
+import { setupSummary } from "./system/startup.ts";
 import { acquireLease, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
@@ -18,9 +21,9 @@ import { ensureAdmin } from "./users/admin-bootstrap.ts";
 const DRAIN_MS = 10_000;
 
 /** Builds the real dependencies from config (the tests build their own); the CLI passes a logger that keeps stdout for its output. */
-export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel)): Deps {
-  const db = openDb(config.databasePath);
-  return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock, db) };
+export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel, undefined, config.logFormat), busyTimeoutMs?: number): Deps {
+  const db = openDb(config.databasePath, busyTimeoutMs);
+  return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock, db), metrics: createMetrics() };
 }
 
 /**
@@ -29,7 +32,7 @@ export function buildDeps(config: Config, log: Logger = createLogger(config.logL
  * that writes: a second server on this database stops here, having touched nothing.
  */
 export async function startServer(config: Config) {
-  const deps = buildDeps(config);
+  const deps = buildDeps(config, undefined, SERVER_BUSY_TIMEOUT_MS);
   const url = `http://${config.host}:${config.port}`;
   let lease: Lease | undefined;
   try {
@@ -56,8 +59,9 @@ export async function startServer(config: Config) {
     deps.db.$client.close();
     throw e;
   }
-  const jobs = startJobs(deps, allJobs);
+  const jobs = startJobs(deps, [...allJobs, ...backupJobs(deps)]);
   deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databasePath });
+  deps.log.info("configuration", setupSummary(deps));
 
   const heartbeat = setInterval(() => {
     try {

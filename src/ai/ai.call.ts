@@ -70,8 +70,20 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
     // The log is for operators; losing one line must not lose the user's answer.
     log.warn("ai call not logged", { model: model.name, error: e });
   }
-  if (!outcome.ok) log.warn("ai call failed", { model: model.name, purpose: opts.purpose, reason: outcome.reason });
+  recordCallMetrics(deps, model, opts.purpose, outcome);
+  if (!outcome.ok) {
+    log.warn("ai call failed", { provider: model.provider, model: model.name, model_id: model.modelId, purpose: opts.purpose, status: outcome.status, reason: outcome.reason, detail: outcome.detail });
+  }
   return outcome;
+}
+
+function recordCallMetrics({ metrics }: Deps, model: ModelDef, purpose: CallPurpose, outcome: CallOutcome) {
+  metrics.aiCalls.inc({ model: model.name, purpose, outcome: outcome.ok ? "ok" : outcome.kind });
+  metrics.aiLatency.observe({ model: model.name, purpose }, outcome.latencyMs / 1000);
+  if (outcome.ok) {
+    metrics.aiTokens.inc({ model: model.name, direction: "in" }, outcome.tokensIn ?? 0);
+    metrics.aiTokens.inc({ model: model.name, direction: "out" }, outcome.tokensOut ?? 0);
+  }
 }
 
 async function attempt(run: () => Promise<Completion>, deadline: AbortSignal, started: number, allowEmpty: boolean): Promise<CallOutcome> {

@@ -10,10 +10,25 @@ export type CallFailure = {
   retryable: boolean;
   /** Short French reason stored in result_data and the AI-call log (no secrets, no stack). */
   reason: string;
+  /** The provider's own words (its error message, one line, cut, key-like strings masked), for the operator's log. */
+  detail?: string;
 };
+
+/** Long token-like runs (API keys, even partly echoed back by a provider) never reach a log line. */
+const KEY_LIKE = /[A-Za-z0-9_\-*.]{24,}/g;
+
+export function providerDetail(err: unknown): string | undefined {
+  const message = (err as { message?: unknown } | null)?.message;
+  if (typeof message !== "string" || !message.trim()) return undefined;
+  return message.replace(/\s+/g, " ").replace(KEY_LIKE, "[masqué]").trim().slice(0, 300);
+}
 
 export function classifyError(err: unknown, deadline: AbortSignal): CallFailure {
   if (deadline.aborted) return { kind: "timeout", status: null, retryable: false, reason: "délai dépassé" };
+  return { ...classify(err), detail: providerDetail(err) };
+}
+
+function classify(err: unknown): CallFailure {
   const e = err as { status?: unknown; statusCode?: unknown; name?: unknown; message?: unknown } | null;
   const raw = e?.status ?? e?.statusCode;
   const status = typeof raw === "number" ? raw : null;

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
+import { setLogUser } from "../lib/log.ts";
 import { findSession } from "./sessions.ts";
 
 export function bearerToken(header: string | undefined): string | undefined {
@@ -16,6 +17,7 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   if (!found) throw new AppError("UNAUTHENTICATED");
   c.set("user", found.user);
   c.set("sessionId", found.sessionId);
+  setLogUser(found.user.id);
   await next();
 });
 

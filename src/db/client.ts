@@ -11,16 +11,25 @@ export type Db = ReturnType<typeof drizzle<typeof schema>> & { $client: Database
  * checks that SQLite really applied them: a read-only mount or an old build
  * that silently ignores one would otherwise lose payments or fail under load.
  */
-export function openDb(path: string): Db {
+/** How long a CLI statement waits for another process's write lock: the CLI may wait, nobody else waits on it. */
+export const CLI_BUSY_TIMEOUT_MS = 5000;
+/**
+ * The server's wait: bun:sqlite waits synchronously, freezing every request
+ * meanwhile, so a write meeting a lock held elsewhere gives up after this and
+ * answers 503 (app.ts), well within Docker's 5 s healthcheck.
+ */
+export const SERVER_BUSY_TIMEOUT_MS = 1000;
+
+export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
   const memory = path === ":memory:";
   if (!memory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   // busy_timeout first: every later statement may meet another writer (server + CLI).
-  sqlite.run("PRAGMA busy_timeout = 5000");
+  sqlite.run(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   if (!memory) sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = FULL");
   sqlite.run("PRAGMA foreign_keys = ON");
-  checkPragmas(sqlite, memory);
+  checkPragmas(sqlite, memory, busyTimeoutMs);
   return drizzle({ client: sqlite, schema }) as Db;
 }
 
@@ -29,9 +38,9 @@ function pragma(sqlite: Database, name: string): unknown {
   return row ? Object.values(row)[0] : undefined;
 }
 
-export function checkPragmas(sqlite: Database, memory = false): void {
+export function checkPragmas(sqlite: Database, memory = false, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): void {
   const expected: Array<[string, unknown]> = [
-    ["busy_timeout", 5000],
+    ["busy_timeout", Math.trunc(busyTimeoutMs)],
     ["synchronous", 2], // FULL
     ["foreign_keys", 1],
   ];

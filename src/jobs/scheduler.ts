@@ -24,8 +24,10 @@ export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
     const run = (async () => {
       try {
         const outcome = await job.run(deps);
+        deps.metrics.jobRuns.inc({ job: job.name, outcome: "ok" });
         deps.log.debug("job done", { job: job.name, ms: Math.round(performance.now() - started), outcome });
       } catch (e) {
+        deps.metrics.jobRuns.inc({ job: job.name, outcome: "failed" });
         deps.log.error("job failed", { job: job.name, error: e });
       } finally {
         running.delete(job.name);

@@ -22,6 +22,11 @@ const table = {
   INTERNAL: [500, "Erreur interne du serveur. Veuillez réessayer dans quelques instants."],
   SERVICE_UNAVAILABLE: [503, "Service momentanément indisponible. Veuillez réessayer dans quelques instants."],
 
+  // Operations (system)
+  DATABASE_BUSY: [503, "La base de données est momentanément occupée par une autre opération. Veuillez réessayer dans quelques instants."],
+  NOT_READY: [503, "Service pas encore prêt."],
+  METRICS_TOKEN_INVALID: [401, "Jeton des métriques absent ou incorrect."],
+
   // Accounts (auth)
   EMAIL_TAKEN: [400, "Un compte existe déjà avec cette adresse email."],
   INVALID_CREDENTIALS: [401, "Email ou mot de passe incorrect."],

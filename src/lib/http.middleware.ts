@@ -1,7 +1,10 @@
 import { createMiddleware } from "hono/factory";
+import { requestId } from "hono/request-id";
+import { routePath } from "hono/route";
+import type { Metrics } from "../system/metrics.ts";
 import { secureHeaders } from "hono/secure-headers";
 import { AppError } from "./errors.ts";
-import type { Logger } from "./log.ts";
+import { type Logger, withLogContext } from "./log.ts";
 
 /** Path segments that are credentials (a reset link's token): logs show the route, never the token. */
 const SECRET_SEGMENT = /^(\/api\/auth\/validate-reset-token\/)[^/]*/;
@@ -11,15 +14,28 @@ export function loggedPath(path: string): string {
   return path.replace(SECRET_SEGMENT, "$1[masqué]");
 }
 
-/** One log line per request with its duration; health probes only at debug. */
-export function requestLogger(log: Logger) {
+/** X-Request-Id in (when well-formed) and out; a UUID otherwise. */
+export const requestIds = requestId();
+
+/**
+ * Every log line of a request carries its request id (and the user once the
+ * session is read, see auth.middleware.ts); one line per request with its
+ * duration, health probes only at debug; the latency histogram by route
+ * pattern (never the raw path: bounded labels, no tokens).
+ */
+export function requestLogger(log: Logger, metrics: Metrics) {
   return createMiddleware(async (c, next) => {
     const start = performance.now();
-    await next();
-    const ms = Math.round((performance.now() - start) * 10) / 10;
-    const fields = { method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms };
-    if (c.req.path === "/api/health") log.debug("http", fields);
-    else log.info("http", fields);
+    await withLogContext({ request_id: c.get("requestId") as string }, async () => {
+      await next();
+      const seconds = (performance.now() - start) / 1000;
+      const labels = { method: c.req.method, route: routePath(c) || "unmatched", status: String(c.res.status) };
+      metrics.requests.inc(labels);
+      metrics.http.observe(labels, seconds);
+      const fields = { method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms: Math.round(seconds * 10_000) / 10 };
+      if (c.req.path === "/api/health") log.debug("http", fields);
+      else log.info("http", fields);
+    });
   });
 }
 

@@ -1,4 +1,6 @@
-import type { LogLevel } from "../config.ts";
+import { AsyncLocalStorage } from "node:async_hooks";
+import pino from "pino";
+import type { LogFormat, LogLevel } from "../config.ts";
 
 export type Fields = Record<string, unknown>;
 export interface Logger {
@@ -8,27 +10,79 @@ export interface Logger {
   error(msg: string, fields?: Fields): void;
 }
 
-const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 /** Field names whose values never reach a log line, whatever a caller passes. */
 const SECRET = /pass(word)?|secret|token|authorization|cookie|api_?key|code_?hash/i;
 
-function format(fields: Fields): string {
-  return Object.entries(fields)
+/**
+ * What every line of one request carries (X-Request-Id, and the user once the
+ * session is read), without passing it down: the request's async context.
+ */
+export type LogContext = { request_id?: string; user_id?: number };
+const context = new AsyncLocalStorage<LogContext>();
+
+export function withLogContext<T>(ctx: LogContext, fn: () => T): T {
+  return context.run(ctx, fn);
+}
+
+/** Adds the signed-in user to the current request's lines (auth middleware). */
+export function setLogUser(userId: number): void {
+  const ctx = context.getStore();
+  if (ctx) ctx.user_id = userId;
+}
+
+/** Masked secrets; errors as their message; everything else as given. */
+function clean(fields: Fields): Fields {
+  const out: Fields = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    out[k] = SECRET.test(k) ? "[masqué]" : v instanceof Error ? v.message : v;
+  }
+  return out;
+}
+
+/** Today's readable line: time LEVEL message key=value..., every value on this one line. */
+function prettyLine(o: Record<string, unknown>): string {
+  // The request's context last: the event's own fields read first.
+  const { time, level, msg, request_id, user_id, ...fields } = o;
+  const rest = Object.entries({ ...fields, user_id, request_id })
+    .filter(([, v]) => v !== undefined)
     .map(([k, v]) => {
-      const value = SECRET.test(k) ? "[masqué]" : v instanceof Error ? v.message : v;
-      const text = typeof value === "string" ? value : JSON.stringify(value);
+      const text = typeof v === "string" ? v : JSON.stringify(v);
       return `${k}=${/[\s"=]/.test(text ?? "") ? JSON.stringify(text) : text}`;
     })
     .join(" ");
+  const message = String(msg ?? "").replace(/\r?\n/g, "\\n");
+  return `${String(time)} ${String(level).toUpperCase().padEnd(5)} ${message}${rest ? ` ${rest}` : ""}`;
 }
 
-/** One line per event: time, level, message, key=value fields. Errors go to stderr. */
-export function createLogger(level: LogLevel, write: (line: string, isError: boolean) => void = defaultWrite): Logger {
-  const min = order[level];
+/**
+ * pino builds each event (level filter, context mixin, JSON serialisation,
+ * which escapes any newline of a value); LOG_FORMAT=json writes its line as
+ * is, `pretty` rewrites it as today's key=value line. Errors and warnings
+ * go to stderr. One line per event either way.
+ */
+export function createLogger(level: LogLevel, write: (line: string, isError: boolean) => void = defaultWrite, format: LogFormat = "pretty"): Logger {
+  let isError = false;
+  const stream = {
+    write(chunk: string) {
+      const line = chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk;
+      write(format === "json" ? line : prettyLine(JSON.parse(line)), isError);
+    },
+  };
+  const p = pino(
+    {
+      level,
+      base: undefined,
+      messageKey: "msg",
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => ({ ...context.getStore() }),
+    },
+    stream,
+  );
   const emit = (lvl: LogLevel) => (msg: string, fields: Fields = {}) => {
-    if (order[lvl] < min) return;
-    const rest = format(fields);
-    write(`${new Date().toISOString()} ${lvl.toUpperCase().padEnd(5)} ${msg}${rest ? ` ${rest}` : ""}`, order[lvl] >= order.warn);
+    isError = lvl === "warn" || lvl === "error";
+    p[lvl](clean(fields), msg);
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
@@ -66,7 +120,7 @@ function defaultWrite(line: string, isError: boolean) {
 }
 
 /** A logger that keeps lines in memory, for tests that check what was (not) logged. */
-export function createMemoryLogger(level: LogLevel = "debug"): Logger & { lines: string[] } {
+export function createMemoryLogger(level: LogLevel = "debug", format: LogFormat = "pretty"): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return Object.assign(createLogger(level, (l) => lines.push(l)), { lines });
+  return Object.assign(createLogger(level, (l) => lines.push(l), format), { lines });
 }

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
+import { errorMessage } from "../lib/errors.ts";
+import { readiness } from "./readiness.ts";
 
 export const APP_VERSION = "2.4";
 
@@ -8,6 +10,11 @@ export const systemRoutes = new Hono<AppEnv>()
     // A cheap real read: a healthy process with a broken database is not healthy.
     c.var.deps.db.$client.query("SELECT 1").get();
     return c.json({ status: "ok", version: APP_VERSION });
+  })
+  .get("/health/ready", (c) => {
+    const r = readiness(c.var.deps);
+    if (r.ready) return c.json({ status: "ready", version: APP_VERSION, checks: r.checks }, 200);
+    return c.json({ detail: errorMessage("NOT_READY"), checks: r.checks }, 503);
   })
   .get("/warmup", (c) => {
     const start = performance.now();

@@ -8,6 +8,7 @@ import type { Deps } from "../../src/deps.ts";
 import { createTestClock, type TestClock } from "../../src/lib/clock.ts";
 import { createMemoryLogger } from "../../src/lib/log.ts";
 import { createMailer } from "../../src/lib/mail/index.ts";
+import { createMetrics } from "../../src/system/metrics.ts";
 
 export type TestEnv = Record<string, string | undefined>;
 
@@ -31,7 +32,7 @@ export function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}
   const log = createMemoryLogger();
   // Same factory as the server: the outbox, or SMTP when the test sets SMTP_URL.
   const mailer = opts.deps?.mailer ?? createMailer(config, db, clock, log);
-  const deps: Deps = { db, config, clock, log, mailer, stripe: createStripe(config), ai: createAi(config, clock, db), ...opts.deps };
+  const deps: Deps = { db, config, clock, log, mailer, stripe: createStripe(config), ai: createAi(config, clock, db), metrics: createMetrics(), ...opts.deps };
   const app = createApp(deps);
 
   /** A request through the app, JSON in and out, with an optional bearer token. */

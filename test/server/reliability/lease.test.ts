@@ -20,7 +20,7 @@ beforeAll(() => {
   // The synthesis never comes back in time: the final processing stays "running".
   ai.control.setAll({ synthesisLatencyMs: 600_000 });
   dir = tempDir("unisson-lease-");
-  env = { DATA_DIR: dir.path, PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "warn", AI_TIMEOUT_MS: "600000", ...ai.env };
+  env = { DATA_DIR: dir.path, PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "info", LOG_FORMAT: "json", AI_TIMEOUT_MS: "600000", ...ai.env };
   ensureBinary();
 });
 afterAll(async () => {
@@ -38,7 +38,7 @@ function read<T>(sql: string): T {
 }
 
 async function json(url: string, path: string, body: unknown, token?: string) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
+  const headers: Record<string, string> = { "content-type": "application/json", "x-request-id": `essai-${path.split("/").pop()}` };
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(`${url}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
   return (await res.json()) as any;
@@ -70,6 +70,10 @@ describe("one server per database", () => {
 
     first.proc.kill("SIGKILL");
     await first.proc.exited;
+    // LOG_FORMAT=json: every stdout line is one JSON object; the start line says what is set up; requests carry their id.
+    const logged = (await new Response(first.proc.stdout).text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(logged.find((l) => l.msg === "configuration")).toMatchObject({ level: "info", payments: "désactivés (STRIPE_SECRET_KEY absent)", models_missing: "aucun" });
+    expect(logged.find((l) => l.msg === "http" && l.path === "/api/auth/register")).toMatchObject({ request_id: "essai-register", status: 200 });
     const third = await startBinary(env, dir.path);
     try {
       expect(read<{ status: string; charged: number }>("SELECT status, charged FROM processing_runs")).toEqual({ status: "failed", charged: 0 });

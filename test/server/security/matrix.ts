@@ -20,6 +20,10 @@ const profile = (w: World) => ({ first_name: "Léa", last_name: "Roux", email: w
 export const MATRIX: Record<string, Row> = {
   "GET /api/health": { req: () => ({ path: "/api/health" }), expect: PUBLIC_200 },
   "GET /api/warmup": { req: () => ({ path: "/api/warmup" }), expect: PUBLIC_200 },
+  // Public, the same for every caller: the test world holds no server lease, so it is not ready.
+  "GET /api/health/ready": { req: () => ({ path: "/api/health/ready" }), expect: [503, 503, 503, 503, 503] },
+  // Without METRICS_TOKEN there is no metrics endpoint, whoever asks (a session token is not the metrics token).
+  "GET /metrics": { req: () => ({ path: "/metrics" }), expect: [404, 404, 404, 404, 404] },
   "POST /api/auth/register": {
     req: () => ({ path: "/api/auth/register", json: { email: `nouveau-${crypto.randomUUID()}@example.fr`, password: "Secret123", first_name: "Noé", last_name: "Petit" } }),
     expect: PUBLIC_200,

@@ -1,0 +1,62 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Deps } from "../deps.ts";
+
+/**
+ * The process's Prometheus metrics (prom-client), served by GET /metrics.
+ * One registry per Deps, so test apps never mix their counts; the server has one.
+ */
+export function createMetrics() {
+  const registry = new Registry();
+  const requests = new Counter({ name: "unisson_http_requests_total", help: "Requêtes HTTP par méthode, route et code", labelNames: ["method", "route", "status"] as const, registers: [registry] });
+  const http = new Histogram({
+    name: "unisson_http_request_duration_seconds",
+    help: "Durée des requêtes HTTP par route et code",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [registry],
+  });
+  const aiCalls = new Counter({ name: "unisson_ai_calls_total", help: "Appels aux modèles par modèle, usage et issue", labelNames: ["model", "purpose", "outcome"] as const, registers: [registry] });
+  const aiLatency = new Histogram({
+    name: "unisson_ai_call_duration_seconds",
+    help: "Durée des appels aux modèles",
+    labelNames: ["model", "purpose"] as const,
+    buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
+    registers: [registry],
+  });
+  const aiTokens = new Counter({ name: "unisson_ai_tokens_total", help: "Jetons consommés par modèle et sens", labelNames: ["model", "direction"] as const, registers: [registry] });
+  const sqliteBusy = new Counter({ name: "unisson_sqlite_busy_total", help: "Écritures refusées (503) car la base était verrouillée par un autre processus", registers: [registry] });
+  const jobRuns = new Counter({ name: "unisson_job_runs_total", help: "Exécutions des tâches planifiées, par tâche et issue", labelNames: ["job", "outcome"] as const, registers: [registry] });
+  return { registry, requests, http, aiCalls, aiLatency, aiTokens, sqliteBusy, jobRuns };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Gauges read at scrape time from what the process already knows: runs in
+ * flight (memory) and final processings by state (one grouped count, the
+ * table's own status index), so no business code has to count for them.
+ */
+export function bindMetrics(deps: Deps): void {
+  const { metrics, ai, db } = deps;
+  if (metrics.registry.getSingleMetric("unisson_final_processings")) return;
+  new Gauge({
+    name: "unisson_final_processings_in_flight",
+    help: "Traitements finaux en cours dans ce processus",
+    registers: [metrics.registry],
+    collect() {
+      this.set(ai.inflight.size);
+    },
+  });
+  new Gauge({
+    name: "unisson_final_processings",
+    help: "Traitements finaux enregistrés, par état (running, done, failed)",
+    labelNames: ["status"] as const,
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      for (const r of db.$client.query("SELECT status, count(*) AS n FROM processing_runs GROUP BY status").all() as Array<{ status: string; n: number }>) {
+        this.set({ status: r.status }, r.n);
+      }
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import { describe, expect, test } from "bun:test";
+import { createMemoryLogger } from "../../../src/lib/log.ts";
+import { createTestApp } from "../../helpers/app.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
+import { askReady, chatApp, useFakeProviders } from "../chat/chat.helpers.ts";
+
+const fakes = useFakeProviders();
+
+/** An app whose log lines are LOG_FORMAT=json, kept in memory. */
+function jsonApp() {
+  const log = createMemoryLogger("debug", "json");
+  const t = createTestApp({ env: { LOG_FORMAT: "json" }, deps: { log } });
+  return { ...t, lines: () => log.lines.map((l) => JSON.parse(l) as Record<string, unknown>), raw: log.lines };
+}
+
+describe("logs", () => {
+  test("LOG_FORMAT=json: every line is one JSON object, the request's lines carry its X-Request-Id, sent back", async () => {
+    const t = jsonApp();
+    const res = await t.call("GET", "/api/warmup", { headers: { "x-request-id": "essai-123" } });
+    expect(res.headers.get("x-request-id")).toBe("essai-123");
+    const http = t.lines().filter((l) => l.msg === "http");
+    expect(http).toHaveLength(1);
+    expect(http[0]).toMatchObject({ level: "info", request_id: "essai-123", method: "GET", path: "/api/warmup", status: 200 });
+    expect(typeof http[0]!.time).toBe("string");
+  });
+
+  test("a request without an id gets one, different for each request", async () => {
+    const t = jsonApp();
+    const a = await t.call("GET", "/api/warmup");
+    const b = await t.call("GET", "/api/warmup", { headers: { "x-request-id": "mal formé\n" } });
+    const ids = [a.headers.get("x-request-id"), b.headers.get("x-request-id")];
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(t.lines().map((l) => l.request_id)).toEqual(ids);
+  });
+
+  test("the lines of a signed-in user's request carry the user id", async () => {
+    const t = jsonApp();
+    const { user, token } = makeUser(t.db, t.clock.now());
+    await t.call("GET", "/api/auth/me", { token });
+    const http = t.lines().find((l) => l.msg === "http")!;
+    expect(http.user_id).toBe(user.id);
+  });
+
+  test("a value spanning several lines stays on one line, in both formats", () => {
+    for (const format of ["json", "pretty"] as const) {
+      const log = createMemoryLogger("debug", format);
+      log.info("mail text:\nBonjour,\nvotre code", { text: "ligne 1\nligne 2\r\nligne 3" });
+      expect(log.lines).toHaveLength(1);
+      expect(log.lines[0]).not.toMatch(/[\r\n]/);
+    }
+  });
+
+  test("a provider failure names provider, model id, HTTP status and the provider's own message, never the key", async () => {
+    fakes().control.set("claudeHaiku", { fail: 401, failOn: ["answer"] });
+    const t = chatApp(fakes());
+    const id = await askReady(t);
+    await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id }, headers: { "x-request-id": "process-1" } });
+    const line = t.log.lines.find((l) => l.includes("ai call failed") && l.includes("model_id=claude-3-haiku-20240307") && l.includes("purpose=answer"));
+    expect(line).toBeDefined();
+    expect(line).toContain("provider=anthropic");
+    expect(line).toContain("status=401");
+    expect(line).toContain("Invalid API key");
+    expect(line).toContain("request_id=process-1");
+    for (const key of Object.entries(fakes().env).filter(([k]) => k.endsWith("_API_KEY")).map(([, v]) => v)) expect(line).not.toContain(key);
+  });
+});
