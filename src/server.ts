@@ -14,7 +14,7 @@ import { createMailer } from "./lib/mail/index.ts";
 import { backupJobs } from "./system/backup.job.ts";
 import { createMetrics } from "./system/metrics.ts";
 import { setupSummary } from "./system/startup.ts";
-import { acquireLease, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
+import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
 /** How long in-flight requests may take to finish on SIGTERM before connections are closed. */
@@ -39,7 +39,7 @@ export async function startServer(config: Config) {
     const state = schemaState(deps.db);
     if (state.status === "newer") throw newerRefusal(config.databasePath, state);
     // A database from before the lease has no lease table yet: it is taken right after its migration.
-    if (hasLeaseTable(deps)) lease = acquireLease(deps.db, deps.clock.now(), url);
+    if (hasLeaseTable(deps.db)) lease = acquireLease(deps.db, deps.clock.now(), url);
     const { applied, backup } = migrateWithBackup(deps.db, config.databasePath, config.dataDir);
     if (applied) deps.log.info("migrations applied", { count: applied, backup });
     lease ??= acquireLease(deps.db, deps.clock.now(), url);
@@ -92,8 +92,4 @@ export async function startServer(config: Config) {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   return { server, deps, shutdown };
-}
-
-function hasLeaseTable({ db }: Deps): boolean {
-  return !!db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'server_lease'").get();
 }

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { openDb } from "../../src/db/client.ts";
-import { migrateWithBackup } from "../../src/db/schema-guard.ts";
+import { migrateWithBackup, schemaState } from "../../src/db/schema-guard.ts";
+import { RefusedError } from "../../src/lib/errors.ts";
+import { liveLease } from "../../src/system/lease.ts";
 import { configFor, type GlobalOptions } from "../index.ts";
 import { print } from "../output.ts";
 
@@ -13,7 +15,9 @@ export function registerMigrate(program: Command) {
       const config = configFor(opts);
       const db = openDb(config.databasePath);
       try {
-        // Beside a running server too: WAL readers go on, and a migration is one transaction.
+        // A running server would go on with a schema it does not know: stop it first (README, Upgrade).
+        const holder = schemaState(db).status === "behind" ? liveLease(db, new Date()) : undefined;
+        if (holder) throw new RefusedError(`Un serveur Unisson utilise cette base (pid ${holder.pid} sur ${holder.hostname}) : arrêtez-le avant de migrer.`);
         const { applied, backup } = migrateWithBackup(db, config.databasePath, config.dataDir);
         print(opts, { applied, database: config.databasePath, backup: backup ?? null }, () =>
           applied ? `${applied} migration(s) appliquée(s) à ${config.databasePath}${backup ? ` (sauvegarde préalable : ${backup})` : ""}` : `Base à jour : ${config.databasePath}`,

@@ -33,7 +33,13 @@ function holderAlive(row: LeaseRow, now: Date): boolean {
   }
 }
 
+/** A database from before the lease has no lease table until its migration. */
+export function hasLeaseTable(db: Db): boolean {
+  return !!db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'server_lease'").get();
+}
+
 export function readLease(db: Db): LeaseRow | undefined {
+  if (!hasLeaseTable(db)) return undefined;
   return db.select().from(serverLease).where(eq(serverLease.id, 1)).get();
 }
 

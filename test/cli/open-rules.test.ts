@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
@@ -78,6 +79,19 @@ describe("CLI database opening rules", () => {
     expect((copy.$client.query("SELECT email FROM users").get() as { email: string }).email).toBe("ancien@example.fr");
     copy.$client.close();
     expect(runCli(["users", "list", "--json"], dir).json().total).toBe(1);
+  });
+
+  test("migrate refuses while a live server holds the database", () => {
+    const dir = dataDir();
+    const db = openDb(dbPath(dir));
+    // One migration short of this executable, and a lease held by a live process (this test's).
+    db.$client.run("DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)");
+    db.$client.run("INSERT INTO server_lease (id, holder, hostname, pid, url, acquired_at, heartbeat_at, expires_at) VALUES (1, 'h', ?, ?, NULL, ?, ?, ?)", [hostname(), process.pid, Date.now(), Date.now(), Date.now() + 60_000]);
+    db.$client.close();
+    const r = runCli(["migrate"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`Un serveur Unisson utilise cette base (pid ${process.pid} sur ${hostname()}) : arrêtez-le avant de migrer.`);
+    expect(existsSync(join(dir, "backups"))).toBe(false);
   });
 
   test("migrate on an up-to-date database takes no backup", () => {
