@@ -9,6 +9,7 @@ import { registerMail } from "./commands/mail.ts";
 import { registerPromo } from "./commands/promo.ts";
 import { registerRenewals } from "./commands/renewals.ts";
 import { registerStats } from "./commands/stats.ts";
+import { registerUsage } from "./commands/usage.ts";
 import { registerUsers } from "./commands/users.ts";
 
 /** Exit codes: 0 success, 1 refused action (one clear line), 2 usage error. */
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerHealthcheck(program);
   registerUsers(program);
   registerStats(program);
+  registerUsage(program);
   registerPromo(program);
   registerMail(program);
   registerRenewals(program);

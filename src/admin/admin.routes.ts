@@ -3,13 +3,18 @@ import { requireAdmin, requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
-import { adminUserUpdateSchema, listUsersQuerySchema, userIdParamSchema } from "./admin.schemas.ts";
+import { adminUserUpdateSchema, listUsersQuerySchema, usageQuerySchema, userIdParamSchema } from "./admin.schemas.ts";
+import { USAGE_DEFAULT_DAYS, usageReport } from "./admin.usage.ts";
 import { deleteUserByAdmin, getStats, listUsers, updateUserByAdmin } from "./admin.service.ts";
 
 /** /api/admin: a session (401) of an administrator (403) for every route. */
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   .get("/stats", (c) => c.json(getStats(c.var.deps)))
+  .get("/usage", validate("query", usageQuerySchema), (c) => {
+    const { db, clock } = c.var.deps;
+    return c.json(usageReport(db, clock.now(), c.req.valid("query").days ?? USAGE_DEFAULT_DAYS));
+  })
   .get("/users", validate("query", listUsersQuerySchema), (c) => {
     const q = c.req.valid("query");
     return c.json(listUsers(c.var.deps, { page: q.page, perPage: q.per_page, q: q.q, plan: q.plan }));

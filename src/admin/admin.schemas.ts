@@ -2,6 +2,7 @@ import { type ZodType, z } from "zod";
 import { PLANS } from "../db/schema/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { requiredText } from "../lib/validate.ts";
+import { USAGE_MAX_DAYS } from "./admin.usage.ts";
 import { TRIAL_DAYS_MAX } from "../users/users.quota.ts";
 
 /** Upper bounds that keep a typo (an extra zero or ten) from becoming a stored absurdity. */
@@ -83,6 +84,10 @@ export const listUsersQuerySchema = z.object({
   per_page: positiveIntQuery(ADMIN_TEXTS.perPage, MAX_PER_PAGE).optional(),
   q: z.string().trim().max(100, ADMIN_TEXTS.search).optional(),
   plan: planField.optional(),
+});
+
+export const usageQuerySchema = z.object({
+  days: positiveIntQuery(`Le nombre de jours doit être un entier entre 1 et ${USAGE_MAX_DAYS}`, USAGE_MAX_DAYS).optional(),
 });
 
 export const userIdParamSchema = z.object({

@@ -1,0 +1,36 @@
+import type { Command } from "commander";
+import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, usageReport } from "../../src/admin/admin.usage.ts";
+import { withDeps } from "../deps.ts";
+import type { GlobalOptions } from "../index.ts";
+import { print, table } from "../output.ts";
+import { positiveInt } from "../parse.ts";
+
+const percent = (r: number) => `${(r * 100).toFixed(1).replace(".", ",")} %`;
+const ms = (v: number | null) => (v === null ? "" : `${v} ms`);
+
+export function registerUsage(program: Command) {
+  program
+    .command("usage")
+    .description("usage des modèles : réponses par jour, taux de succès et latences par modèle, jetons, plus gros utilisateurs")
+    .option("--days <n>", `nombre de jours (1 à ${USAGE_MAX_DAYS})`, positiveInt("--days", USAGE_MAX_DAYS), USAGE_DEFAULT_DAYS)
+    .action(async (o: { days: number }, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<GlobalOptions>();
+      const r = await withDeps(opts, (deps) => usageReport(deps.db, deps.clock.now(), o.days));
+      print(opts, r, () =>
+        [
+          `Usage des ${r.days} derniers jours`,
+          "",
+          r.answers_per_day.length ? table(["Jour", "Réponses", "Échecs"], r.answers_per_day.map((d) => [d.day, d.answers, d.failed])) : "Aucune réponse.",
+          "",
+          r.models.length
+            ? table(
+                ["Modèle", "Appels", "Succès", "p50", "p95", "Jetons entrée", "Jetons sortie"],
+                r.models.map((m) => [m.model, m.calls, percent(m.success_rate), ms(m.p50_ms), ms(m.p95_ms), m.tokens_in, m.tokens_out]),
+              )
+            : "Aucun appel aux modèles.",
+          "",
+          r.top_users.length ? table(["Utilisateur", "Réponses", "Jetons entrée", "Jetons sortie"], r.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out])) : "Aucun utilisateur actif.",
+        ].join("\n"),
+      );
+    });
+}

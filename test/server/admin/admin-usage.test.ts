@@ -1,0 +1,103 @@
+import { describe, expect, test } from "bun:test";
+import type { Db } from "../../../src/db/client.ts";
+import { DAY } from "../../../src/lib/clock.ts";
+import { createTestApp } from "../../helpers/app.ts";
+import { runCli, useDataDirs, withDb } from "../../helpers/cli.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
+
+const dataDir = useDataDirs();
+const NOW = Date.parse("2026-01-15T10:00:00.000Z");
+
+/**
+ * Known rows: two users; GPT-4 with 4 answer calls (3 ok at 100/200/900 ms, 1 timeout),
+ * Mistral 1 failed call, probes (never counted), one call 40 days old (outside 30 days),
+ * and final processings on two days.
+ */
+function seed(db: Db, now = NOW) {
+  const a = makeUser(db, new Date(now), { email: "alice@example.fr" }).user.id;
+  const b = makeUser(db, new Date(now), { email: "bob@example.fr" }).user.id;
+  const call = (user: number | null, model: string, purpose: string, outcome: string, ms: number, tin: number | null, tout: number | null, at = now - DAY) =>
+    db.$client.run("INSERT INTO ai_calls (user_id, model, provider, purpose, outcome, latency_ms, tokens_in, tokens_out, created_at) VALUES (?, ?, 'p', ?, ?, ?, ?, ?, ?)", [user, model, purpose, outcome, ms, tin, tout, at]);
+  call(a, "GPT-4", "answer", "ok", 200, 10, 100);
+  call(a, "GPT-4", "answer", "ok", 900, 10, 100);
+  call(b, "GPT-4", "answer", "ok", 100, 5, 50);
+  call(b, "GPT-4", "answer", "timeout", 30000, null, null);
+  call(a, "Mistral Large", "answer", "error", 50, null, null);
+  call(null, "GPT-4", "probe", "ok", 10, 1, 1);
+  call(null, "Mistral Large", "probe", "error", 10, null, null);
+  call(a, "GPT-4", "answer", "ok", 5000, 1000, 1000, now - 40 * DAY);
+  const conv = (user: number) => (db.$client.query("INSERT INTO conversations (user_id, title, created_at, updated_at) VALUES (?, 'q', 0, 0) RETURNING id").get(user) as { id: number }).id;
+  const msg = (c: number) => (db.$client.query("INSERT INTO messages (conversation_id, sender, content, created_at) VALUES (?, 'user', 'q', 0) RETURNING id").get(c) as { id: number }).id;
+  const run = (user: number, status: string, at: number) => {
+    const c = conv(user);
+    db.$client.run("INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, created_at) VALUES (?, ?, ?, ?, 0, ?)", [c, msg(c), user, status, at]);
+  };
+  const HOUR = DAY / 24;
+  run(a, "done", now - 2 * DAY - HOUR);
+  run(a, "done", now - DAY - HOUR);
+  run(b, "done", now - 11 * HOUR);
+  run(b, "failed", now - DAY);
+  return { a, b };
+}
+
+const EXPECTED = {
+  days: 30,
+  since: "2025-12-16T10:00:00.000Z",
+  answers_per_day: [
+    { day: "2026-01-13", answers: 1, failed: 0 },
+    { day: "2026-01-14", answers: 2, failed: 1 },
+  ],
+  models: [
+    { model: "GPT-4", calls: 4, ok: 3, failed: 1, success_rate: 0.75, p50_ms: 200, p95_ms: 900, tokens_in: 25, tokens_out: 250 },
+    { model: "Mistral Large", calls: 1, ok: 0, failed: 1, success_rate: 0, p50_ms: null, p95_ms: null, tokens_in: 0, tokens_out: 0 },
+  ],
+};
+
+describe("usage figures", () => {
+  test("GET /api/admin/usage answers figures that match the rows it reads", async () => {
+    const t = createTestApp();
+    t.clock.set(NOW);
+    const { a, b } = seed(t.db);
+    const { token } = makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
+    const res = await t.call("GET", "/api/admin/usage", { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ...EXPECTED,
+      top_users: [
+        { user_id: a, email: "alice@example.fr", answers: 2, tokens_in: 20, tokens_out: 200 },
+        { user_id: b, email: "bob@example.fr", answers: 1, tokens_in: 5, tokens_out: 50 },
+      ],
+    });
+  });
+
+  test("days out of range answers 400 in French", async () => {
+    const t = createTestApp();
+    const { token } = makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
+    for (const days of ["0", "91", "trois"]) {
+      const res = await t.call("GET", `/api/admin/usage?days=${days}`, { token });
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toBe("Le nombre de jours doit être un entier entre 1 et 90");
+    }
+  });
+
+  test("`unisson usage --json --days 90` reads the same rows, the 40-day-old call included", () => {
+    const dir = dataDir();
+    withDb(dir, (db) => seed(db, Date.now()));
+    // The CLI runs on today's clock: ask for a window that holds the seeded days whatever today is.
+    const r = runCli(["usage", "--json", "--days", "90"], dir);
+    expect(r.code).toBe(0);
+    const u = r.json();
+    expect(u.days).toBe(90);
+    expect(u.top_users.map((x: { email: string; tokens_in: number }) => [x.email, x.tokens_in])).toEqual([["alice@example.fr", 1020], ["bob@example.fr", 5]]);
+    expect(u.models[0]).toEqual({ model: "GPT-4", calls: 5, ok: 4, failed: 1, success_rate: 0.8, p50_ms: 200, p95_ms: 5000, tokens_in: 1025, tokens_out: 1250 });
+    expect(u.answers_per_day.reduce((n: number, d: { answers: number }) => n + d.answers, 0)).toBe(3);
+  });
+
+  test("`unisson usage` prints French tables", () => {
+    const dir = dataDir();
+    const r = runCli(["usage", "--days", "7"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage des 7 derniers jours");
+    expect(r.stdout).toContain("Aucun appel aux modèles.");
+  });
+});
