@@ -1,0 +1,81 @@
+import { useEffect, useState } from "react";
+import type { UsageReport } from "../../../src/admin/admin.usage.ts";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { frUsage as t } from "../../i18n/fr-usage.ts";
+import { api, unwrap } from "../../lib/api.ts";
+import { adminErrorMessage, withToken } from "./admin-errors.ts";
+
+const number = new Intl.NumberFormat("fr-FR");
+const percent = new Intl.NumberFormat("fr-FR", { style: "percent", maximumFractionDigits: 1 });
+const ms = (v: number | null) => (v === null ? "—" : `${number.format(v)} ms`);
+
+/** One table whose cells carry their header as data-label (the phone layout reads them as label: value). */
+function Table({ caption, headers, rows }: { caption: string; headers: string[]; rows: Array<Array<string | number>> }) {
+  return (
+    <table className="admin-table admin-usage-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          {headers.map((h) => (
+            <th key={h} scope="col">
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={String(r[0])}>
+            {r.map((v, i) =>
+              i === 0 ? (
+                <th key={headers[i]} scope="row" data-label={headers[i]}>
+                  {v}
+                </th>
+              ) : (
+                <td key={headers[i]} data-label={headers[i]}>
+                  {typeof v === "number" ? number.format(v) : v}
+                </td>
+              ),
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The dashboard's usage section: what the models did and cost in tokens over 30 days. */
+export function AdminUsage() {
+  const [usage, setUsage] = useState<UsageReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    withToken(() => unwrap(api.admin.usage.$get({ query: {} })))
+      .then((u) => live && setUsage(u))
+      .catch((err) => live && setError(adminErrorMessage(err, t.error)));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (error) return <ErrorAlert message={error} />;
+  if (!usage) return null;
+  return (
+    <section aria-labelledby="admin-usage-title" className="admin-usage">
+      <h3 id="admin-usage-title">{t.title}</h3>
+      {usage.models.length === 0 && usage.answers_per_day.length === 0 ? <p className="muted">{t.none}</p> : null}
+      {usage.answers_per_day.length ? <Table caption={t.answersPerDay} headers={[t.day, t.answers, t.failed]} rows={usage.answers_per_day.map((d) => [d.day, d.answers, d.failed])} /> : null}
+      {usage.models.length ? (
+        <Table
+          caption={t.perModel}
+          headers={[t.model, t.calls, t.success, t.p50, t.p95, t.tokensIn, t.tokensOut]}
+          rows={usage.models.map((m) => [m.model, m.calls, percent.format(m.success_rate), ms(m.p50_ms), ms(m.p95_ms), m.tokens_in, m.tokens_out])}
+        />
+      ) : null}
+      {usage.top_users.length ? (
+        <Table caption={t.topUsers} headers={[t.user, t.answers, t.tokensIn, t.tokensOut]} rows={usage.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out])} />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+/** The admin dashboard's usage section (GET /api/admin/usage). */
+export const frUsage = {
+  title: "Usage des modèles (30 derniers jours)",
+  answersPerDay: "Réponses par jour",
+  day: "Jour",
+  answers: "Réponses",
+  failed: "Échecs",
+  model: "Modèle",
+  calls: "Appels",
+  success: "Succès",
+  p50: "Latence p50",
+  p95: "Latence p95",
+  tokensIn: "Jetons entrée",
+  tokensOut: "Jetons sortie",
+  topUsers: "Plus gros utilisateurs (jetons)",
+  user: "Utilisateur",
+  perModel: "Par modèle (appels réels, sondes exclues)",
+  none: "Aucune donnée sur la période.",
+  error: "Erreur lors du chargement de l'usage : ",
+} as const;
