@@ -87,7 +87,8 @@ export async function startServer(config: Config) {
     if (signal !== "lease") releaseLease(deps.db, lease);
     deps.db.$client.close();
     deps.log.info("arrêté");
-    process.exit(0);
+    // Losing the lease is a failure the supervisor should see (and restart on).
+    process.exit(signal === "lease" ? 1 : 0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));

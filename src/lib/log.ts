@@ -41,9 +41,9 @@ function clean(fields: Fields): Fields {
 }
 
 /** Today's readable line: time LEVEL message key=value..., every value on this one line. */
-function prettyLine(o: Record<string, unknown>): string {
+function prettyLine(level: LogLevel, msg: string, o: Record<string, unknown>): string {
   // The request's context last: the event's own fields read first.
-  const { time, level, msg, request_id, user_id, ...fields } = o;
+  const { request_id, user_id, ...fields } = o;
   const rest = Object.entries({ ...fields, user_id, request_id })
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => {
@@ -51,22 +51,23 @@ function prettyLine(o: Record<string, unknown>): string {
       return `${k}=${/[\s"=]/.test(text ?? "") ? JSON.stringify(text) : text}`;
     })
     .join(" ");
-  const message = String(msg ?? "").replace(/\r?\n/g, "\\n");
-  return `${String(time)} ${String(level).toUpperCase().padEnd(5)} ${message}${rest ? ` ${rest}` : ""}`;
+  return `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${msg.replace(/\r?\n/g, "\\n")}${rest ? ` ${rest}` : ""}`;
 }
 
 /**
  * pino builds each event (level filter, context mixin, JSON serialisation,
  * which escapes any newline of a value); LOG_FORMAT=json writes its line as
- * is, `pretty` rewrites it as today's key=value line. Errors and warnings
- * go to stderr. One line per event either way.
+ * is, `pretty` writes today's key=value line from the same event (the fields
+ * pino hands to its log formatter, so the JSON is not parsed back). Errors
+ * and warnings go to stderr. One line per event either way.
  */
 export function createLogger(level: LogLevel, write: (line: string, isError: boolean) => void = defaultWrite, format: LogFormat = "pretty"): Logger {
-  let isError = false;
+  let current: { level: LogLevel; msg: string; fields: Record<string, unknown> } = { level: "info", msg: "", fields: {} };
+  const isError = () => current.level === "warn" || current.level === "error";
   const stream = {
     write(chunk: string) {
-      const line = chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk;
-      write(format === "json" ? line : prettyLine(JSON.parse(line)), isError);
+      if (format === "json") write(chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk, isError());
+      else write(prettyLine(current.level, current.msg, current.fields), isError());
     },
   };
   const p = pino(
@@ -75,13 +76,19 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
       base: undefined,
       messageKey: "msg",
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (fields) => {
+          current.fields = fields;
+          return fields;
+        },
+      },
       mixin: () => ({ ...context.getStore() }),
     },
     stream,
   );
   const emit = (lvl: LogLevel) => (msg: string, fields: Fields = {}) => {
-    isError = lvl === "warn" || lvl === "error";
+    current = { level: lvl, msg, fields: {} };
     p[lvl](clean(fields), msg);
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };

@@ -32,7 +32,8 @@ describe("SPA serving", () => {
 
   test("hashed assets are cached for a year and gzipped when accepted", async () => {
     const { app } = createTestApp();
-    const js = [...files.keys()].find((k) => k.startsWith("/assets/") && k.endsWith(".js"))!;
+    // The main bundle: chunk names are content hashes, so "the first .js" could be a tiny shared chunk.
+    const js = [...files.keys()].find((k) => k.startsWith("/assets/main-") && k.endsWith(".js"))!;
     const res = await app.request(js, { headers: { "accept-encoding": "gzip" } });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
