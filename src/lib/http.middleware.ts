@@ -14,13 +14,16 @@ export function loggedPath(path: string): string {
   return path.replace(SECRET_SEGMENT, "$1[masqué]");
 }
 
+/** Paths polled by machines (healthchecks, scrapers): their lines only at debug. */
+const PROBES = new Set(["/api/health", "/api/health/ready", "/metrics"]);
+
 /** X-Request-Id in (when well-formed) and out; a UUID otherwise. */
 export const requestIds = requestId();
 
 /**
  * Every log line of a request carries its request id (and the user once the
  * session is read, see auth.middleware.ts); one line per request with its
- * duration, health probes only at debug; the latency histogram by route
+ * duration, probes and scrapes only at debug; the latency histogram by route
  * pattern (never the raw path: bounded labels, no tokens).
  */
 export function requestLogger(log: Logger, metrics: Metrics) {
@@ -33,7 +36,7 @@ export function requestLogger(log: Logger, metrics: Metrics) {
       metrics.requests.inc(labels);
       metrics.http.observe(labels, seconds);
       const fields = { method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms: Math.round(seconds * 10_000) / 10 };
-      if (c.req.path === "/api/health") log.debug("http", fields);
+      if (PROBES.has(c.req.path)) log.debug("http", fields);
       else log.info("http", fields);
     });
   });
