@@ -27,7 +27,7 @@ export function buildDeps(config: Config, log: Logger = createLogger(config.logL
 }
 
 /**
- * config -> openDb -> lease -> migrate -> recover -> createApp -> Bun.serve ->
+ * config -> openDb -> schema check -> lease -> backup and migrate -> recover -> createApp -> Bun.serve ->
  * startJobs; SIGTERM/SIGINT stop cleanly. The lease comes before anything
  * that writes: a second server on this database stops here, having touched nothing.
  */
@@ -44,6 +44,11 @@ export async function startServer(config: Config) {
     if (applied) deps.log.info("migrations applied", { count: applied, backup });
     lease ??= acquireLease(deps.db, deps.clock.now(), url);
   } catch (e) {
+    try {
+      if (lease) releaseLease(deps.db, lease);
+    } catch {
+      // The database itself is what failed; the original error is the one to show.
+    }
     deps.db.$client.close();
     throw e;
   }
