@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
-import { crossOriginGuard, loggedPath, requestIds, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
+import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
@@ -33,7 +33,6 @@ export function createApp(deps: Deps) {
   const rateLimits = createRateLimitStore(deps.clock);
   bindMetrics(deps);
 
-  app.use(requestIds);
   app.use(requestLogger(deps.log, deps.metrics));
   app.use(securityHeaders);
   app.use(async (c, next) => {

@@ -1,5 +1,4 @@
 import { createMiddleware } from "hono/factory";
-import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import type { Metrics } from "../system/metrics.ts";
 import { secureHeaders } from "hono/secure-headers";
@@ -17,11 +16,12 @@ export function loggedPath(path: string): string {
 /** Paths polled by machines (healthchecks, scrapers): their lines only at debug. */
 const PROBES = new Set(["/api/health", "/api/health/ready", "/metrics"]);
 
-/** X-Request-Id in (when well-formed) and out; a UUID otherwise. */
-export const requestIds = requestId();
+/** A client's X-Request-Id is kept when it is 1-128 word characters, dashes, dots or colons. */
+const CLIENT_ID = /^[\w.:-]{1,128}$/;
 
 /**
- * Every log line of a request carries its request id (and the user once the
+ * Every log line of a request carries its request id (X-Request-Id in when
+ * well-formed, a UUID otherwise, and out) (and the user once the
  * session is read, see auth.middleware.ts); one line per request with its
  * duration, probes and scrapes only at debug; the latency histogram by route
  * pattern (never the raw path: bounded labels, no tokens).
@@ -29,11 +29,14 @@ export const requestIds = requestId();
 export function requestLogger(log: Logger, metrics: Metrics) {
   return createMiddleware(async (c, next) => {
     const start = performance.now();
-    await withLogContext({ request_id: c.get("requestId") as string }, async () => {
+    const given = c.req.header("x-request-id");
+    const requestId = given && CLIENT_ID.test(given) ? given : crypto.randomUUID();
+    await withLogContext({ request_id: requestId }, async () => {
       await next();
+      // Set on the finished response: cheaper than preparing headers before it exists.
+      c.res.headers.set("X-Request-Id", requestId);
       const seconds = (performance.now() - start) / 1000;
       const labels = { method: c.req.method, route: routePath(c) || "unmatched", status: String(c.res.status) };
-      metrics.requests.inc(labels);
       metrics.http.observe(labels, seconds);
       const fields = { method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms: Math.round(seconds * 10_000) / 10 };
       if (PROBES.has(c.req.path)) log.debug("http", fields);

@@ -7,7 +7,6 @@ import type { Deps } from "../deps.ts";
  */
 export function createMetrics() {
   const registry = new Registry();
-  const requests = new Counter({ name: "unisson_http_requests_total", help: "Requêtes HTTP par méthode, route et code", labelNames: ["method", "route", "status"] as const, registers: [registry] });
   const http = new Histogram({
     name: "unisson_http_request_duration_seconds",
     help: "Durée des requêtes HTTP par route et code",
@@ -26,7 +25,7 @@ export function createMetrics() {
   const aiTokens = new Counter({ name: "unisson_ai_tokens_total", help: "Jetons consommés par modèle et sens", labelNames: ["model", "direction"] as const, registers: [registry] });
   const sqliteBusy = new Counter({ name: "unisson_sqlite_busy_total", help: "Écritures refusées (503) car la base était verrouillée par un autre processus", registers: [registry] });
   const jobRuns = new Counter({ name: "unisson_job_runs_total", help: "Exécutions des tâches planifiées, par tâche et issue", labelNames: ["job", "outcome"] as const, registers: [registry] });
-  return { registry, requests, http, aiCalls, aiLatency, aiTokens, sqliteBusy, jobRuns };
+  return { registry, http, aiCalls, aiLatency, aiTokens, sqliteBusy, jobRuns };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

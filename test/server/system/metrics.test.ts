@@ -8,11 +8,16 @@ const fakes = useFakeProviders();
 const TOKEN = "jeton-de-scrape-0123456789";
 type App = { call: ReturnType<typeof createTestApp>["call"] };
 
-async function scrape(t: App): Promise<PromFamily[]> {
+async function scrapeText(t: App): Promise<string> {
   const res = await t.call("GET", "/metrics", { token: TOKEN });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("text/plain");
-  return parsePrometheusTextFormat(res.body as string);
+  return res.body as string;
+}
+
+/** Parsed as a scraper would: a malformed line throws. */
+async function scrape(t: App): Promise<PromFamily[]> {
+  return parsePrometheusTextFormat(await scrapeText(t));
 }
 
 function family(all: PromFamily[], name: string): PromFamily {
@@ -21,7 +26,16 @@ function family(all: PromFamily[], name: string): PromFamily {
   return f;
 }
 
-/** The sample of `name` whose labels include `labels` (count for histograms, value otherwise), 0 when absent. */
+/**
+ * The requests counted by the latency histogram for these labels, read from the
+ * text: the parser folds a labelled histogram's series into one sample.
+ */
+function requests(text: string, labels: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`unisson_http_request_duration_seconds_count{${labels}}`));
+  return line ? Number(line.split(" ").pop()) : 0;
+}
+
+/** The sample of `name` whose labels include `labels`, 0 when absent. */
 function sample(all: PromFamily[], name: string, labels: Record<string, string>): number {
   const m = family(all, name).metrics.find((x) => Object.entries(labels).every(([k, v]) => x.labels?.[k] === v));
   return Number(m?.count ?? m?.value ?? 0);
@@ -46,18 +60,17 @@ describe("GET /metrics", () => {
 
   test("Prometheus text that moves with the traffic: requests by route and status, with latency", async () => {
     const t = createTestApp({ env: { METRICS_TOKEN: TOKEN } });
-    const before = await scrape(t);
-    const base = sample(before, "unisson_http_requests_total", { route: "/api/warmup", status: "200" });
+    const warmup = 'method="GET",route="/api/warmup",status="200"';
+    const base = requests(await scrapeText(t), warmup);
     await t.call("GET", "/api/warmup");
     await t.call("GET", "/api/warmup");
     await t.call("GET", "/api/nulle-part");
-    const after = await scrape(t);
-    expect(sample(after, "unisson_http_requests_total", { route: "/api/warmup", status: "200", method: "GET" })).toBe(base + 2);
-    expect(sample(after, "unisson_http_requests_total", { status: "404" })).toBe(1);
-    // The parser folds labelled histograms into one sample: the series themselves are read from the text.
+    const text = await scrapeText(t);
+    const after = parsePrometheusTextFormat(text);
     expect(family(after, "unisson_http_request_duration_seconds").type).toBe("HISTOGRAM");
-    const text = (await t.call("GET", "/metrics", { token: TOKEN })).body as string;
-    expect(text).toContain('unisson_http_request_duration_seconds_count{method="GET",route="/api/warmup",status="200"} 2');
+    expect(requests(text, warmup)).toBe(base + 2);
+    expect(requests(text, 'method="GET",route="/api/*",status="404"')).toBe(1);
+    expect(text).toContain(`unisson_http_request_duration_seconds_bucket{le="+Inf",${warmup}} ${base + 2}`);
     for (const name of ["unisson_sqlite_busy_total", "unisson_final_processings_in_flight", "unisson_final_processings"]) expect(family(after, name)).toBeDefined();
   });
 
