@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { loadConfig } from "../../../src/config.ts";
 import { createMemoryLogger } from "../../../src/lib/log.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
@@ -14,6 +15,12 @@ function jsonApp() {
 }
 
 describe("logs", () => {
+  test("LOG_FORMAT is pretty by default, json on demand, and anything else names the variable", () => {
+    expect(loadConfig({}).logFormat).toBe("pretty");
+    expect(loadConfig({ LOG_FORMAT: "json" }).logFormat).toBe("json");
+    expect(() => loadConfig({ LOG_FORMAT: "xml" })).toThrow('Configuration invalide : LOG_FORMAT="xml" doit valoir pretty ou json');
+  });
+
   test("LOG_FORMAT=json: every line is one JSON object, the request's lines carry its X-Request-Id, sent back", async () => {
     const t = jsonApp();
     const res = await t.call("GET", "/api/warmup", { headers: { "x-request-id": "essai-123" } });
