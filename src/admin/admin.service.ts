@@ -1,4 +1,5 @@
 import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
+import { revokeAllApiKeys } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { assignPlan } from "../billing/plan.service.ts";
@@ -165,9 +166,11 @@ export function setTwoFactor(deps: Pick<Deps, "db" | "clock">, id: number, on: b
  * transaction. Purchases stay for accounting with user_id set null.
  * `actorId` is the admin acting through the API, who may not delete themself.
  */
-export function deleteUserByAdmin(deps: Pick<Deps, "db" | "log">, id: number, actorId?: number): void {
+export function deleteUserByAdmin(deps: Pick<Deps, "db" | "log" | "clock">, id: number, actorId?: number): void {
   if (actorId !== undefined && actorId === id) throw new AppError("ADMIN_SELF_DELETE");
   immediate(deps.db, () => {
+    // Explicit, not only by cascade: a deletion path that keeps the row (soft delete) still closes /v1.
+    revokeAllApiKeys(deps.db, id, deps.clock.now());
     if (!deleteUserRow(deps.db, id)) throw new AppError("USER_NOT_FOUND");
   });
   deps.log.info("user deleted by admin", { user_id: id, actor_id: actorId ?? "cli" });
