@@ -1,5 +1,5 @@
 import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
-import { revokeAllApiKeys } from "../auth/api-keys.ts";
+import { countApiKeysByUser, revokeAllApiKeys } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { assignPlan } from "../billing/plan.service.ts";
@@ -62,7 +62,9 @@ export function getStats(deps: Pick<Deps, "db" | "clock">): AdminStats {
 }
 
 export type ListUsersInput = { page?: number; perPage?: number; q?: string; plan?: Plan };
-export type UserPage = { users: PublicUser[]; total: number; page: number; per_page: number };
+/** A row of the panel's user list: the public user and how many live API keys it holds. */
+export type AdminUserRow = PublicUser & { api_keys: number };
+export type UserPage = { users: AdminUserRow[]; total: number; page: number; per_page: number };
 
 /** Newest first; a page past the end is empty, with the true total. */
 export function listUsers(deps: Pick<Deps, "db" | "clock">, input: ListUsersInput = {}): UserPage {
@@ -76,7 +78,8 @@ export function listUsers(deps: Pick<Deps, "db" | "clock">, input: ListUsersInpu
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  return { users: rows.map((u) => toPublicUser(u, now)), total, page, per_page: perPage };
+  const keys = countApiKeysByUser(deps.db, rows.map((u) => u.id));
+  return { users: rows.map((u) => ({ ...toPublicUser(u, now), api_keys: keys.get(u.id) ?? 0 })), total, page, per_page: perPage };
 }
 
 export type AdminUserPatch = {

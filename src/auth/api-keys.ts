@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { immediate, type Db } from "../db/client.ts";
 import { apiKeys, type UserRow, users } from "../db/schema/index.ts";
 import { MINUTE } from "../lib/clock.ts";
@@ -33,6 +33,18 @@ export function listApiKeys(db: Db, userId: number): ApiKeyRow[] {
 
 export function countApiKeys(db: Db, userId: number): number {
   return db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt))).get()?.n ?? 0;
+}
+
+/** Live keys per user, for a page of the admin panel (one grouped query). */
+export function countApiKeysByUser(db: Db, userIds: number[]): Map<number, number> {
+  if (userIds.length === 0) return new Map();
+  const rows = db
+    .select({ userId: apiKeys.userId, n: count() })
+    .from(apiKeys)
+    .where(and(inArray(apiKeys.userId, userIds), isNull(apiKeys.revokedAt)))
+    .groupBy(apiKeys.userId)
+    .all();
+  return new Map(rows.map((r) => [r.userId, r.n]));
 }
 
 /**

@@ -133,6 +133,7 @@ export const frAdmin = {
     plan: "Forfait",
     queries: "Requêtes",
     trialDays: "Jours d'essai",
+    apiKeys: "Clés d'API",
     createdAt: "Inscription",
     actions: "Actions",
     you: "(vous)",

@@ -111,3 +111,17 @@ describe("personal API keys", () => {
     expect((await t.call("GET", "/v1/models", { token: secret })).status).toBe(401);
   });
 });
+
+describe("API keys in the admin panel", () => {
+  test("the user list counts each user's live keys", async () => {
+    const t = app();
+    const admin = makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const a = await t.call("POST", KEYS, { token: t.token, json: { name: "un" } });
+    await t.call("POST", KEYS, { token: t.token, json: { name: "deux" } });
+    await t.call("DELETE", `${KEYS}/${a.body.id}`, { token: t.token });
+    const res = await t.call("GET", "/api/admin/users", { token: admin.token });
+    const row = (id: number) => res.body.users.find((u: { id: number }) => u.id === id);
+    expect(row(t.user.id).api_keys).toBe(1);
+    expect(row(admin.user.id).api_keys).toBe(0);
+  });
+});
