@@ -127,6 +127,14 @@ describe("/v1 through the official openai client", () => {
     expect(fakes().control.callsOf("answer")).toHaveLength(0);
   });
 
+  test("the official client does not retry a spent quota (x-should-retry: false), even with retries on", async () => {
+    const t = await apiApp(fakes(), { user: { planQueries: 0 } });
+    const retrying = new OpenAI({ apiKey: t.key, baseURL: `${t.url}/v1`, maxRetries: 2 });
+    const err = await apiError(retrying.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }));
+    expect(err.code).toBe("insufficient_quota");
+    expect(t.log.lines.filter((l) => l.includes("/v1/chat/completions"))).toHaveLength(1);
+  });
+
   test("the quota spent, streamed: the same 429 before any event", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 0 } });
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
