@@ -7,11 +7,13 @@ import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
 import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
+import { apiKeyRoutes } from "./auth/api-keys.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { contactRoutes } from "./contact/contact.routes.ts";
 import { pricingRoutes, promoRoutes, stripeRoutes, subscriptionRoutes } from "./billing/billing.routes.ts";
 import { chatRoutes } from "./chat/chat.routes.ts";
+import { v1Routes } from "./openai/openai.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 import { bindMetrics, type Metrics } from "./system/metrics.ts";
 import { metricsRoutes } from "./system/metrics.routes.ts";
@@ -25,7 +27,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * AppType, which the SPA's hc<AppType> client reads), then the SPA.
  */
 function apiRoutes() {
-  return new Hono<AppEnv>().route("/", systemRoutes).route("/auth", authRoutes).route("/admin", adminRoutes).route("/contact", contactRoutes).route("/pricing", pricingRoutes).route("/stripe", stripeRoutes).route("/subscription", subscriptionRoutes).route("/promo", promoRoutes).route("/unisson", chatRoutes);
+  return new Hono<AppEnv>().route("/", systemRoutes).route("/auth/api-keys", apiKeyRoutes).route("/auth", authRoutes).route("/admin", adminRoutes).route("/contact", contactRoutes).route("/pricing", pricingRoutes).route("/stripe", stripeRoutes).route("/subscription", subscriptionRoutes).route("/promo", promoRoutes).route("/unisson", chatRoutes);
 }
 
 export function createApp(deps: Deps) {
@@ -52,6 +54,8 @@ export function createApp(deps: Deps) {
   );
 
   const routes = app.route("/api", apiRoutes());
+  // The OpenAI-compatible API: personal keys only, OpenAI's error shape (src/openai).
+  app.route("/v1", v1Routes(deps.log));
 
   app.all("/api/*", () => {
     throw new AppError("API_NOT_FOUND");

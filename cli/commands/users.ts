@@ -12,6 +12,7 @@ import type { GlobalOptions } from "../index.ts";
 import { dateFr, print, table } from "../output.ts";
 import { planArg, positiveInt } from "../parse.ts";
 import { userSheet } from "../user-sheet.ts";
+import { registerUserApiKeys } from "./users-api-keys.ts";
 import { registerUserChanges } from "./users-manage.ts";
 
 const PER_PAGE = 20;
@@ -72,4 +73,5 @@ export function registerUsers(program: Command) {
     });
 
   registerUserChanges(users, opts);
+  registerUserApiKeys(users, opts);
 }

@@ -1,4 +1,5 @@
 import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
+import { countApiKeysByUser, revokeAllApiKeys } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { assignPlan } from "../billing/plan.service.ts";
@@ -61,7 +62,9 @@ export function getStats(deps: Pick<Deps, "db" | "clock">): AdminStats {
 }
 
 export type ListUsersInput = { page?: number; perPage?: number; q?: string; plan?: Plan };
-export type UserPage = { users: PublicUser[]; total: number; page: number; per_page: number };
+/** A row of the panel's user list: the public user and how many live API keys it holds. */
+export type AdminUserRow = PublicUser & { api_keys: number };
+export type UserPage = { users: AdminUserRow[]; total: number; page: number; per_page: number };
 
 /** Newest first; a page past the end is empty, with the true total. */
 export function listUsers(deps: Pick<Deps, "db" | "clock">, input: ListUsersInput = {}): UserPage {
@@ -75,7 +78,8 @@ export function listUsers(deps: Pick<Deps, "db" | "clock">, input: ListUsersInpu
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  return { users: rows.map((u) => toPublicUser(u, now)), total, page, per_page: perPage };
+  const keys = countApiKeysByUser(deps.db, rows.map((u) => u.id));
+  return { users: rows.map((u) => ({ ...toPublicUser(u, now), api_keys: keys.get(u.id) ?? 0 })), total, page, per_page: perPage };
 }
 
 export type AdminUserPatch = {
@@ -165,9 +169,11 @@ export function setTwoFactor(deps: Pick<Deps, "db" | "clock">, id: number, on: b
  * transaction. Purchases stay for accounting with user_id set null.
  * `actorId` is the admin acting through the API, who may not delete themself.
  */
-export function deleteUserByAdmin(deps: Pick<Deps, "db" | "log">, id: number, actorId?: number): void {
+export function deleteUserByAdmin(deps: Pick<Deps, "db" | "log" | "clock">, id: number, actorId?: number): void {
   if (actorId !== undefined && actorId === id) throw new AppError("ADMIN_SELF_DELETE");
   immediate(deps.db, () => {
+    // Explicit, not only by cascade: a deletion path that keeps the row (soft delete) still closes /v1.
+    revokeAllApiKeys(deps.db, id, deps.clock.now());
     if (!deleteUserRow(deps.db, id)) throw new AppError("USER_NOT_FOUND");
   });
   deps.log.info("user deleted by admin", { user_id: id, actor_id: actorId ?? "cli" });

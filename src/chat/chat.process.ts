@@ -1,4 +1,5 @@
 import type { ModelDef } from "../ai/ai.registry.ts";
+import type { ChatTurn } from "../ai/ai.types.ts";
 import { type AiCallLog, insertAiCalls } from "../ai/ai.calls.queries.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -16,12 +17,15 @@ export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
 const POLL_MS = 100;
 
+/** Hook for the OpenAI-compatible API: the context comes from the client's messages, not from stored turns. */
+export type ProcessOptions = { history?: ChatTurn[] };
+
 /**
  * POST /process. The turn is the conversation's last user message. Exactly
  * one caller claims it (processing_runs) and pays for it; every other caller,
  * at the same moment or later, gets the same stored answer and pays nothing.
  */
-export async function processConversation(deps: Deps, user: UserRow, conversationId: number) {
+export async function processConversation(deps: Deps, user: UserRow, conversationId: number, opts: ProcessOptions = {}) {
   const { db, clock } = deps;
   const conversation = ownedConversation(deps, user.id, conversationId);
   const all = listMessages(db, conversation.id);
@@ -47,7 +51,7 @@ export async function processConversation(deps: Deps, user: UserRow, conversatio
   });
   if (!claim) return waitFor(deps, findRun(db, conversation.id, turnMessage.id)!);
 
-  const work = execute(deps, user, claim.run, claim.source, all, models);
+  const work = execute(deps, user, claim.run, claim.source, all, models, opts.history);
   deps.ai.inflight.set(claim.run.id, work);
   try {
     return await work;
@@ -56,12 +60,12 @@ export async function processConversation(deps: Deps, user: UserRow, conversatio
   }
 }
 
-async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSource, all: MessageRow[], models: ModelDef[]) {
+async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSource, all: MessageRow[], models: ModelDef[], history?: ChatTurn[]) {
   const { db, clock, log } = deps;
   const turn = currentTurn(all);
   const logs: AiCallLog[] = [];
   try {
-    const result = await consolidate(deps, models, historyTurns(turn.earlier), composeQuestion(turn.messages), {
+    const result = await consolidate(deps, models, history ?? historyTurns(turn.earlier), composeQuestion(turn.messages), {
       userId: user.id,
       conversationId: run.conversationId,
       logs,

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { conversations, type MessageType, messages } from "../db/schema/index.ts";
+import { type ConversationSource, conversations, type MessageType, messages } from "../db/schema/index.ts";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -16,8 +16,8 @@ export function findOwnedConversation(db: Db, id: number, userId: number): Conve
   return db.select().from(conversations).where(and(eq(conversations.id, id), eq(conversations.userId, userId))).get();
 }
 
-export function insertConversation(db: Db, userId: number, title: string, now: Date): ConversationRow {
-  return db.insert(conversations).values({ userId, title, messageCount: 0, createdAt: now, updatedAt: now }).returning().get();
+export function insertConversation(db: Db, userId: number, title: string, now: Date, source: ConversationSource = "web"): ConversationRow {
+  return db.insert(conversations).values({ userId, title, source, messageCount: 0, createdAt: now, updatedAt: now }).returning().get();
 }
 
 /** Appends messages and keeps message_count / updated_at in step; call inside a transaction. */
@@ -58,6 +58,7 @@ export function listConversations(db: Db, userId: number) {
       id: conversations.id,
       title: conversations.title,
       messageCount: conversations.messageCount,
+      source: conversations.source,
       updatedAt: conversations.updatedAt,
       firstMessage,
     })

@@ -110,6 +110,8 @@ export function history(deps: Deps, userId: number) {
     title: c.title,
     first_message: c.firstMessage ?? "",
     message_count: c.messageCount,
+    /** "api" when asked through /v1 with a personal key. */
+    source: c.source,
     updated_at: c.updatedAt.toISOString(),
   }));
   return { conversations };
@@ -117,7 +119,7 @@ export function history(deps: Deps, userId: number) {
 
 export function conversationMessages(deps: Deps, userId: number, id: number) {
   const conversation = ownedConversation(deps, userId, id);
-  return { id: conversation.id, title: conversation.title, messages: listMessages(deps.db, conversation.id).map(toPublicMessage) };
+  return { id: conversation.id, title: conversation.title, source: conversation.source, messages: listMessages(deps.db, conversation.id).map(toPublicMessage) };
 }
 
 export function deleteConversation(deps: Deps, userId: number, id: number) {

@@ -34,6 +34,8 @@ const table = {
   TWO_FACTOR_TOO_SOON: [429, "Veuillez patienter 60 secondes avant de demander un nouveau code."],
   TWO_FACTOR_LOCKED: [429, "Trop de codes incorrects. Veuillez réessayer dans 15 minutes."],
   RESET_TOKEN_INVALID: [400, "Ce lien de réinitialisation est invalide ou a expiré."],
+  API_KEY_LIMIT: [409, "Vous avez déjà 10 clés d'API : révoquez-en une avant d'en créer une autre."],
+  API_KEY_NOT_FOUND: [404, "Clé d'API introuvable."],
   MAIL_FAILED: [503, "L'envoi de l'email a échoué. Veuillez réessayer dans quelques instants."],
 
   // Administration
@@ -59,6 +61,12 @@ const table = {
   NOTHING_TO_PROCESS: [409, "Aucune question n'attend d'analyse finale dans cette conversation."],
   NOT_ENOUGH_ANSWERS: [503, "Trop peu d'IA ont répondu pour établir une synthèse fiable (au moins 2 réponses sont nécessaires). Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
   SYNTHESIS_FAILED: [503, "La synthèse des réponses a échoué. Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
+
+  // OpenAI-compatible API (/v1)
+  API_KEY_INVALID: [401, "Clé d'API invalide ou révoquée. Créez une clé dans « Mon abonnement » sur Unisson."],
+  API_MODEL_UNKNOWN: [400, "Modèle inconnu : utilisez le modèle « unisson »."],
+  API_NO_QUESTION: [400, "Le dernier message doit être un message de l'utilisateur (role « user ») contenant du texte."],
+  API_RATE_LIMITED: [429, "Trop de requêtes avec cette clé d'API. Veuillez réessayer dans quelques instants."],
 
   // Billing
   PAYMENTS_DISABLED: [402, "Problème de configuration de paiement. Contactez le support."],

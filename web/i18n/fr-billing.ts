@@ -90,6 +90,33 @@ export const frPricing = {
   changeError: "Erreur lors de la demande de changement: ",
 } as const;
 
+/** The "Clés d'API" section of the subscription overlay (issue 22, docs/API.md). */
+export const frApiKeys = {
+  title: "Clés d'API",
+  intro: "Utilisez Unisson dans Open WebUI, LibreChat, vos scripts ou tout client compatible OpenAI : le modèle « unisson » donne la réponse consolidée. Chaque réponse compte pour une requête de votre forfait.",
+  nameLabel: "Nom de la nouvelle clé",
+  namePlaceholder: "Par exemple : Open WebUI",
+  create: "Créer une clé",
+  creating: "Création…",
+  createdTitle: "Votre nouvelle clé",
+  createdHint: "Copiez-la maintenant : elle ne sera plus jamais affichée.",
+  copy: "Copier",
+  copied: "Copiée",
+  done: "J'ai copié la clé",
+  empty: "Aucune clé d'API pour l'instant.",
+  listLabel: "Vos clés d'API",
+  created: "Créée le {date}",
+  lastUsed: "dernière utilisation le {date}",
+  neverUsed: "jamais utilisée",
+  revoke: "Révoquer",
+  revokeLabel: "Révoquer la clé {name}",
+  revokeConfirm: "Révoquer la clé « {name} » ? Les applications qui l'utilisent n'auront plus accès à Unisson.",
+  revoked: "Clé révoquée.",
+  loadError: "Impossible de charger vos clés d'API.",
+  exampleTitle: "Exemple",
+  baseUrl: "Adresse de base (baseURL) : {url}",
+} as const;
+
 export const frPayment = {
   title: "Vérification du paiement",
   checking: "Nous vérifions votre paiement auprès de Stripe…",
@@ -133,6 +160,7 @@ export const frAdmin = {
     plan: "Forfait",
     queries: "Requêtes",
     trialDays: "Jours d'essai",
+    apiKeys: "Clés d'API",
     createdAt: "Inscription",
     actions: "Actions",
     you: "(vous)",

@@ -4,7 +4,7 @@
  * The long legal texts live in ./fr-legal.ts so that the login screen's bundle
  * does not carry them (they load with the legal modal).
  */
-import { frAdmin, frPayment, frPricing } from "./fr-billing.ts";
+import { frAdmin, frApiKeys, frPayment, frPricing } from "./fr-billing.ts";
 
 export const fr = {
   brand: {
@@ -290,5 +290,6 @@ export const fr = {
   // Issue 8 (pricing, payment return, admin): strings in fr-billing.ts.
   pricing: frPricing,
   payment: frPayment,
+  apiKeys: frApiKeys,
   admin: frAdmin,
 } as const;

@@ -79,3 +79,23 @@ export const passwordResetTokens = sqliteTable(
   },
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );
+
+/**
+ * Personal API keys for the OpenAI-compatible /v1 endpoint. Like sessions,
+ * only the SHA-256 of the secret is stored; `prefix` (the first characters,
+ * shown in lists) lets the owner recognise a key without revealing it.
+ */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: userRef(),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: timestamp("created_at").notNull(),
+    lastUsedAt: timestamp("last_used_at"),
+    revokedAt: timestamp("revoked_at"),
+  },
+  (t) => [index("api_keys_user_idx").on(t.userId)],
+);

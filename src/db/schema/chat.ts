@@ -12,6 +12,8 @@ export const MESSAGE_TYPES = [
   "final_response",
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
+export const CONVERSATION_SOURCES = ["web", "api"] as const;
+export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
 
 export const conversations = sqliteTable(
   "conversations",
@@ -22,6 +24,8 @@ export const conversations = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     messageCount: integer("message_count").notNull().default(0),
+    /** Where the conversation was asked: the page, or the OpenAI-compatible API (a personal key). */
+    source: text("source", { enum: CONVERSATION_SOURCES }).notNull().default("web"),
     createdAt: timestamp("created_at").notNull(),
     updatedAt: timestamp("updated_at").notNull(),
   },

@@ -18,6 +18,7 @@ describe("history and conversations", () => {
       title: "Combien de régions compte la France métropolitaine…",
       first_message: "Combien de régions compte la France métropolitaine aujourd'hui, et depuis quand ?",
       message_count: 1,
+      source: "web",
       updated_at: t.clock.now().toISOString(),
     });
   });

@@ -17,7 +17,8 @@ function snapshot(w: World): Record<string, number> {
   return Object.fromEntries(tables.map((t) => [t, (w.db.$client.query(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
 }
 
-const WRITES = Object.entries(MATRIX).filter(([route]) => !route.startsWith("GET"));
+/** /v1 takes only a personal API key, sent by the client in a header: no browser attaches one by itself (tested below). */
+const WRITES = Object.entries(MATRIX).filter(([route]) => !route.startsWith("GET") && !route.includes(" /v1/"));
 
 describe("CSRF: state-changing requests from another origin", () => {
   for (const [route, row] of WRITES) {
@@ -33,6 +34,15 @@ describe("CSRF: state-changing requests from another origin", () => {
       expect((await w.call("GET", "/api/auth/me", { token })).status).toBe(200);
     });
   }
+
+  test("a /v1 completion from another origin carrying a web session is refused (401, OpenAI's shape) and changes nothing", async () => {
+    const w = await buildWorld(outside());
+    const before = snapshot(w);
+    const { path, json } = MATRIX["POST /v1/chat/completions"]!.req(w);
+    const res = await w.call("POST", path, { json, token: w.tokens.user, headers: { origin: EVIL } });
+    expect([res.status, res.body.error?.code]).toEqual([401, "invalid_api_key"]);
+    expect(snapshot(w)).toEqual(before);
+  });
 
   for (const origin of ["null", "http://localhost:3000.evil.example", "http://localhost:3001", "https://localhost:3000"]) {
     test(`a chat posted with Origin ${origin} is refused`, async () => {

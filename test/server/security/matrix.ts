@@ -14,6 +14,7 @@ const PUBLIC_200: Row["expect"] = [200, 200, 200, 200, 200];
 const SIGNED_IN: Row["expect"] = [401, 401, 200, 200, 200];
 const OWNER_ONLY: Row["expect"] = [401, 401, 200, 404, 404];
 const ADMIN_ONLY: Row["expect"] = [401, 401, 403, 403, 200];
+const KEY_ONLY: Row["expect"] = [401, 401, 401, 401, 401];
 
 const profile = (w: World) => ({ first_name: "Léa", last_name: "Roux", email: w.target.email, subscription_type: "basic", remaining_queries: 3, trial_days_remaining: 0 });
 
@@ -37,6 +38,13 @@ export const MATRIX: Record<string, Row> = {
   "POST /api/auth/forgot-password": { req: (w) => ({ path: "/api/auth/forgot-password", json: { email: w.user.email } }), expect: PUBLIC_200 },
   "GET /api/auth/validate-reset-token/:token": { req: () => ({ path: "/api/auth/validate-reset-token/inconnu-0123456789" }), expect: PUBLIC_200 },
   "POST /api/auth/reset-password": { req: () => ({ path: "/api/auth/reset-password", json: { token: "inconnu-0123456789", new_password: "Nouveau123" } }), expect: [400, 400, 400, 400, 400] },
+  "GET /api/auth/api-keys": { req: () => ({ path: "/api/auth/api-keys" }), expect: SIGNED_IN },
+  "POST /api/auth/api-keys": { req: () => ({ path: "/api/auth/api-keys", json: { name: "Script" } }), expect: [401, 401, 201, 201, 201] },
+  "DELETE /api/auth/api-keys/:id": { req: (w) => ({ path: `/api/auth/api-keys/${w.apiKeyId}` }), expect: OWNER_ONLY },
+  // Personal API keys only: no web session opens /v1 (test/server/openai covers the keys themselves).
+  "GET /v1/models": { req: () => ({ path: "/v1/models" }), expect: KEY_ONLY },
+  "GET /v1/models/:id": { req: () => ({ path: "/v1/models/unisson" }), expect: KEY_ONLY },
+  "POST /v1/chat/completions": { req: () => ({ path: "/v1/chat/completions", json: { model: "unisson", messages: [{ role: "user", content: "Bonjour ?" }] } }), expect: KEY_ONLY },
   "GET /api/admin/stats": { req: () => ({ path: "/api/admin/stats" }), expect: ADMIN_ONLY },
   "GET /api/admin/usage": { req: () => ({ path: "/api/admin/usage?days=7" }), expect: ADMIN_ONLY },
   "GET /api/admin/users": { req: () => ({ path: "/api/admin/users?page=1&per_page=10" }), expect: ADMIN_ONLY },

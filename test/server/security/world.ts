@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from "bun:test";
+import { createApiKey } from "../../../src/auth/api-keys.ts";
 import { createSession } from "../../../src/auth/sessions.ts";
 import { createTestClock } from "../../../src/lib/clock.ts";
 import { DAY } from "../../../src/lib/clock.ts";
@@ -55,6 +56,8 @@ export async function buildWorld(outside: Outside) {
   });
   if (checkout.status !== 200) throw new Error(`world: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
 
+  const apiKey = createApiKey(t.db, user.user.id, "Monde", now);
+
   const tokens: Record<Identity, string | undefined> = {
     none: undefined,
     expired: expiredToken,
@@ -70,6 +73,9 @@ export async function buildWorld(outside: Outside) {
     admin: admin.user,
     target: target.user,
     conversationId: chat.body.conversation_id as number,
+    /** The user's personal API key (/v1 accepts only keys: every session identity gets 401 there). */
+    apiKeyId: apiKey.key.id,
+    apiKeySecret: apiKey.secret,
     checkoutSessionId: String(checkout.body.checkout_url).split("/").pop()!,
   };
 }

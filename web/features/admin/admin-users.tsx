@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import type { AdminUserRow } from "../../../src/admin/admin.service.ts";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
@@ -18,7 +19,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
   const [page, setPage] = useState(1);
   const [query, setQuery] = useState("");
   const [typed, setTyped] = useState("");
-  const [data, setData] = useState<{ users: PublicUser[]; total: number } | null>(null);
+  const [data, setData] = useState<{ users: AdminUserRow[]; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const [editing, setEditing] = useState<PublicUser | null>(null);
@@ -98,6 +99,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
               <th scope="col">{t.plan}</th>
               <th scope="col">{t.queries}</th>
               <th scope="col">{t.trialDays}</th>
+              <th scope="col">{t.apiKeys}</th>
               <th scope="col">{t.createdAt}</th>
               <th scope="col">{t.actions}</th>
             </tr>
@@ -119,6 +121,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
                 </td>
                 <td data-label={t.queries}>{u.remaining_queries}</td>
                 <td data-label={t.trialDays}>{u.subscription_type === "trial" ? u.trial_days_remaining : "—"}</td>
+                <td data-label={t.apiKeys}>{u.api_keys}</td>
                 <td data-label={t.createdAt}>{frLongDate(u.created_at)}</td>
                 <td data-label={t.actions} className="admin-actions">
                   <button type="button" className="u-btn-outline" aria-label={fill(t.editLabel, { name: name(u) })} onClick={() => setEditing(u)}>

@@ -4,6 +4,7 @@ import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
 import { type ChangeAck, ChangeAckDialog, ChangeConfirmDialog } from "./change-dialogs.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
+import { ApiKeysSection } from "../api-keys/api-keys-section.tsx";
 import { type ChangeRow, changeRowFor, type Cycle, isUpgrade, packAvailableFor } from "./offers.ts";
 import { PackSection } from "./pack-section.tsx";
 import { CycleToggle, PlanCards } from "./plan-cards.tsx";
@@ -99,6 +100,7 @@ export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser
       <PromoField promo={promo} />
       {packAvailableFor(plan) && <PackSection price={priceOf("token_pack_10")} busy={busy} onBuy={() => buy("token_pack_10")} />}
       {subscriber && <ChangePlanList user={user} cycle={currentCycle} pending={pending} onSelect={openChange} />}
+      <ApiKeysSection />
       {notice && (
         <p className={`alert ${notice.kind} pricing-toast`} role={notice.kind === "error" ? "alert" : "status"}>
           {notice.text}

@@ -1,0 +1,91 @@
+import { moderate } from "../ai/ai.moderation.ts";
+import type { ChatTurn } from "../ai/ai.types.ts";
+import { immediate } from "../db/client.ts";
+import type { UserRow } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { assertCanQuery, assertOperational } from "../chat/chat.access.ts";
+import type { Consolidation } from "../chat/chat.consolidate.ts";
+import { processConversation } from "../chat/chat.process.ts";
+import { appendMessages, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
+import { titleFrom } from "../chat/chat.view.ts";
+import { AppError } from "../lib/errors.ts";
+
+export type CompletionInput = {
+  /** The last user message of the request. */
+  question: string;
+  /** The earlier messages, already alternating user/assistant and trimmed (openai.messages.ts). */
+  context: ChatTurn[];
+  /** Called with synthesis text as it is written; today once, with the whole text. */
+  onDelta?: (text: string) => void;
+  /** The client went away: nothing is started after it fires. */
+  signal?: AbortSignal;
+};
+
+export type CompletionResult = {
+  conversationId: number;
+  text: string;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  /** Models whose answer went into the synthesis. */
+  models: string[];
+  missing: Array<{ model: string; reason: string }>;
+  synthesiser: string;
+};
+
+/**
+ * The one seam between /v1/chat/completions and the engine: a whole question
+ * through the same rules as the page (quota 402, maintenance 503, moderation
+ * with a stored refusal 400, one request charged once and refunded on
+ * failure), stored as a conversation marked "api". The clarifying pre-pass
+ * and the "too vague" reply are skipped: an API client cannot answer back.
+ *
+ * Today's final processing (chat.process.ts) does not stream the synthesis,
+ * so onDelta is called once with the stored text. The live-answers engine
+ * should call onDelta from its synthesis stream instead (see docs/API.md,
+ * "For developers") and keep returning the stored answer here.
+ */
+export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
+  const { clock } = deps;
+  assertCanQuery(user, clock.now());
+  assertOperational(deps);
+
+  const verdict = await moderate(deps, input.question, { userId: user.id });
+  const userMessage: NewMessage = { sender: "user", messageType: null, content: input.question };
+  if (verdict.flagged) {
+    store(deps, user.id, [
+      userMessage,
+      { sender: "assistant", messageType: "content_moderation", content: new AppError("CONTENT_REFUSED").message, resultData: { categories: verdict.categories } },
+    ]);
+    throw new AppError("CONTENT_REFUSED");
+  }
+  input.signal?.throwIfAborted();
+
+  const conversationId = store(deps, user.id, [userMessage]);
+  const answer = await processConversation(deps, user, conversationId, { history: input.context });
+  const result = toResult(conversationId, answer.final_response, answer.message.result_data as Partial<Consolidation> | null);
+  input.onDelta?.(result.text);
+  return result;
+}
+
+function store(deps: Deps, userId: number, rows: NewMessage[]): number {
+  const now = deps.clock.now();
+  return immediate(deps.db, () => {
+    const conversation = insertConversation(deps.db, userId, titleFrom(rows[0]!.content), now, "api");
+    appendMessages(deps.db, conversation.id, rows, now);
+    return conversation.id;
+  });
+}
+
+/** Usage is summed over every model call that reported tokens: the answers and the synthesis. */
+function toResult(conversationId: number, text: string, data: Partial<Consolidation> | null): CompletionResult {
+  const calls = [...(data?.models ?? []), ...(data?.synthesis ? [data.synthesis] : [])];
+  const prompt = calls.reduce((n, c) => n + (c.tokens_in ?? 0), 0);
+  const completion = calls.reduce((n, c) => n + (c.tokens_out ?? 0), 0);
+  return {
+    conversationId,
+    text,
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    models: data?.available_ais ?? [],
+    missing: (data?.failed_ais ?? []).map((f) => ({ model: f.name, reason: f.error })),
+    synthesiser: data?.primary_ai ?? "",
+  };
+}

@@ -1,0 +1,34 @@
+import { afterEach } from "bun:test";
+import OpenAI from "openai";
+import type { NewUser } from "../../../src/users/users.queries.ts";
+import type { FakeProviders } from "../../fakes/ai/index.ts";
+import type { TestEnv } from "../../helpers/app.ts";
+import { chatApp } from "../chat/chat.helpers.ts";
+
+const servers: Array<{ stop(force?: boolean): unknown }> = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.stop(true);
+});
+
+/**
+ * A chat app served over real HTTP on 127.0.0.1 (port 0), a signed-in user,
+ * one personal API key created through the API, and the official openai
+ * client pointed at it (no retries: each test sees the first answer).
+ */
+export async function apiApp(fakes: FakeProviders, opts: { env?: TestEnv; user?: Partial<NewUser> } = {}) {
+  const t = chatApp(fakes, opts);
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, srv) => t.app.fetch(req, srv), idleTimeout: 60 });
+  servers.push(server);
+  const url = `http://127.0.0.1:${server.port}`;
+  const created = await t.call("POST", "/api/auth/api-keys", { token: t.token, json: { name: "Tests" } });
+  if (created.status !== 201) throw new Error(`key creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const key: string = created.body.secret;
+  const client = (apiKey = key) => new OpenAI({ apiKey, baseURL: `${url}/v1`, maxRetries: 0, timeout: 20_000 });
+  return { ...t, url, key, keyId: created.body.id as number, openai: client() , client };
+}
+
+/** The user's requests left (plan + extra). */
+export function balance(t: { db: { $client: { query(sql: string): { get(...a: unknown[]): unknown } } }; user: { id: number } }): number {
+  const row = t.db.$client.query("SELECT plan_queries + extra_queries AS n FROM users WHERE id = ?").get(t.user.id) as { n: number };
+  return row.n;
+}
