@@ -24,7 +24,7 @@ export const adminRoutes = new Hono<AppEnv>()
       plan: body.subscription_type,
       remainingQueries: body.remaining_queries,
       trialDaysRemaining: body.trial_days_remaining,
-    });
+    }, c.var.sessionId);
     // The user object itself, like GET /auth/me: the panel replaces its row with it.
     return c.json(toPublicUser(user, c.var.deps.clock.now()));
   })

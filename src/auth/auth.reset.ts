@@ -6,8 +6,8 @@ import { sendInBackground } from "../lib/mail/index.ts";
 import { passwordResetMail } from "../lib/mail/templates.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail, findUserById, updateUser } from "../users/users.queries.ts";
-import { endCodes, findLiveResetToken, insertResetToken, revokeDevices, useResetTokens } from "./auth.queries.ts";
-import { revokeAllSessions } from "./sessions.ts";
+import { findLiveResetToken, insertResetToken } from "./auth.queries.ts";
+import { revokeCredentials } from "./auth.revoke.ts";
 
 export const RESET_TTL_MS = HOUR;
 
@@ -63,11 +63,8 @@ export async function resetPassword(deps: Deps, token: string, newPassword: stri
     const now = deps.clock.now();
     const row = findLiveResetToken(deps.db, tokenHash, now);
     if (!row || !findUserById(deps.db, row.userId)) throw new AppError("RESET_TOKEN_INVALID");
-    useResetTokens(deps.db, row.userId, now);
     updateUser(deps.db, row.userId, { passwordHash, updatedAt: now });
-    revokeAllSessions(deps.db, row.userId, now);
-    revokeDevices(deps.db, row.userId, now);
-    endCodes(deps.db, row.userId, now);
+    revokeCredentials(deps.db, row.userId, now);
     return row.userId;
   });
   deps.log.info("password reset", { user_id: userId });
