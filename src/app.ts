@@ -28,7 +28,7 @@ function apiRoutes() {
 
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
-  const rateLimits = createRateLimitStore(deps.clock);
+  const rateLimits = createRateLimitStore(deps.db, deps.clock);
 
   app.use(requestLogger(deps.log));
   app.use(securityHeaders);

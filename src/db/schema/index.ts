@@ -3,3 +3,4 @@ export * from "./auth.ts";
 export * from "./chat.ts";
 export * from "./billing.ts";
 export * from "./support.ts";
+export * from "./security.ts";
