@@ -19,6 +19,8 @@ const table = {
   PAYLOAD_TOO_LARGE: [413, "Requête trop volumineuse."],
   UNSUPPORTED_MEDIA_TYPE: [415, "Le corps de la requête doit être envoyé en JSON."],
   RATE_LIMITED: [429, "Trop de tentatives. Veuillez réessayer dans quelques instants."],
+  SPEND_LIMITED: [429, "Vous avez envoyé beaucoup de messages en peu de temps. Veuillez patienter avant d'en envoyer d'autres."],
+  TRIAL_DAILY_LIMITED: [429, "Vous avez atteint la limite quotidienne de messages de l'essai gratuit. Revenez demain ou choisissez un forfait."],
   INTERNAL: [500, "Erreur interne du serveur. Veuillez réessayer dans quelques instants."],
   SERVICE_UNAVAILABLE: [503, "Service momentanément indisponible. Veuillez réessayer dans quelques instants."],
 
