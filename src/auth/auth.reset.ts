@@ -6,20 +6,24 @@ import { sendInBackground } from "../lib/mail/index.ts";
 import { passwordResetMail } from "../lib/mail/templates.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail, findUserById, updateUser } from "../users/users.queries.ts";
-import { findLiveResetToken, insertResetToken } from "./auth.queries.ts";
+import { findLiveResetToken, insertResetToken, useResetTokens } from "./auth.queries.ts";
 import { revokeCredentials } from "./auth.revoke.ts";
 
 export const RESET_TTL_MS = HOUR;
 
 /**
- * A single-use reset link valid 1 hour (only its hash is stored). Used by
+ * A single-use reset link valid 1 hour (only its hash is stored); it ends the
+ * account's older links, so only the newest mail works. Used by
  * forgot-password and by the CLI's `users reset-password <email>`.
  */
 export function createPasswordResetLink(deps: Pick<Deps, "db" | "clock" | "config">, userId: number): { url: string; token: string; expiresAt: Date } {
   const now = deps.clock.now();
   const token = randomToken(32);
   const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
-  insertResetToken(deps.db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
+  immediate(deps.db, () => {
+    useResetTokens(deps.db, userId, now);
+    insertResetToken(deps.db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
+  });
   return { url: `${deps.config.publicUrl}/reset-password?token=${token}`, token, expiresAt };
 }
 

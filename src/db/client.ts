@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema/index.ts";
@@ -13,7 +13,7 @@ export type Db = ReturnType<typeof drizzle<typeof schema>> & { $client: Database
  */
 export function openDb(path: string): Db {
   const memory = path === ":memory:";
-  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  if (!memory) protectFiles(path);
   const sqlite = new Database(path, { create: true, strict: true });
   // busy_timeout first: every later statement may meet another writer (server + CLI).
   sqlite.run("PRAGMA busy_timeout = 5000");
@@ -22,6 +22,18 @@ export function openDb(path: string): Db {
   sqlite.run("PRAGMA foreign_keys = ON");
   checkPragmas(sqlite, memory);
   return drizzle({ client: sqlite, schema }) as Db;
+}
+
+/**
+ * The database holds password hashes, sessions and mails: readable by its
+ * owner only. The file is created 0600 before SQLite opens it (SQLite gives
+ * the -wal and -shm files the database's mode), and files left by an older
+ * version are narrowed to 0600 (docs/SECURITY.md, "Secrets at rest").
+ */
+function protectFiles(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 function pragma(sqlite: Database, name: string): unknown {
