@@ -6,6 +6,7 @@ import { sendInBackground } from "../lib/mail/index.ts";
 import { passwordResetMail } from "../lib/mail/templates.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail, findUserById, updateUser } from "../users/users.queries.ts";
+import { assertNotCommonPassword } from "./auth.passwords.ts";
 import { findLiveResetToken, insertResetToken, useResetTokens } from "./auth.queries.ts";
 import { revokeCredentials } from "./auth.revoke.ts";
 
@@ -62,6 +63,7 @@ export async function resetPassword(deps: Deps, token: string, newPassword: stri
   const tokenHash = sha256(token);
   // Cheap refusal first: a bad token never costs an argon2 hash.
   if (!findLiveResetToken(deps.db, tokenHash, deps.clock.now())) throw new AppError("RESET_TOKEN_INVALID");
+  await assertNotCommonPassword(newPassword);
   const passwordHash = await Bun.password.hash(newPassword, { algorithm: "argon2id" });
   const userId = immediate(deps.db, () => {
     const now = deps.clock.now();

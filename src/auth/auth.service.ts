@@ -9,6 +9,7 @@ import { type PublicUser, toPublicUser } from "../users/users.view.ts";
 import type { RateLimitStore } from "../lib/rate-limit.ts";
 import { checkCredentialsThrottled, clearLoginFailures } from "./auth.credentials.ts";
 import { isRememberedDevice } from "./auth.devices.ts";
+import { assertNotCommonPassword } from "./auth.passwords.ts";
 import { createSession } from "./sessions.ts";
 
 export type RequestMeta = { ip?: string | null; userAgent?: string | null };
@@ -31,6 +32,7 @@ export async function register(
   input: { email: string; password: string; first_name: string; last_name: string },
   meta: RequestMeta,
 ): Promise<SignedIn> {
+  await assertNotCommonPassword(input.password);
   const user = await createUser(deps.db, deps.clock.now(), {
     email: input.email,
     password: input.password,

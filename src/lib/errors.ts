@@ -27,6 +27,7 @@ const table = {
   // Accounts (auth)
   EMAIL_TAKEN: [400, "Un compte existe déjà avec cette adresse email."],
   INVALID_CREDENTIALS: [401, "Email ou mot de passe incorrect."],
+  PASSWORD_TOO_COMMON: [400, "Ce mot de passe fait partie des plus courants : choisissez-en un plus difficile à deviner."],
   TWO_FACTOR_CODE_INVALID: [400, "Code incorrect ou expiré"],
   TWO_FACTOR_TOO_SOON: [429, "Veuillez patienter 60 secondes avant de demander un nouveau code."],
   TWO_FACTOR_LOCKED: [429, "Trop de codes incorrects. Veuillez réessayer dans 15 minutes."],

@@ -57,9 +57,9 @@ describe("rate limits of the auth endpoints", () => {
     for (let i = 0; i < limit; i++) {
       await call("POST", "/api/auth/register", { json: { email: "bad", password: "x", first_name: "a", last_name: "b" } });
     }
-    const res = await call("POST", "/api/auth/register", { json: { email: "ok@example.fr", password: "secret1", first_name: "A", last_name: "B" } });
+    const res = await call("POST", "/api/auth/register", { json: { email: "ok@example.fr", password: "s3cret-girafe", first_name: "A", last_name: "B" } });
     expect(res.status).toBe(429);
-    const again = await call("POST", "/api/auth/login", { json: { email: "ok@example.fr", password: "secret1" } });
+    const again = await call("POST", "/api/auth/login", { json: { email: "ok@example.fr", password: "s3cret-girafe" } });
     expect(again.status).toBe(401);
   });
 

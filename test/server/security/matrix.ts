@@ -21,7 +21,7 @@ export const MATRIX: Record<string, Row> = {
   "GET /api/health": { req: () => ({ path: "/api/health" }), expect: PUBLIC_200 },
   "GET /api/warmup": { req: () => ({ path: "/api/warmup" }), expect: PUBLIC_200 },
   "POST /api/auth/register": {
-    req: () => ({ path: "/api/auth/register", json: { email: `nouveau-${crypto.randomUUID()}@example.fr`, password: "Secret123", first_name: "Noé", last_name: "Petit" } }),
+    req: () => ({ path: "/api/auth/register", json: { email: `nouveau-${crypto.randomUUID()}@example.fr`, password: "Girafe-Secret-123", first_name: "Noé", last_name: "Petit" } }),
     expect: PUBLIC_200,
   },
   // A bearer changes nothing to logging in: the password decides.
