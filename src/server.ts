@@ -11,6 +11,7 @@ import { startJobs } from "./jobs/scheduler.ts";
 import { systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { createMailer } from "./lib/mail/index.ts";
+import { warmCommonPasswords } from "./auth/auth.passwords.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
 /** How long in-flight requests may take to finish on SIGTERM before connections are closed. */
@@ -32,6 +33,8 @@ export async function startServer(config: Config) {
   const app = createApp(deps);
   const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
   const jobs = startJobs(deps, allJobs);
+  // Off the start-up path: the first registration then finds the common-password list ready.
+  setTimeout(warmCommonPasswords, 1_000).unref();
   deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databasePath });
 
   let stopping = false;

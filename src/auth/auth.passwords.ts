@@ -9,6 +9,11 @@ import { AppError } from "../lib/errors.ts";
  */
 let common: Promise<Set<string>> | undefined;
 
+/** Starts loading the list without waiting for it (at server start, and when the reset page opens). */
+export function warmCommonPasswords(): void {
+  void commonPasswords();
+}
+
 function commonPasswords(): Promise<Set<string>> {
   common ??= import("@zxcvbn-ts/language-common").then(({ dictionary }) => new Set(dictionary["passwords-common"]));
   return common;

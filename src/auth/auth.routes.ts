@@ -6,6 +6,7 @@ import { AUTH_LIMITS } from "./auth.limits.ts";
 import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
 import { readDeviceCookie, setDeviceCookie } from "./auth.devices.ts";
+import { warmCommonPasswords } from "./auth.passwords.ts";
 import { checkResetToken, requestPasswordReset, resetPassword } from "./auth.reset.ts";
 import { credentialsSchema, forgotSchema, twoFactorRequestSchema, registerSchema, resetSchema, resetTokenParam, verifySchema } from "./auth.schemas.ts";
 import { login, type RequestMeta, register } from "./auth.service.ts";
@@ -61,9 +62,11 @@ export const authRoutes = new Hono<AppEnv>()
       200,
     );
   })
-  .get("/validate-reset-token/:token", validate("param", resetTokenParam), (c) =>
-    c.json(checkResetToken(c.var.deps, c.req.valid("param").token), 200),
-  )
+  .get("/validate-reset-token/:token", validate("param", resetTokenParam), (c) => {
+    // The reset form opens now: its new password will be checked against the common list.
+    warmCommonPasswords();
+    return c.json(checkResetToken(c.var.deps, c.req.valid("param").token), 200);
+  })
   .post("/reset-password", validate("json", resetSchema), async (c) => {
     const input = c.req.valid("json");
     await resetPassword(c.var.deps, input.token, input.new_password);

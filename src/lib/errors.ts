@@ -30,7 +30,6 @@ const table = {
   PASSWORD_TOO_COMMON: [400, "Ce mot de passe fait partie des plus courants : choisissez-en un plus difficile à deviner."],
   TWO_FACTOR_CODE_INVALID: [400, "Code incorrect ou expiré"],
   TWO_FACTOR_TOO_SOON: [429, "Veuillez patienter 60 secondes avant de demander un nouveau code."],
-  TWO_FACTOR_LOCKED: [429, "Trop de codes incorrects. Veuillez réessayer dans 15 minutes."],
   RESET_TOKEN_INVALID: [400, "Ce lien de réinitialisation est invalide ou a expiré."],
   MAIL_FAILED: [503, "L'envoi de l'email a échoué. Veuillez réessayer dans quelques instants."],
 
