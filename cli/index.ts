@@ -4,6 +4,7 @@ import { RefusedError } from "../src/lib/errors.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
+import { registerAudit } from "./commands/audit.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerPromo } from "./commands/promo.ts";
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerMail(program);
   registerRenewals(program);
   registerBackup(program);
+  registerAudit(program);
   return program;
 }
 

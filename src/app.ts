@@ -2,6 +2,7 @@ import { type ErrorHandler, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isBusyError, markBusy } from "./db/busy.ts";
 import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
@@ -32,7 +33,7 @@ function apiRoutes() {
 
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
-  const rateLimits = createRateLimitStore(deps.clock);
+  const rateLimits = createRateLimitStore(deps.db, deps.clock);
   bindMetrics(deps);
 
   app.use(requestLogger(deps.log, deps.metrics));
@@ -71,9 +72,11 @@ export function createApp(deps: Deps) {
 /** The one error handler: AppError -> its status and { detail }; anything else -> 500, logged, no internals. */
 export function errorHandler(log: Logger, metrics?: Metrics): ErrorHandler<AppEnv> {
   return (err, c) => {
-    if (isDatabaseBusy(err)) {
+    if (isBusyError(err)) {
       // Another process (the CLI, a backup, sqlite3) holds the write lock past the server's short busy timeout.
       metrics?.sqliteBusy.inc();
+      const sqlite = c.var.deps?.db.$client;
+      if (sqlite) markBusy(sqlite);
       log.warn("database busy", { path: loggedPath(c.req.path), method: c.req.method });
       return c.json({ detail: errorMessage("DATABASE_BUSY") }, 503);
     }
@@ -89,11 +92,6 @@ export function errorHandler(log: Logger, metrics?: Metrics): ErrorHandler<AppEn
     log.error("unhandled error", { path: loggedPath(c.req.path), method: c.req.method, error: err, stack: err?.stack });
     return c.json({ detail: errorMessage("INTERNAL") }, 500);
   };
-}
-
-function isDatabaseBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
 }
 
 /** Hono's own exceptions (malformed JSON, body limit) in the house's French. */

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 
@@ -27,6 +28,26 @@ const port = z.coerce
   .int("doit être un numéro de port (1-65535)")
   .min(1, "doit être un numéro de port (1-65535)")
   .max(65535, "doit être un numéro de port (1-65535)");
+
+/** "10.0.0.2", "10.0.0.0/8", "::1", "fd00::/8": an address, or an address and a prefix length that fits its family. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, extra] = entry.split("/");
+  const family = isIP(address ?? "");
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const addressList = z
+  .string()
+  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+  .refine((list) => list.every(isAddressOrCidr), "doit être une liste d'adresses IP ou de CIDR séparés par des virgules");
+
+const perWindow = z.coerce
+  .number({ error: "doit être un nombre entier positif" })
+  .int("doit être un nombre entier positif")
+  .min(1, "doit être un nombre entier positif")
+  .max(1_000_000, "doit valoir au plus 1000000");
 
 /** Model ids default to real current ids of each family; operators override them per model. */
 export const MODEL_ENV_DEFAULTS = {
@@ -85,6 +106,10 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: optionalUrl,
+  TRUSTED_PROXIES: addressList.default(["127.0.0.1/8", "::1"]),
+  CHAT_LIMIT_PER_10_MIN: perWindow.default(20),
+  CHAT_LIMIT_PER_DAY: perWindow.default(100),
+  TRIAL_CHAT_LIMIT_PER_DAY: perWindow.default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "doit valoir debug, info, warn ou error" }).default("info"),
   LOG_FORMAT: z.enum(["pretty", "json"], { error: "doit valoir pretty ou json" }).default("pretty"),
   METRICS_TOKEN: optionalText,
@@ -111,6 +136,9 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     databasePath: e.DATABASE_PATH ?? join(e.DATA_DIR, "unisson.db"),
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     twoFactor: e.TWO_FACTOR,
+    trustedProxies: e.TRUSTED_PROXIES,
+    /** Messages a user may send to /chat and /process (docs/SECURITY.md, "Spend limits"). */
+    spend: { per10Min: e.CHAT_LIMIT_PER_10_MIN, perDay: e.CHAT_LIMIT_PER_DAY, trialPerDay: e.TRIAL_CHAT_LIMIT_PER_DAY },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
     ai: {
       timeoutMs: e.AI_TIMEOUT_MS,

@@ -15,6 +15,7 @@ import { backupJobs } from "./system/backup.job.ts";
 import { createMetrics } from "./system/metrics.ts";
 import { setupSummary } from "./system/startup.ts";
 import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
+import { warmCommonPasswords } from "./auth/auth.passwords.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
 /** How long in-flight requests may take to finish on SIGTERM before connections are closed. */
@@ -65,6 +66,8 @@ export async function startServer(config: Config) {
     throw e;
   }
   const jobs = startJobs(deps, [...allJobs, ...backupJobs(deps)]);
+  // Off the start-up path: the first registration then finds the common-password list ready.
+  setTimeout(warmCommonPasswords, 1_000).unref();
   deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databasePath });
   deps.log.info("configuration", setupSummary(deps));
 

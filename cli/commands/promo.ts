@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { cliActor, recordAudit } from "../../src/admin/admin.audit.ts";
 import { createPromoCode, listPromoCodes, type PromoRow } from "../../src/billing/promo.service.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../index.ts";
@@ -29,7 +30,12 @@ export function registerPromo(program: Command) {
     .option("--expires <date>", "date d'expiration (AAAA-MM-JJ, fin de journée UTC)", isoDate)
     .action(async (code: string, o: { percent: number; maxUses?: number; expires?: Date }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const row = await withDeps(opts, (deps) => createPromoCode(deps, { code, percentOff: o.percent, maxUses: o.maxUses ?? null, expiresAt: o.expires ?? null }));
+      const row = await withDeps(opts, async (deps) => {
+        const created = await createPromoCode(deps, { code, percentOff: o.percent, maxUses: o.maxUses ?? null, expiresAt: o.expires ?? null });
+        const changes = { code: created.code, percent_off: created.percentOff, max_uses: created.maxUses, expires_at: created.expiresAt?.toISOString() ?? null };
+        recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "promo.create", changes });
+        return created;
+      });
       print(opts, promoJson(row), () => `Code promo créé : ${row.code} (-${row.percentOff} %)`);
     });
 

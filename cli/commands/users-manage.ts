@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { adminUserUpdateSchema, parseInput } from "../../src/admin/admin.schemas.ts";
+import { type AuditAction, cliActor, recordAudit, userChanges } from "../../src/admin/admin.audit.ts";
 import { deleteUserByAdmin, getUserByEmailOrFail, grantExtra, setAdmin, setTwoFactor, updateUserByAdmin } from "../../src/admin/admin.service.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
 import { createPasswordResetLink } from "../../src/auth/auth.reset.ts";
@@ -17,9 +18,14 @@ type Opts = (cmd: Command) => GlobalOptions;
 
 const profileSchema = adminUserUpdateSchema.pick({ first_name: true, last_name: true, email: true }).partial();
 
-/** Finds the account by e-mail, applies `change`, prints the account as it now is. */
-async function changeUser(cmd: Command, opts: Opts, email: string, done: string, change: (deps: Deps, user: UserRow) => UserRow) {
-  const user = await withDeps(opts(cmd), (deps) => toUserDetail(change(deps, getUserByEmailOrFail(deps, email)), deps.clock.now()));
+/** Finds the account by e-mail, applies `change`, records it in the audit log, prints the account as it now is. */
+async function changeUser(cmd: Command, opts: Opts, email: string, action: AuditAction, done: string, change: (deps: Deps, user: UserRow) => UserRow) {
+  const user = await withDeps(opts(cmd), (deps) => {
+    const before = getUserByEmailOrFail(deps, email);
+    const after = change(deps, before);
+    recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action, targetEmail: after.email, changes: userChanges(before, after) });
+    return toUserDetail(after, deps.clock.now());
+  });
   print(opts(cmd), user, () => `${done}\n\n${userSheet(user)}`);
 }
 
@@ -47,7 +53,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
         throw new RefusedError("Rien à modifier : indiquez --first-name, --last-name ou --email.");
       }
       const p = parseInput(profileSchema, { first_name: o.firstName, last_name: o.lastName, email: o.email });
-      await changeUser(cmd, opts, email, "Compte modifié.", (deps, u) =>
+      await changeUser(cmd, opts, email, "user.update", "Compte modifié.", (deps, u) =>
         updateUserByAdmin(deps, u.id, { firstName: p.first_name, lastName: p.last_name, email: p.email }),
       );
     });
@@ -59,7 +65,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<plan>", "trial, basic, pro ou expired", planArg)
     .option("--cycle <cycle>", "monthly ou annual (forfaits payants)", cycleArg)
     .action(async (email: string, plan: Plan, o: { cycle?: BillingCycle }, cmd: Command) => {
-      await changeUser(cmd, opts, email, `Forfait ${PLAN_LABELS[plan]} attribué.`, (deps, u) => assignPlan(deps, u.id, { plan, cycle: o.cycle }));
+      await changeUser(cmd, opts, email, "user.set_plan", `Forfait ${PLAN_LABELS[plan]} attribué.`, (deps, u) => assignPlan(deps, u.id, { plan, cycle: o.cycle }));
     });
 
   users
@@ -68,7 +74,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<email>")
     .argument("<n>", "nombre de requêtes", positiveInt("<n>", 100_000))
     .action(async (email: string, n: number, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, `${n} requête(s) offerte(s).`, (deps, u) => grantExtra(deps, u.id, n));
+      await changeUser(cmd, opts, email, "user.grant", `${n} requête(s) offerte(s).`, (deps, u) => grantExtra(deps, u.id, n));
     });
 
   users
@@ -77,7 +83,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<email>")
     .argument("<on|off>", "on ou off", onOff)
     .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, on ? "Droits d'administrateur donnés." : "Droits d'administrateur retirés.", (deps, u) => setAdmin(deps, u.id, on));
+      await changeUser(cmd, opts, email, "user.set_admin", on ? "Droits d'administrateur donnés." : "Droits d'administrateur retirés.", (deps, u) => setAdmin(deps, u.id, on));
     });
 
   users
@@ -86,7 +92,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<email>")
     .argument("<on|off>", "on ou off", onOff)
     .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, on ? "Double authentification activée." : "Double authentification désactivée.", (deps, u) => setTwoFactor(deps, u.id, on));
+      await changeUser(cmd, opts, email, "user.two_factor", on ? "Double authentification activée." : "Double authentification désactivée.", (deps, u) => setTwoFactor(deps, u.id, on));
     });
 
   users
@@ -97,6 +103,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
       const link = await withDeps(opts(cmd), (deps) => {
         const user = getUserByEmailOrFail(deps, email);
         const { url, expiresAt } = createPasswordResetLink(deps, user.id);
+        recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "user.reset_password", targetEmail: user.email, changes: { reset_link_expires_at: expiresAt.toISOString() } });
         return { email: user.email, url, expires_at: expiresAt.toISOString() };
       });
       print(opts(cmd), link, () => `Lien de réinitialisation pour ${link.email} (valable jusqu'au ${dateFr(link.expires_at)}, une seule fois) :\n${link.url}`);
@@ -114,6 +121,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
       const deleted = await withDeps(opts(cmd), (deps) => {
         const user = getUserByEmailOrFail(deps, email);
         deleteUserByAdmin(deps, user.id);
+        recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "user.delete", targetEmail: user.email });
         return { deleted: true, id: user.id, email: user.email };
       });
       print(opts(cmd), deleted, () => `Compte supprimé : ${deleted.email} (n° ${deleted.id}).`);

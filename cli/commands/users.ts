@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { cliActor, recordAudit } from "../../src/admin/admin.audit.ts";
 import { getUserByEmailOrFail, listUsers } from "../../src/admin/admin.service.ts";
 import { parseInput } from "../../src/admin/admin.schemas.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
@@ -65,6 +66,7 @@ export function registerUsers(program: Command) {
         const now = deps.clock.now();
         let row = await createUser(deps.db, now, { email: input.email, password: input.password, firstName: input.first_name, lastName: input.last_name, isAdmin: o.admin ?? false });
         if (o.plan && o.plan !== "trial") row = assignPlan(deps, row.id, { plan: o.plan });
+        recordAudit(deps.db, { at: now, actor: cliActor(), action: "user.create", targetEmail: row.email, changes: { is_admin: row.isAdmin, subscription_type: row.subscriptionType } });
         return toUserDetail(row, now);
       }, { create: true });
       print(opts(cmd), { user, ...(generated && { password: generated }) }, () =>

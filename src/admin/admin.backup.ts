@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../lib/errors.ts";
@@ -18,6 +18,7 @@ export function backupDatabase(db: Db, target: string): BackupResult {
   mkdirSync(dirname(file), { recursive: true });
   // Claim the name atomically (O_EXCL): VACUUM INTO accepts an empty file, and
   // a file of someone else is neither overwritten nor removed on failure.
+  // 0600 from the start: a backup holds what the database holds.
   try {
     closeSync(openSync(file, "wx", 0o600));
   } catch (e) {
@@ -32,6 +33,7 @@ export function backupDatabase(db: Db, target: string): BackupResult {
     rmSync(file, { force: true });
     throw new AppError("BACKUP_FAILED", `La sauvegarde a échoué : ${e instanceof Error ? e.message : String(e)}`);
   }
+  chmodSync(file, 0o600);
   const problems = integrityProblems(file);
   if (problems.length) {
     rmSync(file, { force: true });

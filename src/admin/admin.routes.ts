@@ -1,11 +1,17 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { requireAdmin, requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
 import { adminUserUpdateSchema, listUsersQuerySchema, usageQuerySchema, userIdParamSchema } from "./admin.schemas.ts";
 import { USAGE_DEFAULT_DAYS, usageReport } from "./admin.usage.ts";
-import { deleteUserByAdmin, getStats, listUsers, updateUserByAdmin } from "./admin.service.ts";
+import { type AuditAction, adminActor, type Changes, recordAudit, userChanges } from "./admin.audit.ts";
+import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, updateUserByAdmin } from "./admin.service.ts";
+
+/** Every change made through the admin API lands in the audit log, with the admin who made it. */
+function audit(c: Context<AppEnv>, action: AuditAction, targetEmail: string, changes?: Changes) {
+  recordAudit(c.var.deps.db, { at: c.var.deps.clock.now(), actor: adminActor(c.var.user), action, targetEmail, changes });
+}
 
 /** /api/admin: a session (401) of an administrator (403) for every route. */
 export const adminRoutes = new Hono<AppEnv>()
@@ -22,6 +28,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .put("/users/:id", validate("param", userIdParamSchema), validate("json", adminUserUpdateSchema), (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
+    const before = getUserOrFail(c.var.deps, id);
     const user = updateUserByAdmin(c.var.deps, id, {
       firstName: body.first_name,
       lastName: body.last_name,
@@ -29,12 +36,15 @@ export const adminRoutes = new Hono<AppEnv>()
       plan: body.subscription_type,
       remainingQueries: body.remaining_queries,
       trialDaysRemaining: body.trial_days_remaining,
-    });
+    }, c.var.sessionId);
+    audit(c, "user.update", user.email, userChanges(before, user));
     // The user object itself, like GET /auth/me: the panel replaces its row with it.
     return c.json(toPublicUser(user, c.var.deps.clock.now()));
   })
   .delete("/users/:id", validate("param", userIdParamSchema), (c) => {
     const { id } = c.req.valid("param");
+    const target = getUserOrFail(c.var.deps, id);
     deleteUserByAdmin(c.var.deps, id, c.var.user.id);
+    audit(c, "user.delete", target.email);
     return c.json({ success: true, message: "Utilisateur supprimé avec succès" });
   });

@@ -2,6 +2,7 @@ import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
 import { countApiKeysByUser, revokeAllApiKeys } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
+import { revokeCredentials } from "../auth/auth.revoke.ts";
 import { assignPlan } from "../billing/plan.service.ts";
 import { DAY } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
@@ -102,7 +103,7 @@ export type AdminUserPatch = {
  * - trial_days_remaining N: the trial ends N days from now.
  * All in one transaction: a refused step leaves the account as it was.
  */
-export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, patch: AdminUserPatch): UserRow {
+export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, patch: AdminUserPatch, actorSessionId?: number): UserRow {
   const now = deps.clock.now();
   const email = patch.email === undefined ? undefined : normalizeEmail(patch.email);
   try {
@@ -115,6 +116,8 @@ export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, 
         ...(email !== undefined && { email }),
         updatedAt: now,
       });
+      // A new address is a new identity: sessions, devices and links of the old one end.
+      if (email !== undefined && email !== before.email) revokeCredentials(deps.db, id, now, actorSessionId);
       if (patch.plan !== undefined && patch.plan !== effectivePlan(before, now)) {
         assignPlan(deps, id, { plan: patch.plan, cycle: patch.cycle });
       }
@@ -151,10 +154,15 @@ export function grantExtra(deps: Pick<Deps, "db" | "clock">, id: number, n: numb
   return row;
 }
 
+/** Granting or removing admin ends every session and remembered device: the new rights start at the next sign-in (with two-factor). */
 export function setAdmin(deps: Pick<Deps, "db" | "clock">, id: number, on: boolean): UserRow {
-  const row = updateUser(deps.db, id, { isAdmin: on, updatedAt: deps.clock.now() });
-  if (!row) throw new AppError("USER_NOT_FOUND");
-  return row;
+  const now = deps.clock.now();
+  return immediate(deps.db, () => {
+    const row = updateUser(deps.db, id, { isAdmin: on, updatedAt: now });
+    if (!row) throw new AppError("USER_NOT_FOUND");
+    revokeCredentials(deps.db, id, now);
+    return row;
+  });
 }
 
 export function setTwoFactor(deps: Pick<Deps, "db" | "clock">, id: number, on: boolean): UserRow {

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, gt, gte, isNull, ne } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { authFailures, passwordResetTokens, rememberedDevices, twoFactorCodes, users } from "../db/schema/index.ts";
+import { passwordResetTokens, rememberedDevices, twoFactorCodes, users } from "../db/schema/index.ts";
 
-/** Queries of the auth domain: two-factor codes, failures, remembered devices, reset links. */
+/** Queries of the auth domain: two-factor codes, remembered devices, reset links. */
 
 export type CodeRow = typeof twoFactorCodes.$inferSelect;
 
@@ -35,29 +35,6 @@ export function endCodes(db: Db, userId: number, now: Date, keepId?: number): vo
 
 export function setCodeAttempts(db: Db, id: number, failedAttempts: number, endedAt: Date | null): void {
   db.update(twoFactorCodes).set({ failedAttempts, endedAt }).where(eq(twoFactorCodes.id, id)).run();
-}
-
-export function recordFailure(db: Db, userId: number, kind: "two_factor" | "login", now: Date): void {
-  db.insert(authFailures).values({ userId, kind, createdAt: now }).run();
-}
-
-export function countFailuresSince(db: Db, userId: number, kind: "two_factor" | "login", since: Date): number {
-  const row = db
-    .select({ n: count() })
-    .from(authFailures)
-    .where(and(eq(authFailures.userId, userId), eq(authFailures.kind, kind), gte(authFailures.createdAt, since)))
-    .get();
-  return row?.n ?? 0;
-}
-
-/** The oldest failure still inside the window: the lock lifts when it leaves the window. */
-export function oldestFailureSince(db: Db, userId: number, kind: "two_factor" | "login", since: Date): Date | undefined {
-  return db
-    .select({ at: authFailures.createdAt })
-    .from(authFailures)
-    .where(and(eq(authFailures.userId, userId), eq(authFailures.kind, kind), gte(authFailures.createdAt, since)))
-    .orderBy(authFailures.createdAt)
-    .get()?.at;
 }
 
 export function insertDevice(db: Db, values: typeof rememberedDevices.$inferInsert): void {

@@ -6,20 +6,25 @@ import { sendInBackground } from "../lib/mail/index.ts";
 import { passwordResetMail } from "../lib/mail/templates.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail, findUserById, updateUser } from "../users/users.queries.ts";
-import { endCodes, findLiveResetToken, insertResetToken, revokeDevices, useResetTokens } from "./auth.queries.ts";
-import { revokeAllSessions } from "./sessions.ts";
+import { assertNotCommonPassword } from "./auth.passwords.ts";
+import { findLiveResetToken, insertResetToken, useResetTokens } from "./auth.queries.ts";
+import { revokeCredentials } from "./auth.revoke.ts";
 
 export const RESET_TTL_MS = HOUR;
 
 /**
- * A single-use reset link valid 1 hour (only its hash is stored). Used by
+ * A single-use reset link valid 1 hour (only its hash is stored); it ends the
+ * account's older links, so only the newest mail works. Used by
  * forgot-password and by the CLI's `users reset-password <email>`.
  */
 export function createPasswordResetLink(deps: Pick<Deps, "db" | "clock" | "config">, userId: number): { url: string; token: string; expiresAt: Date } {
   const now = deps.clock.now();
   const token = randomToken(32);
   const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
-  insertResetToken(deps.db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
+  immediate(deps.db, () => {
+    useResetTokens(deps.db, userId, now);
+    insertResetToken(deps.db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
+  });
   return { url: `${deps.config.publicUrl}/reset-password?token=${token}`, token, expiresAt };
 }
 
@@ -58,16 +63,14 @@ export async function resetPassword(deps: Deps, token: string, newPassword: stri
   const tokenHash = sha256(token);
   // Cheap refusal first: a bad token never costs an argon2 hash.
   if (!findLiveResetToken(deps.db, tokenHash, deps.clock.now())) throw new AppError("RESET_TOKEN_INVALID");
+  await assertNotCommonPassword(newPassword);
   const passwordHash = await Bun.password.hash(newPassword, { algorithm: "argon2id" });
   const userId = immediate(deps.db, () => {
     const now = deps.clock.now();
     const row = findLiveResetToken(deps.db, tokenHash, now);
     if (!row || !findUserById(deps.db, row.userId)) throw new AppError("RESET_TOKEN_INVALID");
-    useResetTokens(deps.db, row.userId, now);
     updateUser(deps.db, row.userId, { passwordHash, updatedAt: now });
-    revokeAllSessions(deps.db, row.userId, now);
-    revokeDevices(deps.db, row.userId, now);
-    endCodes(deps.db, row.userId, now);
+    revokeCredentials(deps.db, row.userId, now);
     return row.userId;
   });
   deps.log.info("password reset", { user_id: userId });

@@ -1,33 +1,24 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
 import { HOUR, MINUTE } from "../lib/clock.ts";
-import { clientIp, consumeLimit, ipRateLimit, type LimitRule } from "../lib/rate-limit.ts";
+import { clientIp, consumeLimit, ipRateLimit } from "../lib/rate-limit.ts";
+import { AUTH_LIMITS } from "./auth.limits.ts";
 import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
 import { readDeviceCookie, setDeviceCookie } from "./auth.devices.ts";
+import { warmCommonPasswords } from "./auth.passwords.ts";
 import { checkResetToken, requestPasswordReset, resetPassword } from "./auth.reset.ts";
-import { credentialsSchema, forgotSchema, registerSchema, resetSchema, resetTokenParam, verifySchema } from "./auth.schemas.ts";
+import { credentialsSchema, forgotSchema, twoFactorRequestSchema, registerSchema, resetSchema, resetTokenParam, verifySchema } from "./auth.schemas.ts";
 import { login, type RequestMeta, register } from "./auth.service.ts";
 import { requestTwoFactorCode, verifyTwoFactorCode } from "./auth.two-factor.ts";
 import { requireUser } from "./auth.middleware.ts";
 import { revokeSession } from "./sessions.ts";
 
-/**
- * Rate limits (docs/DECISIONS.md): per IP, generous enough for an office
- * behind one address; per account (the e-mail of the body, known or not, so
- * the limit itself reveals nothing), tight enough to stop guessing and mail bombing.
- */
-export const AUTH_LIMITS = {
-  login: { ip: { windowMs: 15 * MINUTE, limit: 50 }, account: { windowMs: 15 * MINUTE, limit: 10 } },
-  register: { ip: { windowMs: HOUR, limit: 20 }, account: { windowMs: HOUR, limit: 5 } },
-  twoFactorRequest: { ip: { windowMs: 15 * MINUTE, limit: 30 }, account: { windowMs: 15 * MINUTE, limit: 10 } },
-  twoFactorVerify: { ip: { windowMs: 15 * MINUTE, limit: 50 }, account: { windowMs: 15 * MINUTE, limit: 20 } },
-  forgotPassword: { ip: { windowMs: HOUR, limit: 20 }, account: { windowMs: HOUR, limit: 3 } },
-} satisfies Record<string, { ip: LimitRule; account: LimitRule }>;
+export { AUTH_LIMITS };
 
 const ipLimit = (name: keyof typeof AUTH_LIMITS) => ipRateLimit({ name: `auth.${name}`, ...AUTH_LIMITS[name].ip });
-const accountLimit = (c: Context<AppEnv>, name: keyof typeof AUTH_LIMITS, email: string) =>
-  consumeLimit(c, `auth.${name}`, email, AUTH_LIMITS[name].account);
+const accountLimit = (c: Context<AppEnv>, name: "register" | "twoFactorVerify" | "forgotPassword", email: string) =>
+  consumeLimit(c.var.rateLimits, `auth.${name}`, email, AUTH_LIMITS[name].account);
 
 function meta(c: Context<AppEnv>): RequestMeta {
   return { ip: clientIp(c), userAgent: c.req.header("user-agent") ?? null };
@@ -41,21 +32,19 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/login", ipLimit("login"), validate("json", credentialsSchema), async (c) => {
     const input = c.req.valid("json");
-    accountLimit(c, "login", input.email);
-    const out = await login(c.var.deps, input, readDeviceCookie(c), meta(c));
-    if (out === "2FA_REQUIRED") return c.json({ detail: "2FA_REQUIRED" as const }, 202);
+    const out = await login(c.var.deps, c.var.rateLimits, input, readDeviceCookie(c), meta(c));
+    if ("pendingLogin" in out) return c.json({ detail: "2FA_REQUIRED" as const, pending_login: out.pendingLogin }, 202);
     return c.json(out, 200);
   })
-  .post("/2fa/request", ipLimit("twoFactorRequest"), validate("json", credentialsSchema), async (c) => {
-    const input = c.req.valid("json");
-    accountLimit(c, "twoFactorRequest", input.email);
-    await requestTwoFactorCode(c.var.deps, input.email, input.password);
+  .post("/2fa/request", ipLimit("twoFactorRequest"), validate("json", twoFactorRequestSchema), async (c) => {
+    await requestTwoFactorCode(c.var.deps, c.var.rateLimits, c.req.valid("json"));
     return c.json({ success: true, message: "Un code de vérification a été envoyé à votre adresse email." }, 200);
   })
   .post("/2fa/verify", ipLimit("twoFactorVerify"), validate("json", verifySchema), async (c) => {
     const input = c.req.valid("json");
-    accountLimit(c, "twoFactorVerify", input.email);
-    const { deviceToken, ...signedIn } = verifyTwoFactorCode(c.var.deps, input, meta(c));
+    // Per pending login: a stranger's tries without the id never use up the owner's.
+    accountLimit(c, "twoFactorVerify", `${input.email}:${input.pending_login ?? "-"}`);
+    const { deviceToken, ...signedIn } = verifyTwoFactorCode(c.var.deps, c.var.rateLimits, input, meta(c));
     if (deviceToken) setDeviceCookie(c, deviceToken, c.var.deps.config);
     return c.json(signedIn, 200);
   })
@@ -73,9 +62,11 @@ export const authRoutes = new Hono<AppEnv>()
       200,
     );
   })
-  .get("/validate-reset-token/:token", validate("param", resetTokenParam), (c) =>
-    c.json(checkResetToken(c.var.deps, c.req.valid("param").token), 200),
-  )
+  .get("/validate-reset-token/:token", validate("param", resetTokenParam), (c) => {
+    // The reset form opens now: its new password will be checked against the common list.
+    warmCommonPasswords();
+    return c.json(checkResetToken(c.var.deps, c.req.valid("param").token), 200);
+  })
   .post("/reset-password", validate("json", resetSchema), async (c) => {
     const input = c.req.valid("json");
     await resetPassword(c.var.deps, input.token, input.new_password);

@@ -59,12 +59,23 @@ export const registerSchema = z.object({
 
 export const credentialsSchema = z.object({ email: loginEmail, password: loginPassword });
 
+/** The id of the login's 202, optional: the spec's client sends none (docs/SECURITY.md, "Throttling"). */
+const pendingLogin = z
+  .string({ error: "Identifiant de connexion invalide." })
+  .trim()
+  .min(16, "Identifiant de connexion invalide.")
+  .max(200, "Identifiant de connexion invalide.")
+  .optional();
+
+export const twoFactorRequestSchema = credentialsSchema.extend({ pending_login: pendingLogin });
+
 const CODE_MESSAGE = "Veuillez saisir un code à 6 chiffres";
 
 export const verifySchema = z.object({
   email: loginEmail,
   code: z.string({ error: CODE_MESSAGE }).trim().regex(/^\d{6}$/, CODE_MESSAGE),
   remember_device: z.boolean({ error: "remember_device doit valoir true ou false." }).optional().default(false),
+  pending_login: pendingLogin,
 });
 
 export const forgotSchema = z.object({ email: emailField("Veuillez saisir votre adresse email") });

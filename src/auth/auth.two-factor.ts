@@ -7,26 +7,17 @@ import { twoFactorCodeMail } from "../lib/mail/templates.ts";
 import { randomDigits, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail } from "../users/users.queries.ts";
 import { rememberDevice } from "./auth.devices.ts";
-import {
-  countFailuresSince,
-  deleteCode,
-  endCodes,
-  insertCode,
-  latestCode,
-  liveCodes,
-  oldestFailureSince,
-  recordFailure,
-  setCodeAttempts,
-} from "./auth.queries.ts";
-import { checkCredentials, type RequestMeta, type SignedIn, signIn } from "./auth.service.ts";
+import { consumeLimit, type RateLimitStore } from "../lib/rate-limit.ts";
+import { checkCredentialsThrottled, clearLoginFailures } from "./auth.credentials.ts";
+import { AUTH_LIMITS } from "./auth.limits.ts";
+import { deleteCode, endCodes, insertCode, latestCode, liveCodes, setCodeAttempts } from "./auth.queries.ts";
+import { type RequestMeta, type SignedIn, signIn } from "./auth.service.ts";
 
 /** DECISIONS.md (Accounts and security) and spec section 9. */
 export const CODE_TTL_MS = 10 * MINUTE;
 export const RESEND_AFTER_MS = 60_000;
 /** A code survives 5 wrong tries; the 5th ends it, so no 6th try can succeed. */
 export const MAX_TRIES_PER_CODE = 5;
-export const FAILURE_WINDOW_MS = 15 * MINUTE;
-export const MAX_FAILURES_PER_WINDOW = 10;
 
 /** Salted with the user id so equal codes of two users never share a hash. */
 function hashCode(userId: number, code: string): string {
@@ -37,27 +28,30 @@ function sameHash(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
-/** 429 while the account has 10 wrong codes in the last 15 minutes; Retry-After says when it lifts. */
-function assertNotLocked(deps: Pick<Deps, "db">, userId: number, now: Date): void {
-  const since = new Date(now.getTime() - FAILURE_WINDOW_MS);
-  if (countFailuresSince(deps.db, userId, "two_factor", since) < MAX_FAILURES_PER_WINDOW) return;
-  const oldest = oldestFailureSince(deps.db, userId, "two_factor", since) ?? now;
-  const seconds = Math.max(1, Math.ceil((oldest.getTime() + FAILURE_WINDOW_MS - now.getTime()) / 1000));
-  throw new AppError("TWO_FACTOR_LOCKED", undefined, { "Retry-After": String(seconds) });
+/** The pending-login id a code is bound to, hashed; null for a client that sends none. */
+function loginHashOf(pendingLogin: string | undefined): string | null {
+  return pendingLogin ? sha256(`login:${pendingLogin}`) : null;
 }
 
 /**
- * Re-checks the password, then mails a new 6-digit code. The code row is
- * reserved first (so two requests cannot both pass the 60-second rule) and
- * only replaces the older codes once the mail went out: a failing mail server
- * leaves the previous code valid and the resend free to retry at once.
+ * Re-checks the password (behind the login throttle), then mails a new
+ * 6-digit code, bound to the pending-login id when the client sent one. The
+ * per-account limit counts only requests with the right password, so a
+ * stranger cannot use it up. The code row is reserved first (so two
+ * requests cannot both pass the 60-second rule) and only replaces the older
+ * codes once the mail went out: a failing mail server leaves the previous
+ * code valid and the resend free to retry at once.
  */
-export async function requestTwoFactorCode(deps: Deps, email: string, password: string): Promise<void> {
-  const user = await checkCredentials(deps, email, password);
+export async function requestTwoFactorCode(
+  deps: Deps,
+  store: RateLimitStore,
+  input: { email: string; password: string; pending_login?: string },
+): Promise<void> {
+  const { user } = await checkCredentialsThrottled(deps, store, input.email, input.password);
+  consumeLimit(store, "auth.twoFactorRequest", user.email, AUTH_LIMITS.twoFactorRequest.account);
   const now = deps.clock.now();
   const code = randomDigits(6);
   const reserved = immediate(deps.db, () => {
-    assertNotLocked(deps, user.id, now);
     const last = latestCode(deps.db, user.id);
     const waited = last ? now.getTime() - last.createdAt.getTime() : Infinity;
     if (waited < RESEND_AFTER_MS) {
@@ -67,6 +61,7 @@ export async function requestTwoFactorCode(deps: Deps, email: string, password: 
     return insertCode(deps.db, {
       userId: user.id,
       codeHash: hashCode(user.id, code),
+      loginHash: loginHashOf(input.pending_login),
       createdAt: now,
       expiresAt: new Date(now.getTime() + CODE_TTL_MS),
     });
@@ -81,26 +76,28 @@ export async function requestTwoFactorCode(deps: Deps, email: string, password: 
 }
 
 /**
- * Checks a code. Right: the code is used up and a session opens (plus a
- * remembered device when asked), in one transaction. Wrong: the failure is
- * recorded and counted against every live code before the 400 is thrown,
- * outside the transaction so the count is kept.
+ * Checks a code against the live codes of the same pending login (or the
+ * unbound ones when no id is sent). Right: the code is used up and a session
+ * opens (plus a remembered device when asked), in one transaction. Wrong:
+ * each of those codes counts one try and dies at the 5th. Nothing is counted
+ * against the account itself, and without a live code nothing at all, so a
+ * stranger who knows only the e-mail cannot lock its owner out.
  */
 export function verifyTwoFactorCode(
   deps: Deps,
-  input: { email: string; code: string; remember_device: boolean },
+  store: RateLimitStore,
+  input: { email: string; code: string; remember_device: boolean; pending_login?: string },
   meta: RequestMeta,
 ): SignedIn & { deviceToken?: string } {
   const user = findUserByEmail(deps.db, input.email);
   if (!user) throw new AppError("TWO_FACTOR_CODE_INVALID");
   const now = deps.clock.now();
   const hash = hashCode(user.id, input.code);
+  const loginHash = loginHashOf(input.pending_login);
   const outcome = immediate(deps.db, () => {
-    assertNotLocked(deps, user.id, now);
-    const live = liveCodes(deps.db, user.id, now);
+    const live = liveCodes(deps.db, user.id, now).filter((c) => c.loginHash === loginHash);
     const match = live.find((c) => sameHash(c.codeHash, hash));
     if (!match) {
-      recordFailure(deps.db, user.id, "two_factor", now);
       for (const c of live) {
         const tries = c.failedAttempts + 1;
         setCodeAttempts(deps.db, c.id, tries, tries >= MAX_TRIES_PER_CODE ? now : null);
@@ -112,5 +109,6 @@ export function verifyTwoFactorCode(
     return { ...signIn(deps, user, meta), deviceToken };
   });
   if (!outcome) throw new AppError("TWO_FACTOR_CODE_INVALID");
+  clearLoginFailures(store, user.email);
   return outcome;
 }

@@ -1,10 +1,18 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { sessions, type UserRow, users } from "../db/schema/index.ts";
 import { DAY, HOUR } from "../lib/clock.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 
+/** Sliding: 30 days after the last use. */
 export const SESSION_TTL_MS = 30 * DAY;
+/** Absolute: no session outlives 90 days after its sign-in, however often it is used (docs/SECURITY.md). */
+export const SESSION_MAX_AGE_MS = 90 * DAY;
+
+/** The sliding expiry, never past the absolute one. */
+function expiryFrom(createdAt: Date, now: Date): Date {
+  return new Date(Math.min(now.getTime() + SESSION_TTL_MS, createdAt.getTime() + SESSION_MAX_AGE_MS));
+}
 
 /** Opens a session and returns its bearer token (only the hash is stored). */
 export function createSession(
@@ -20,7 +28,7 @@ export function createSession(
       tokenHash: sha256(token),
       createdAt: now,
       lastSeenAt: now,
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+      expiresAt: expiryFrom(now, now),
       ip: meta.ip ?? null,
       userAgent: meta.userAgent?.slice(0, 300) ?? null,
     })
@@ -31,7 +39,7 @@ export function createSession(
 function prepareLookups(db: Db) {
   return {
     session: db
-      .select({ id: sessions.id, userId: sessions.userId, lastSeenAt: sessions.lastSeenAt })
+      .select({ id: sessions.id, userId: sessions.userId, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
       .from(sessions)
       .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now"))))
       .prepare(),
@@ -61,7 +69,7 @@ export function findSession(db: Db, token: string, now: Date): { sessionId: numb
   // Sliding expiry, written at most once an hour so reads stay reads.
   if (now.getTime() - session.lastSeenAt.getTime() > HOUR) {
     db.update(sessions)
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
+      .set({ lastSeenAt: now, expiresAt: expiryFrom(session.createdAt, now) })
       .where(eq(sessions.id, session.id))
       .run();
   }
@@ -72,9 +80,12 @@ export function revokeSession(db: Db, sessionId: number, now: Date): void {
   db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId)).run();
 }
 
-export function revokeAllSessions(db: Db, userId: number, now: Date): void {
+/** Revokes every live session of the user, except `keepId` (the one making the change, when it is theirs). */
+export function revokeAllSessions(db: Db, userId: number, now: Date, keepId?: number): void {
+  const conds = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+  if (keepId !== undefined) conds.push(ne(sessions.id, keepId));
   db.update(sessions)
     .set({ revokedAt: now })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .where(and(...conds))
     .run();
 }

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { aiStatus } from "../ai/ai.engine.ts";
 import { requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
+import { spendLimit } from "../lib/spend-limit.ts";
 import { validate } from "../lib/validate.ts";
 import { processConversation } from "./chat.process.ts";
 import { chatBody, conversationParam, processBody } from "./chat.schemas.ts";
@@ -18,10 +19,10 @@ export const chatRoutes = new Hono<AppEnv>()
     const models = ai.models.map((m) => ({ name: m.name, provider: m.providerLabel, specialty: m.specialty }));
     return c.json({ models, ...aiStatus(ai) });
   })
-  .post("/chat", requireUser, validate("json", chatBody), async (c) => {
+  .post("/chat", requireUser, validate("json", chatBody), spendLimit({ trialCap: true }), async (c) => {
     return c.json(await sendMessage(c.var.deps, c.var.user, c.req.valid("json")));
   })
-  .post("/process", requireUser, validate("json", processBody), async (c) => {
+  .post("/process", requireUser, validate("json", processBody), spendLimit({ trialCap: false }), async (c) => {
     return c.json(await processConversation(c.var.deps, c.var.user, c.req.valid("json").conversation_id));
   })
   .get("/history", requireUser, (c) => c.json(history(c.var.deps, c.var.user.id)))

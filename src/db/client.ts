@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema/index.ts";
@@ -22,7 +22,7 @@ export const SERVER_BUSY_TIMEOUT_MS = 1000;
 
 export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
   const memory = path === ":memory:";
-  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  if (!memory) protectFiles(path);
   const sqlite = new Database(path, { create: true, strict: true });
   // busy_timeout first: every later statement may meet another writer (server + CLI).
   sqlite.run(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
@@ -31,6 +31,18 @@ export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
   sqlite.run("PRAGMA foreign_keys = ON");
   checkPragmas(sqlite, memory, busyTimeoutMs);
   return drizzle({ client: sqlite, schema }) as Db;
+}
+
+/**
+ * The database holds password hashes, sessions and mails: readable by its
+ * owner only. The file is created 0600 before SQLite opens it (SQLite gives
+ * the -wal and -shm files the database's mode), and files left by an older
+ * version are narrowed to 0600 (docs/SECURITY.md, "Secrets at rest").
+ */
+function protectFiles(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 function pragma(sqlite: Database, name: string): unknown {

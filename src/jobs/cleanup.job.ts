@@ -1,10 +1,14 @@
 import { and, isNotNull, lt, or, sql } from "drizzle-orm";
-import { authFailures, passwordResetTokens, rememberedDevices, sessions, twoFactorCodes } from "../db/schema/index.ts";
+import { authFailures, mailOutbox, passwordResetTokens, rememberedDevices, sessions, twoFactorCodes } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { DAY } from "../lib/clock.ts";
 import type { Job } from "./scheduler.ts";
 
-/** Forgets dead credentials: expired or revoked sessions, devices, codes and reset links past a grace week. */
+/**
+ * Forgets dead credentials: expired or revoked sessions, devices, codes and
+ * reset links past a grace week; and mails older than a week (mail_outbox
+ * keeps codes and links in clear without SMTP: docs/SECURITY.md).
+ */
 export async function cleanupExpired({ db, clock }: Deps) {
   const cutoff = new Date(clock.now().getTime() - 7 * DAY);
   const removed = {
@@ -12,6 +16,7 @@ export async function cleanupExpired({ db, clock }: Deps) {
     devices: db.delete(rememberedDevices).where(lt(rememberedDevices.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
     codes: db.delete(twoFactorCodes).where(lt(twoFactorCodes.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
     resetTokens: db.delete(passwordResetTokens).where(lt(passwordResetTokens.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
+    mails: db.delete(mailOutbox).where(lt(mailOutbox.createdAt, cutoff)).returning({ n: sql`1` }).all().length,
     failures: db.delete(authFailures).where(lt(authFailures.createdAt, cutoff)).returning({ n: sql`1` }).all().length,
   };
   return removed;

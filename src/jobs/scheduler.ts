@@ -1,3 +1,4 @@
+import { assertNotBusy, isBusyError, markBusy } from "../db/busy.ts";
 import type { Deps } from "../deps.ts";
 
 export type Job = {
@@ -20,6 +21,14 @@ export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
 
   const tick = (job: Job) => {
     if (stopped || running.has(job.name)) return;
+    // A lock held by another process moments ago: skip this run rather than
+    // freeze the event loop for the busy timeout (src/db/busy.ts).
+    try {
+      assertNotBusy(deps.db.$client);
+    } catch {
+      deps.log.debug("job skipped: database busy", { job: job.name });
+      return;
+    }
     const started = performance.now();
     const run = (async () => {
       try {
@@ -28,6 +37,7 @@ export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
         deps.log.debug("job done", { job: job.name, ms: Math.round(performance.now() - started), outcome });
       } catch (e) {
         deps.metrics.jobRuns.inc({ job: job.name, outcome: "failed" });
+        if (isBusyError(e)) markBusy(deps.db.$client);
         deps.log.error("job failed", { job: job.name, error: e });
       } finally {
         running.delete(job.name);

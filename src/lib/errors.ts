@@ -19,6 +19,8 @@ const table = {
   PAYLOAD_TOO_LARGE: [413, "Requête trop volumineuse."],
   UNSUPPORTED_MEDIA_TYPE: [415, "Le corps de la requête doit être envoyé en JSON."],
   RATE_LIMITED: [429, "Trop de tentatives. Veuillez réessayer dans quelques instants."],
+  SPEND_LIMITED: [429, "Vous avez envoyé beaucoup de messages en peu de temps. Veuillez patienter avant d'en envoyer d'autres."],
+  TRIAL_DAILY_LIMITED: [429, "Vous avez atteint la limite quotidienne de messages de l'essai gratuit. Revenez demain ou choisissez un forfait."],
   INTERNAL: [500, "Erreur interne du serveur. Veuillez réessayer dans quelques instants."],
   SERVICE_UNAVAILABLE: [503, "Service momentanément indisponible. Veuillez réessayer dans quelques instants."],
 
@@ -30,9 +32,9 @@ const table = {
   // Accounts (auth)
   EMAIL_TAKEN: [400, "Un compte existe déjà avec cette adresse email."],
   INVALID_CREDENTIALS: [401, "Email ou mot de passe incorrect."],
+  PASSWORD_TOO_COMMON: [400, "Ce mot de passe fait partie des plus courants : choisissez-en un plus difficile à deviner."],
   TWO_FACTOR_CODE_INVALID: [400, "Code incorrect ou expiré"],
   TWO_FACTOR_TOO_SOON: [429, "Veuillez patienter 60 secondes avant de demander un nouveau code."],
-  TWO_FACTOR_LOCKED: [429, "Trop de codes incorrects. Veuillez réessayer dans 15 minutes."],
   RESET_TOKEN_INVALID: [400, "Ce lien de réinitialisation est invalide ou a expiré."],
   API_KEY_LIMIT: [409, "Vous avez déjà 10 clés d'API : révoquez-en une avant d'en créer une autre."],
   API_KEY_NOT_FOUND: [404, "Clé d'API introuvable."],

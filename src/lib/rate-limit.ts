@@ -1,8 +1,14 @@
+import type { Database, Statement } from "bun:sqlite";
 import type { Context, MiddlewareHandler } from "hono";
 import { rateLimiter, type Store } from "hono-rate-limiter";
+import { guardedWrite } from "../db/busy.ts";
+import type { Db } from "../db/client.ts";
 import type { AppEnv } from "../deps.ts";
 import type { Clock } from "./clock.ts";
+import { clientIp } from "./client-ip.ts";
 import { AppError } from "./errors.ts";
+
+export { clientIp } from "./client-ip.ts";
 
 /** At most `limit` hits per `windowMs` (a fixed window that opens at the first hit). */
 export type LimitRule = { windowMs: number; limit: number };
@@ -10,41 +16,46 @@ export type LimitRule = { windowMs: number; limit: number };
 type Counter = { count: number; resetAt: number };
 
 /**
- * In-memory fixed-window counters on the injected clock, one store per app
- * (createApp makes it; no module singleton), so tests advance time instead of
- * sleeping. hono-rate-limiter's own MemoryStore reads Date.now(), hence this one.
+ * Fixed-window counters in the `rate_limits` table, on the injected clock:
+ * a restart resets nothing, and a second server process or the CLI on the
+ * same database shares them (docs/SECURITY.md, "Rate limits"). One upsert
+ * per hit, so two processes never lose a count. Tests advance the clock
+ * instead of sleeping.
  */
 export class RateLimitStore {
-  private readonly counters = new Map<string, Counter>();
   private readonly middlewares = new Map<string, MiddlewareHandler<AppEnv>>();
+  private readonly sql: ReturnType<typeof prepare>;
+  private readonly sqlite: Database;
   private lastSweep = 0;
 
-  constructor(readonly clock: Clock) {}
+  constructor(
+    db: Db,
+    readonly clock: Clock,
+  ) {
+    this.sqlite = db.$client;
+    this.sql = prepare(db.$client);
+  }
 
   /** Counts one hit of `key`; returns the count in the current window and when it closes. */
   hit(key: string, windowMs: number): Counter {
     const now = this.clock.now().getTime();
     this.sweep(now);
-    let c = this.counters.get(key);
-    if (!c || c.resetAt <= now) {
-      c = { count: 0, resetAt: now + windowMs };
-      this.counters.set(key, c);
-    }
-    c.count += 1;
-    return c;
+    const row = this.write(() => this.sql.hit.get(key, now, windowMs)) as { count: number; reset_at: number };
+    return { count: row.count, resetAt: row.reset_at };
   }
 
+  /** The current window of `key`, or undefined when it has none open. */
   peek(key: string): Counter | undefined {
-    return this.counters.get(key);
+    const row = this.sql.peek.get(key, this.clock.now().getTime()) as { count: number; reset_at: number } | null;
+    return row ? { count: row.count, resetAt: row.reset_at } : undefined;
   }
 
   undo(key: string): void {
-    const c = this.counters.get(key);
-    if (c && c.count > 0) c.count -= 1;
+    this.write(() => this.sql.undo.run(key));
   }
 
   reset(key: string): void {
-    this.counters.delete(key);
+    this.write(() => this.sql.reset.run(key));
   }
 
   /** hono-rate-limiter middlewares are built once per app and per limiter name. */
@@ -57,16 +68,39 @@ export class RateLimitStore {
     return mw;
   }
 
-  /** Drops closed windows, at most once a minute, so the map never grows without bound. */
+  /** Drops closed windows, at most once a minute, so the table never grows without bound. */
   private sweep(now: number) {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    for (const [k, c] of this.counters) if (c.resetAt <= now) this.counters.delete(k);
+    this.write(() => this.sql.sweep.run(now));
   }
+
+  /** Counter writes give up at once while the database is locked elsewhere (src/db/busy.ts). */
+  private write<T>(run: () => T): T {
+    return guardedWrite(this.sqlite, run);
+  }
+
 }
 
-export function createRateLimitStore(clock: Clock): RateLimitStore {
-  return new RateLimitStore(clock);
+function prepare(sqlite: Database): Record<"hit" | "peek" | "undo" | "reset" | "sweep", Statement> {
+  return {
+    // In DO UPDATE, every right-hand side reads the row as it was: a closed window restarts at 1.
+    hit: sqlite.prepare(
+      `INSERT INTO rate_limits (key, count, reset_at) VALUES (?1, 1, ?2 + ?3)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN reset_at <= ?2 THEN 1 ELSE count + 1 END,
+         reset_at = CASE WHEN reset_at <= ?2 THEN ?2 + ?3 ELSE reset_at END
+       RETURNING count, reset_at`,
+    ),
+    peek: sqlite.prepare("SELECT count, reset_at FROM rate_limits WHERE key = ?1 AND reset_at > ?2"),
+    undo: sqlite.prepare("UPDATE rate_limits SET count = count - 1 WHERE key = ?1 AND count > 0"),
+    reset: sqlite.prepare("DELETE FROM rate_limits WHERE key = ?1"),
+    sweep: sqlite.prepare("DELETE FROM rate_limits WHERE reset_at <= ?1"),
+  };
+}
+
+export function createRateLimitStore(db: Db, clock: Clock): RateLimitStore {
+  return new RateLimitStore(db, clock);
 }
 
 /** 429 with the French detail and Retry-After in whole seconds. */
@@ -75,39 +109,8 @@ export function rateLimited(store: RateLimitStore, resetAt: number): AppError {
   return new AppError("RATE_LIMITED", undefined, { "Retry-After": String(seconds) });
 }
 
-type ServerWithIp = { requestIP?(req: Request): { address: string } | null };
-
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
-
 /**
- * The caller's IP. From the TCP connection (Bun's server.requestIP); the last
- * X-Forwarded-For hop is honoured only when the connection comes from
- * loopback, i.e. from a reverse proxy on the same box (docs/DECISIONS.md).
- * In-process requests (app.request in tests) have no connection: the header,
- * else "local".
- */
-export function clientIp(c: Context): string {
-  const server = c.env as ServerWithIp | undefined;
-  let remote: string | undefined;
-  try {
-    remote = typeof server?.requestIP === "function" ? server.requestIP(c.req.raw)?.address : undefined;
-  } catch {
-    remote = undefined;
-  }
-  const lastHop = c.req
-    .header("x-forwarded-for")
-    ?.split(",")
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .at(-1)
-    ?.slice(0, 64);
-  if (!remote) return lastHop ?? "local";
-  if (LOOPBACK.test(remote) && lastHop) return lastHop;
-  return remote;
-}
-
-/**
- * Per-IP limiter middleware (hono-rate-limiter on the app's clock store):
+ * Per-IP limiter middleware (hono-rate-limiter on the app's store):
  * 429 { detail } with Retry-After past `limit` requests in `windowMs`.
  * `name` keeps limiters apart (e.g. "contact", "auth.login").
  */
@@ -141,11 +144,10 @@ export function ipRateLimit(rule: LimitRule & { name: string }): MiddlewareHandl
 }
 
 /**
- * Per-key limit inside a handler (per account: the e-mail of the body, once
- * validated). Throws the 429 when `key` went past `limit` hits in `windowMs`.
+ * Per-key limit (per account: the e-mail of the body, once validated; per
+ * user: the user id). Throws the 429 when `key` went past `limit` hits in `windowMs`.
  */
-export function consumeLimit(c: Context<AppEnv>, name: string, key: string, rule: LimitRule): void {
-  const store = c.var.rateLimits;
+export function consumeLimit(store: RateLimitStore, name: string, key: string, rule: LimitRule): void {
   const hit = store.hit(`key:${name}:${key}`, rule.windowMs);
   if (hit.count > rule.limit) throw rateLimited(store, hit.resetAt);
 }

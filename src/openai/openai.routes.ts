@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../auth/auth.middleware.ts";
@@ -66,8 +66,8 @@ export function v1Routes(log: Logger) {
     .post("/chat/completions", validate("json", completionBody), async (c) => {
       const body = c.req.valid("json");
       const { question, context } = toQuestion(body);
-      // The app's rate-limit store, keyed by the API key (V1Env only adds `apiKey` to AppEnv's variables).
-      consumeLimit(c as unknown as Context<AppEnv>, "v1.key", String(c.var.apiKey.id), API_BURST);
+      // The app's rate-limit store (in the database), keyed by the API key.
+      consumeLimit(c.var.rateLimits, "v1.key", String(c.var.apiKey.id), API_BURST);
       const { deps, user } = c.var;
       const id = `chatcmpl-${randomToken(18)}`;
       const created = Math.floor(deps.clock.now().getTime() / 1000);

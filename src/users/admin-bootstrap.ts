@@ -2,27 +2,31 @@ import { eq } from "drizzle-orm";
 import { users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { randomToken } from "../lib/tokens.ts";
-import { findUserByEmail, updateUser } from "./users.queries.ts";
+import { findUserByEmail } from "./users.queries.ts";
 import { createUser } from "./users.service.ts";
 
 /**
- * At start: when ADMIN_EMAIL is set and no admin exists, create that admin
- * (or promote the existing account). Without ADMIN_PASSWORD a password is
- * generated and printed once, on this start only.
+ * At start: when ADMIN_EMAIL is set and no admin exists, create that admin.
+ * An account that already has the address is never promoted: anyone could
+ * have registered it before the operator set the variable (docs/SECURITY.md,
+ * "Admin bootstrap"), so the operator is told to check it and use the CLI.
+ * Without ADMIN_PASSWORD a password is generated and written once, through
+ * the logger, on this start only.
  */
-export async function ensureAdmin(deps: Deps, print: (line: string) => void = console.log): Promise<void> {
+export async function ensureAdmin(deps: Pick<Deps, "db" | "config" | "clock" | "log">): Promise<void> {
   const { db, config, clock, log } = deps;
   const email = config.admin.email;
   if (!email) return;
   if (db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).get()) return;
-  const existing = findUserByEmail(db, email);
-  if (existing) {
-    updateUser(db, existing.id, { isAdmin: true, updatedAt: clock.now() });
-    log.info("admin promoted", { email });
+  if (findUserByEmail(db, email)) {
+    log.warn(
+      `ADMIN_EMAIL=${email} : un compte non administrateur existe déjà avec cette adresse, il n'est pas promu. ` +
+        `Vérifiez qu'il est bien le vôtre, puis lancez \`unisson users set-admin ${email} on\`.`,
+    );
     return;
   }
   const password = config.admin.password ?? randomToken(12);
   await createUser(db, clock.now(), { email, password, firstName: "Admin", lastName: "Unisson", isAdmin: true });
-  log.info("admin created", { email });
-  if (!config.admin.password) print(`Administrateur créé : ${email} — mot de passe (affiché une seule fois) : ${password}`);
+  if (config.admin.password) log.info("admin created", { email });
+  else log.info(`Administrateur créé : ${email} — mot de passe (affiché une seule fois) : ${password}`);
 }

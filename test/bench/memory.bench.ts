@@ -55,7 +55,7 @@ async function post(path: string, json: unknown, bearer?: string) {
 async function writer() {
   while (Date.now() < deadline) {
     seq++;
-    const reg = await post("/api/auth/register", { email: `mem-${seq}-${crypto.randomUUID().slice(0, 6)}@example.fr`, password: "Secret123", first_name: "Mia", last_name: "Test" });
+    const reg = await post("/api/auth/register", { email: `mem-${seq}-${crypto.randomUUID().slice(0, 6)}@example.fr`, password: "Girafe-Secret-123", first_name: "Mia", last_name: "Test" });
     if (reg.status !== 200) {
       failures++;
       continue;

@@ -16,7 +16,7 @@ describe.skipIf(!!skip)("e2e: the admin panel", () => {
       const r = await fetch(`${e.url}/api/auth/register`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: `${first.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "")}@example.fr`, password: "Secret123", first_name: first, last_name: last }),
+        body: JSON.stringify({ email: `${first.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "")}@example.fr`, password: "Girafe-Secret-123", first_name: first, last_name: last }),
       });
       expect(r.status).toBe(200);
     }
@@ -100,7 +100,7 @@ describe.skipIf(!!skip)("e2e: the admin panel", () => {
       const body = await res.json();
       await route.fulfill({ response: res, json: { ...body, is_admin: true } });
     });
-    await login(page, "inès@example.fr".normalize("NFD").replace(/\p{M}/gu, ""), "Secret123");
+    await login(page, "inès@example.fr".normalize("NFD").replace(/\p{M}/gu, ""), "Girafe-Secret-123");
     await page.getByRole("button", { name: "Administration" }).click();
     await page.getByRole("heading", { name: "Accès refusé" }).waitFor();
     await page.getByText("Accès refusé. Privilèges administrateur requis.").waitFor();

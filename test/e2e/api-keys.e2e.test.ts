@@ -23,7 +23,7 @@ describe.skipIf(!!skip)("e2e: the « Clés d'API » section of the subscription 
     test(`${label}: create a key, copy it once, use it, revoke it`, async () => {
       const { page, context, errors } = await e().newPage(size);
       await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-      await registerThroughUi(page, { first: "Nina", last: "Api", email: `nina-${label}@example.fr`, password: "Secret123" });
+      await registerThroughUi(page, { first: "Nina", last: "Api", email: `nina-${label}@example.fr`, password: "Nuage-Bleu-42" });
       await openKeys(page);
       await expect(section(page).getByText("Aucune clé d'API pour l'instant.").isVisible()).resolves.toBe(true);
 

@@ -38,7 +38,7 @@ describe.skipIf(!!skip)("e2e: two-factor login and password reset", () => {
   test("password reset through the mailed link", async () => {
     const e = world();
     const { page, errors } = await e.newPage(DESKTOP);
-    const who = { first: "Inès", last: "Morel", email: "ines@example.fr", password: "Secret123" };
+    const who = { first: "Inès", last: "Morel", email: "ines@example.fr", password: "Girafe-Secret-123" };
     await registerThroughUi(page, who);
     await page.getByRole("button", { name: "Déconnexion" }).click();
 

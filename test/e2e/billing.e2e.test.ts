@@ -36,8 +36,8 @@ describe.skipIf(!!skip)("e2e: buying and changing plans with the fake Stripe", (
     await page.getByLabel("Prénom").fill(first);
     await page.getByLabel("Nom", { exact: true }).fill("Martin");
     await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Mot de passe", { exact: true }).fill("Secret123");
-    await page.getByLabel("Confirmer le mot de passe").fill("Secret123");
+    await page.getByLabel("Mot de passe", { exact: true }).fill("Girafe-Secret-123");
+    await page.getByLabel("Confirmer le mot de passe").fill("Girafe-Secret-123");
     await page.locator("#terms").check();
     await page.getByRole("button", { name: "Créer mon compte" }).click();
     await page.locator(".plan-badge").first().waitFor(); // ("Bonjour, …" is hidden on phones)

@@ -18,7 +18,7 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
     await page.getByText("Le prénom est requis").waitFor();
     await shot(page, "register-errors-desktop");
 
-    await registerThroughUi(page, { first: "Camille", last: "Durand", email: "camille@example.fr", password: "Secret123" });
+    await registerThroughUi(page, { first: "Camille", last: "Durand", email: "camille@example.fr", password: "Girafe-Secret-123" });
     await page.getByText("Sonar Pro").waitFor();
     await page.getByText("6/6 IA disponibles").first().waitFor();
     await shot(page, "app-start-desktop");
@@ -63,7 +63,7 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
     const { page, errors } = await e.newPage(PHONE);
     await page.goto("/");
     await shot(page, "login-phone");
-    await registerThroughUi(page, { first: "Noé", last: "Petit", email: "noe@example.fr", password: "Secret123" });
+    await registerThroughUi(page, { first: "Noé", last: "Petit", email: "noe@example.fr", password: "Girafe-Secret-123" });
     await page.getByText("Sonar Pro").waitFor();
     await shot(page, "app-start-phone");
     await page.getByRole("textbox", { name: "Votre question" }).fill("Quelle est la capitale de la France ?");

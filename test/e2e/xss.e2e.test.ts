@@ -40,7 +40,7 @@ describe.skipIf(!!skip)("e2e: hostile markup renders inert", () => {
       dialogs.push(d.message());
       void d.dismiss();
     });
-    await registerThroughUi(page, { first: `Zoé <img src=x onerror="window.__xss=5">`, last: "Durand", email: "xss@example.fr", password: "Secret123" });
+    await registerThroughUi(page, { first: `Zoé <img src=x onerror="window.__xss=5">`, last: "Durand", email: "xss@example.fr", password: "Girafe-Secret-123" });
     e.fakes.control.synthesis = () => `## Réponse consolidée\nMARQUEUR-XSS Paris. ${HOSTILE}\n## Points de consensus\n${HOSTILE}`;
     e.fakes.control.setAll({ answer: `Réponse piégée ${HOSTILE}` });
     try {

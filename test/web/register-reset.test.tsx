@@ -43,8 +43,8 @@ describe("register", () => {
     r.fireEvent.change(r.q.getByLabelText("Prénom"), { target: { value: "Léa" } });
     r.fireEvent.change(r.q.getByLabelText("Nom"), { target: { value: "Martin" } });
     r.fireEvent.change(r.q.getByLabelText("Email"), { target: { value: "lea@example.fr" } });
-    r.fireEvent.change(r.q.getByLabelText("Mot de passe"), { target: { value: "Secret1" } });
-    r.fireEvent.change(r.q.getByLabelText("Confirmer le mot de passe"), { target: { value: "Secret1" } });
+    r.fireEvent.change(r.q.getByLabelText("Mot de passe"), { target: { value: "Girafe17" } });
+    r.fireEvent.change(r.q.getByLabelText("Confirmer le mot de passe"), { target: { value: "Girafe17" } });
     r.fireEvent.click(r.q.getByRole("checkbox"));
     r.fireEvent.click(r.q.getByRole("button", { name: "Créer mon compte" }));
     await r.q.findByText("Bonjour, Léa", {}, { timeout: 5000 });
@@ -95,13 +95,13 @@ describe("forgot and reset password", () => {
     fireEvent.change(pwd, { target: { value: "abcdefgh" } });
     const met = () => [...document.querySelectorAll(".criteria li")].map((li) => li.getAttribute("data-met"));
     expect(met()).toEqual(["true", "true", "false", "false", "false"]);
-    fireEvent.change(pwd, { target: { value: "Abcdefg1" } });
-    fireEvent.change(confirm, { target: { value: "Abcdefg1" } });
+    fireEvent.change(pwd, { target: { value: "GirafeBleu7" } });
+    fireEvent.change(confirm, { target: { value: "GirafeBleu7" } });
     expect(met()).toEqual(["true", "true", "true", "true", "true"]);
     expect(submit.hasAttribute("disabled")).toBe(false);
     fireEvent.click(submit);
     expect(await q.findByText("Votre mot de passe a été modifié. Vous pouvez maintenant vous connecter.")).toBeTruthy();
-    const login = await t.call("POST", "/api/auth/login", { json: { email: user.email, password: "Abcdefg1" } });
+    const login = await t.call("POST", "/api/auth/login", { json: { email: user.email, password: "GirafeBleu7" } });
     expect(login.status).toBe(200);
   });
 });

@@ -48,6 +48,8 @@ export const twoFactorCodes = sqliteTable(
     createdAt: timestamp("created_at").notNull(),
     expiresAt: timestamp("expires_at").notNull(),
     failedAttempts: integer("failed_attempts").notNull().default(0),
+    /** SHA-256 of the pending-login id the code was asked for; null for a client that sends none (the spec's). */
+    loginHash: text("login_hash"),
     /** Set when used, replaced by a newer code, or killed by too many tries. */
     endedAt: timestamp("ended_at"),
   },

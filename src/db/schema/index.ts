@@ -4,3 +4,4 @@ export * from "./chat.ts";
 export * from "./billing.ts";
 export * from "./support.ts";
 export * from "./system.ts";
+export * from "./security.ts";

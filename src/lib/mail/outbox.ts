@@ -5,17 +5,19 @@ import type { Logger } from "../log.ts";
 import type { Mailer } from "./mailer.ts";
 
 /**
- * No SMTP_URL: every mail is kept in the outbox table and printed to the log,
- * so a single box works with no mail server (`unisson mail list` shows them).
+ * No SMTP_URL: every mail is kept in the outbox table, so a single box works
+ * with no mail server. The log says where to read it (`unisson mail list`),
+ * never its subject or text: codes and links stay out of the log.
  */
 export function createOutboxMailer(db: Db, clock: Clock, log: Logger): Mailer {
   return {
     async send(m) {
-      db.insert(mailOutbox)
+      const row = db
+        .insert(mailOutbox)
         .values({ to: m.to, subject: m.subject, text: m.text, html: m.html ?? null, kind: m.kind, status: "outbox", createdAt: clock.now() })
-        .run();
-      log.info("mail kept in outbox", { to: m.to, subject: m.subject, kind: m.kind });
-      log.info(`mail text:\n${m.text}`);
+        .returning({ id: mailOutbox.id })
+        .get();
+      log.info("mail kept in outbox (SMTP_URL unset): read it with `unisson mail list`", { id: row.id, to: m.to, kind: m.kind });
     },
   };
 }

@@ -4,7 +4,7 @@ import { mailOutbox } from "../../db/schema/index.ts";
 import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { Mailer, MailMessage } from "./mailer.ts";
+import { type Mailer, type MailMessage, redacted } from "./mailer.ts";
 
 /**
  * Bounds on every SMTP step: a dead or silent server answers the caller with
@@ -17,7 +17,8 @@ export type SmtpOptions = { url: string; from: string; timeouts?: Partial<Record
 /**
  * SMTP_URL set: nodemailer over SMTP (smtp:// with STARTTLS when offered,
  * smtps:// for implicit TLS). Every mail, sent or failed, is also recorded in
- * mail_outbox so operators can see what went out (`unisson mail list`).
+ * mail_outbox so operators can see what went out (`unisson mail list`), with
+ * its code or link masked: the recipient has it, the database needs it not.
  */
 export function createSmtpMailer(db: Db, clock: Clock, log: Logger, opts: SmtpOptions): Mailer {
   // nodemailer is loaded at the first mail, not at every start of the executable (docs/BENCHMARKS.md, cold start).
@@ -41,8 +42,9 @@ export function createSmtpMailer(db: Db, clock: Clock, log: Logger, opts: SmtpOp
   };
 }
 
-function record(db: Db, clock: Clock, m: MailMessage, status: "sent" | "failed", error?: string) {
+function record(db: Db, clock: Clock, mail: MailMessage, status: "sent" | "failed", error?: string) {
   const now = clock.now();
+  const m = redacted(mail);
   db.insert(mailOutbox)
     .values({
       to: m.to,

@@ -41,7 +41,7 @@ export function twoFactorCodeMail(p: { to: string; firstName: string; code: stri
 <p>Ce code est valable ${p.minutes} minutes. Ne le communiquez à personne.</p>
 <p>Si vous n'êtes pas à l'origine de cette connexion, changez votre mot de passe.</p>`,
   );
-  return { to: p.to, subject, text, html, kind: "two_factor" };
+  return { to: p.to, subject, text, html, kind: "two_factor", secrets: [p.code] };
 }
 
 export function passwordResetMail(p: { to: string; firstName: string; url: string; minutes: number }): MailMessage {
@@ -65,7 +65,7 @@ export function passwordResetMail(p: { to: string; firstName: string; url: strin
 <p>Ce lien est valable ${p.minutes} minutes et ne peut servir qu'une fois.</p>
 <p>Si vous n'avez rien demandé, ignorez cet email : votre mot de passe reste inchangé.</p>`,
   );
-  return { to: p.to, subject, text, html, kind: "reset" };
+  return { to: p.to, subject, text, html, kind: "reset", secrets: [p.url, escapeHtml(p.url)] };
 }
 
 export function welcomeMail(p: { to: string; firstName: string; publicUrl: string }): MailMessage {

@@ -1,5 +1,8 @@
 import { desc } from "drizzle-orm";
+import { LOGIN_THROTTLE } from "../../../src/auth/auth.credentials.ts";
 import type { Db } from "../../../src/db/client.ts";
+import type { Clock } from "../../../src/lib/clock.ts";
+import { RateLimitStore } from "../../../src/lib/rate-limit.ts";
 import { mailOutbox } from "../../../src/db/schema/index.ts";
 import { extractCode, extractResetLink, resetTokenOf } from "../../fakes/smtp.ts";
 
@@ -34,4 +37,10 @@ export function deviceCookie(headers: Headers): string | undefined {
 /** A different wrong code than `right`. */
 export function wrongCode(right: string): string {
   return right === "000000" ? "111111" : "000000";
+}
+
+/** `n` failed logins of `email` in the current window, as the throttle counts them (without waiting its delays). */
+export function seedLoginFailures(db: Db, clock: Clock, email: string, n: number): void {
+  const store = new RateLimitStore(db, clock);
+  for (let i = 0; i < n; i++) store.hit(`fail:login:${email}`, LOGIN_THROTTLE.windowMs);
 }

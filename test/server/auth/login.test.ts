@@ -43,7 +43,7 @@ describe("POST /api/auth/login", () => {
     const { user } = makeUser(db, clock.now(), { isAdmin: true });
     const res = await call("POST", "/api/auth/login", { json: { email: user.email, password: TEST_PASSWORD } });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ detail: "2FA_REQUIRED" });
+    expect(res.body).toEqual({ detail: "2FA_REQUIRED", pending_login: expect.any(String) });
   });
 
   test("asks a user who turned two-factor on for it under TWO_FACTOR=admins", async () => {

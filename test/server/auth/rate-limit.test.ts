@@ -1,37 +1,36 @@
 import { describe, expect, test } from "bun:test";
+import { LOGIN_THROTTLE } from "../../../src/auth/auth.credentials.ts";
 import { AUTH_LIMITS } from "../../../src/auth/auth.routes.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";
-import { mails } from "./auth.helpers.ts";
+import { mails, seedLoginFailures } from "./auth.helpers.ts";
 
 const RATE_DETAIL = "Trop de tentatives. Veuillez réessayer dans quelques instants.";
 
 describe("rate limits of the auth endpoints", () => {
-  test("login: past the per-account limit answers 429 with a French detail and Retry-After", async () => {
+  // Behaviour changed by issue 13: failed logins no longer shut the account, they lock it behind an e-mail code.
+  test("login: past the lock, a wrong password answers 429 with a French detail and Retry-After", async () => {
     const { call, db, clock } = createTestApp();
     const { user } = makeUser(db, clock.now());
-    const { limit, windowMs } = AUTH_LIMITS.login.account;
-    for (let i = 0; i < limit; i++) await call("POST", "/api/auth/login", { json: { email: user.email, password: "wrong" } });
-    const res = await call("POST", "/api/auth/login", { json: { email: user.email, password: TEST_PASSWORD } });
+    seedLoginFailures(db, clock, user.email, LOGIN_THROTTLE.lockAfter);
+    const res = await call("POST", "/api/auth/login", { json: { email: user.email, password: "wrong" } });
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ detail: RATE_DETAIL });
-    expect(res.headers.get("retry-after")).toBe(String(windowMs / 1000));
+    expect(res.headers.get("retry-after")).toBe(String(LOGIN_THROTTLE.windowMs / 1000));
   });
 
-  test("login: the per-account limit lifts when its window is over", async () => {
+  test("login: the lock lifts when its window is over", async () => {
     const { call, db, clock } = createTestApp();
     const { user } = makeUser(db, clock.now());
-    const { limit, windowMs } = AUTH_LIMITS.login.account;
-    for (let i = 0; i <= limit; i++) await call("POST", "/api/auth/login", { json: { email: user.email, password: "wrong" } });
-    clock.advance(windowMs);
+    seedLoginFailures(db, clock, user.email, LOGIN_THROTTLE.lockAfter + 1);
+    clock.advance(LOGIN_THROTTLE.windowMs);
     const res = await call("POST", "/api/auth/login", { json: { email: user.email, password: TEST_PASSWORD } });
     expect(res.status).toBe(200);
   });
 
-  test("login: the per-account limit treats an unknown e-mail the same way", async () => {
-    const { call } = createTestApp();
-    const { limit } = AUTH_LIMITS.login.account;
-    for (let i = 0; i < limit; i++) await call("POST", "/api/auth/login", { json: { email: "nobody@example.fr", password: "wrong" } });
+  test("login: the lock treats an unknown e-mail the same way", async () => {
+    const { call, db, clock } = createTestApp();
+    seedLoginFailures(db, clock, "nobody@example.fr", LOGIN_THROTTLE.lockAfter);
     expect((await call("POST", "/api/auth/login", { json: { email: "nobody@example.fr", password: "wrong" } })).status).toBe(429);
   });
 
@@ -58,9 +57,9 @@ describe("rate limits of the auth endpoints", () => {
     for (let i = 0; i < limit; i++) {
       await call("POST", "/api/auth/register", { json: { email: "bad", password: "x", first_name: "a", last_name: "b" } });
     }
-    const res = await call("POST", "/api/auth/register", { json: { email: "ok@example.fr", password: "secret1", first_name: "A", last_name: "B" } });
+    const res = await call("POST", "/api/auth/register", { json: { email: "ok@example.fr", password: "s3cret-girafe", first_name: "A", last_name: "B" } });
     expect(res.status).toBe(429);
-    const again = await call("POST", "/api/auth/login", { json: { email: "ok@example.fr", password: "secret1" } });
+    const again = await call("POST", "/api/auth/login", { json: { email: "ok@example.fr", password: "s3cret-girafe" } });
     expect(again.status).toBe(401);
   });
 

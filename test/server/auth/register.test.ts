@@ -3,7 +3,7 @@ import { users } from "../../../src/db/schema/index.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { mails } from "./auth.helpers.ts";
 
-const valid = { email: "camille@example.fr", password: "secret1", first_name: "Camille", last_name: "Martin" };
+const valid = { email: "camille@example.fr", password: "s3cret-girafe", first_name: "Camille", last_name: "Martin" };
 
 describe("POST /api/auth/register", () => {
   test("creates the account on a 7-day, 5-request trial and answers user and token", async () => {

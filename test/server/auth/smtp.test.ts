@@ -48,7 +48,7 @@ describe("mail over real SMTP (SMTP_URL)", () => {
 
   test("the welcome mail of a registration arrives by SMTP", async () => {
     const { call, smtp } = await setup();
-    await call("POST", "/api/auth/register", { json: { email: "lea@example.fr", password: "secret1", first_name: "Léa", last_name: "Petit" } });
+    await call("POST", "/api/auth/register", { json: { email: "lea@example.fr", password: "s3cret-girafe", first_name: "Léa", last_name: "Petit" } });
     const mail = await smtp.waitForMessage((m) => m.to.includes("lea@example.fr"));
     expect(mail.subject).toBe("Bienvenue sur Unisson");
     expect(mail.text).toContain("Bonjour Léa");

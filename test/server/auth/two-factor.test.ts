@@ -120,7 +120,8 @@ describe("POST /api/auth/2fa/verify", () => {
     expect((await verify(code)).status).toBe(200);
   });
 
-  test("10 wrong codes in 15 minutes lock the account with 429, even with a fresh code", async () => {
+  // Behaviour changed by issue 13: wrong codes kill their code, never the account (no 10-failure lock).
+  test("10 wrong codes over two codes lock nothing: a fresh code still signs in", async () => {
     const { request, verify, clock, db, user } = setup();
     for (let round = 0; round < 2; round++) {
       await request();
@@ -128,22 +129,7 @@ describe("POST /api/auth/2fa/verify", () => {
       for (let i = 0; i < 5; i++) await verify(wrongCode(code));
       clock.advance(61_000);
     }
-    const res = await request();
-    expect(res.status).toBe(429);
-    expect(res.body.detail).toBe("Trop de codes incorrects. Veuillez réessayer dans 15 minutes.");
-    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-  });
-
-  test("the lock lifts 15 minutes after the failures", async () => {
-    const { request, verify, clock, db, user } = setup();
-    for (let round = 0; round < 2; round++) {
-      await request();
-      const code = lastCode(db, user.email);
-      for (let i = 0; i < 5; i++) await verify(wrongCode(code));
-      clock.advance(61_000);
-    }
-    clock.advance(15 * MINUTE);
-    await request();
+    expect((await request()).status).toBe(200);
     expect((await verify(lastCode(db, user.email))).status).toBe(200);
   });
 

@@ -166,8 +166,9 @@ describe("POST /api/unisson/process", () => {
     expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
+  // Spend limits (issue 13) would refuse the 21st message in 10 minutes: raised here, this test is about charging.
   test("20 concurrent calls for one turn: charged once, one answer for all", async () => {
-    const t = chatApp(fakes());
+    const t = chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "100" } });
     fakes().control.setAll({ latencyMs: 50 });
     const id = await askReady(t);
     const results = await Promise.all(Array.from({ length: 20 }, () => t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } })));
@@ -178,7 +179,7 @@ describe("POST /api/unisson/process", () => {
   });
 
   test("20 concurrent turns with 3 requests left: exactly 3 answered, the balance never below zero", async () => {
-    const t = chatApp(fakes(), { user: { planQueries: 2, extraQueries: 1 } });
+    const t = chatApp(fakes(), { user: { planQueries: 2, extraQueries: 1 }, env: { CHAT_LIMIT_PER_10_MIN: "100" } });
     const ids: number[] = [];
     for (let i = 0; i < 20; i++) ids.push(await askReady(t, `Question numéro ${i} sur la géographie de la France`));
     const results = await Promise.all(ids.map((id) => t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } })));

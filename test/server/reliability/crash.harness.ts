@@ -64,7 +64,7 @@ export async function startCrashRig() {
 
   async function register(): Promise<{ email: string; token: string }> {
     const email = `crash-${++seq}-${crypto.randomUUID().slice(0, 8)}@example.fr`;
-    const res = await call("POST", "/api/auth/register", { email, password: "Secret123", first_name: "Éva", last_name: `N${seq}` });
+    const res = await call("POST", "/api/auth/register", { email, password: "Girafe-Secret-123", first_name: "Éva", last_name: `N${seq}` });
     if (res.status !== 200) throw new Error(`register ${res.status}`);
     ledger.registered.add(email);
     return { email, token: res.body.token };

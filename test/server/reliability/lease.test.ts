@@ -47,7 +47,7 @@ async function json(url: string, path: string, body: unknown, token?: string) {
 describe("one server per database", () => {
   test("a second server is refused and leaves the first one's answer alone; after kill -9 the next start refunds it", async () => {
     const first = await startBinary(env, dir.path);
-    const { token } = await json(first.url, "/api/auth/register", { email: "bail@example.fr", password: "Secret123", first_name: "Éva", last_name: "Bail" });
+    const { token } = await json(first.url, "/api/auth/register", { email: "bail@example.fr", password: "Nuage-Bleu-42", first_name: "Éva", last_name: "Bail" });
     const chat = await json(first.url, "/api/unisson/chat", { message: "Quelle est la capitale de la France ?" }, token);
     void json(first.url, "/api/unisson/process", { conversation_id: chat.conversation_id }, token).catch(() => undefined);
     const deadline = Date.now() + 20_000;

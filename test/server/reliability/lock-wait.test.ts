@@ -44,7 +44,7 @@ describe("a write lock held by another process", () => {
       const register = timed("/api/auth/register", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: "verrou@example.fr", password: "Secret123", first_name: "Éva", last_name: "Verrou" }),
+        body: JSON.stringify({ email: "verrou@example.fr", password: "Nuage-Bleu-42", first_name: "Éva", last_name: "Verrou" }),
       });
       const health = await timed("/api/health");
       const read = await timed("/api/warmup");
@@ -64,7 +64,7 @@ describe("a write lock held by another process", () => {
     const again = await timed("/api/auth/register", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "verrou@example.fr", password: "Secret123", first_name: "Éva", last_name: "Verrou" }),
+      body: JSON.stringify({ email: "verrou@example.fr", password: "Nuage-Bleu-42", first_name: "Éva", last_name: "Verrou" }),
     });
     expect(again.status).toBe(200);
   });

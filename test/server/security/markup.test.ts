@@ -14,7 +14,7 @@ const MARKDOWN_HTML = `**gras** [lien](javascript:alert(1)) <iframe src="https:/
 
 async function register(w: World, fields: Record<string, string>) {
   return w.call("POST", "/api/auth/register", {
-    json: { email: `m-${crypto.randomUUID()}@example.fr`, password: "Secret123", first_name: "Léa", last_name: "Roux", ...fields },
+    json: { email: `m-${crypto.randomUUID()}@example.fr`, password: "Secret-Girafe-123", first_name: "Léa", last_name: "Roux", ...fields },
   });
 }
 

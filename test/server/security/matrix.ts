@@ -26,7 +26,7 @@ export const MATRIX: Record<string, Row> = {
   // Without METRICS_TOKEN there is no metrics endpoint, whoever asks (a session token is not the metrics token).
   "GET /metrics": { req: () => ({ path: "/metrics" }), expect: [404, 404, 404, 404, 404] },
   "POST /api/auth/register": {
-    req: () => ({ path: "/api/auth/register", json: { email: `nouveau-${crypto.randomUUID()}@example.fr`, password: "Secret123", first_name: "Noé", last_name: "Petit" } }),
+    req: () => ({ path: "/api/auth/register", json: { email: `nouveau-${crypto.randomUUID()}@example.fr`, password: "Girafe-Secret-123", first_name: "Noé", last_name: "Petit" } }),
     expect: PUBLIC_200,
   },
   // A bearer changes nothing to logging in: the password decides.

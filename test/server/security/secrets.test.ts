@@ -57,7 +57,7 @@ async function exercise() {
     if (res.status !== status) throw new Error(`step answered ${res.status}, expected ${status}`);
     return res;
   };
-  await ensureAdmin(t.deps, () => {});
+  await ensureAdmin(t.deps);
 
   const reg = await call("POST", "/api/auth/register", { json: { email: "lea@example.fr", password: USER_PASSWORD, first_name: "Léa", last_name: "Roux" } });
   await call("POST", "/api/auth/login", { json: { email: "lea@example.fr", password: "mauvais-mot-de-passe" } });

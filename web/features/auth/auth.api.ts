@@ -3,11 +3,22 @@ import { api, apiError, unwrap } from "../../lib/api.ts";
 
 export type SignedIn = { user: PublicUser; token: string };
 
+/**
+ * The pending-login id of the last 202: sent back with the code request and
+ * the code, it binds the code to this login, so a stranger who knows only the
+ * e-mail can neither try nor burn it (docs/SECURITY.md, "Throttling").
+ */
+let pendingLogin: string | undefined;
+
 /** POST /auth/login: 200 signs in, 202 asks for the second factor; any other answer is an error (spec section 7). */
 export async function loginCall(email: string, password: string): Promise<SignedIn | "2FA_REQUIRED"> {
   const res = await api.auth.login.$post({ json: { email, password } });
   const status: number = res.status;
-  if (status === 202) return "2FA_REQUIRED";
+  if (status === 202) {
+    const body = (await res.json().catch(() => ({}))) as { pending_login?: unknown };
+    pendingLogin = typeof body.pending_login === "string" ? body.pending_login : undefined;
+    return "2FA_REQUIRED";
+  }
   // Any other answer, even a 2xx, is a failure: its detail if it has one, else 'Erreur de connexion'.
   if (status !== 200) throw await apiError(res);
   return (await res.json()) as SignedIn;
@@ -17,10 +28,10 @@ export const registerCall = (body: { email: string; password: string; first_name
   unwrap(api.auth.register.$post({ json: body }));
 
 export const requestTwoFactorCall = (email: string, password: string) =>
-  unwrap(api.auth["2fa"].request.$post({ json: { email, password } }));
+  unwrap(api.auth["2fa"].request.$post({ json: { email, password, pending_login: pendingLogin } }));
 
 export const verifyTwoFactorCall = (email: string, code: string, remember: boolean) =>
-  unwrap(api.auth["2fa"].verify.$post({ json: { email, code, remember_device: remember } }));
+  unwrap(api.auth["2fa"].verify.$post({ json: { email, code, remember_device: remember, pending_login: pendingLogin } }));
 
 export const forgotPasswordCall = (email: string) => unwrap(api.auth["forgot-password"].$post({ json: { email } }));
 

@@ -1,0 +1,38 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../deps.ts";
+import { effectivePlan } from "../users/users.quota.ts";
+import { DAY, MINUTE } from "./clock.ts";
+import { AppError } from "./errors.ts";
+
+/**
+ * Per-user limits on the endpoints that call the models (POST /chat and
+ * /process), checked at the route's entry, before any upstream call
+ * (moderation, clarification, answers): a script with a valid session cannot
+ * turn the account into an open AI proxy (docs/SECURITY.md, "Spend limits").
+ * Messages of both endpoints count in the same two windows; a trial user's
+ * /chat messages (moderation and clarification calls the trial never pays
+ * for) count in a daily cap of their own. Counters live in the rate-limit
+ * store (SQLite), so they survive restarts. After requireUser.
+ */
+export function spendLimit(opts: { trialCap: boolean }) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const { config, clock } = c.var.deps;
+    const store = c.var.rateLimits;
+    const user = c.var.user;
+    const rules: Array<{ key: string; windowMs: number; limit: number; code: "SPEND_LIMITED" | "TRIAL_DAILY_LIMITED" }> = [
+      { key: `spend:10min:${user.id}`, windowMs: 10 * MINUTE, limit: config.spend.per10Min, code: "SPEND_LIMITED" },
+      { key: `spend:day:${user.id}`, windowMs: DAY, limit: config.spend.perDay, code: "SPEND_LIMITED" },
+    ];
+    if (opts.trialCap && effectivePlan(user, clock.now()) === "trial") {
+      rules.push({ key: `spend:trial-day:${user.id}`, windowMs: DAY, limit: config.spend.trialPerDay, code: "TRIAL_DAILY_LIMITED" });
+    }
+    for (const rule of rules) {
+      const hit = store.hit(rule.key, rule.windowMs);
+      if (hit.count > rule.limit) {
+        const seconds = Math.max(1, Math.ceil((hit.resetAt - clock.now().getTime()) / 1000));
+        throw new AppError(rule.code, undefined, { "Retry-After": String(seconds) });
+      }
+    }
+    await next();
+  });
+}
