@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { APP_VERSION } from "../src/version.ts";
 import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";
 import { registerMigrate } from "./commands/migrate.ts";
@@ -24,7 +25,7 @@ export function buildProgram(): Command {
   const program = new Command()
     .name("unisson")
     .description("Unisson — plusieurs IA, une seule réponse. Serveur et outils d'administration.")
-    .version("2.4", "-v, --version")
+    .version(APP_VERSION, "-v, --version")
     .option("--json", "sortie JSON lisible par une machine")
     .option("--data-dir <dir>", "dossier des données (remplace DATA_DIR)")
     .showHelpAfterError()

@@ -111,9 +111,9 @@ export function registerUserChanges(users: Command, opts: Opts) {
       if (!o.yes && !(await confirmed(`Supprimer définitivement le compte ${email} et ses conversations ?`))) {
         throw new RefusedError(`Suppression non confirmée : ajoutez --yes pour supprimer ${email}.`);
       }
-      const deleted = await withDeps(opts(cmd), (deps) => {
+      const deleted = await withDeps(opts(cmd), async (deps) => {
         const user = getUserByEmailOrFail(deps, email);
-        deleteUserByAdmin(deps, user.id);
+        await deleteUserByAdmin(deps, user.id);
         return { deleted: true, id: user.id, email: user.email };
       });
       print(opts(cmd), deleted, () => `Compte supprimé : ${deleted.email} (n° ${deleted.id}).`);

@@ -24,12 +24,12 @@ export const adminRoutes = new Hono<AppEnv>()
       plan: body.subscription_type,
       remainingQueries: body.remaining_queries,
       trialDaysRemaining: body.trial_days_remaining,
-    });
+    }, `admin:${c.var.user.id}`);
     // The user object itself, like GET /auth/me: the panel replaces its row with it.
     return c.json(toPublicUser(user, c.var.deps.clock.now()));
   })
-  .delete("/users/:id", validate("param", userIdParamSchema), (c) => {
+  .delete("/users/:id", validate("param", userIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
-    deleteUserByAdmin(c.var.deps, id, c.var.user.id);
+    await deleteUserByAdmin(c.var.deps, id, c.var.user.id);
     return c.json({ success: true, message: "Utilisateur supprimé avec succès" });
   });

@@ -31,5 +31,5 @@ export function toUserDetail(u: UserRow, now: Date): UserDetail {
   };
 }
 
-/** Plan names as the product shows them in French. */
-export const PLAN_LABELS = { trial: "essai", basic: "basic", pro: "pro", expired: "expiré" } as const;
+/** Plan names as the product shows them in French (one table, with the prices). */
+export { PLAN_LABELS } from "../billing/pricing.constants.ts";

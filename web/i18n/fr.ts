@@ -4,13 +4,14 @@
  * The long legal texts live in ./fr-legal.ts so that the login screen's bundle
  * does not carry them (they load with the legal modal).
  */
+import { APP_VERSION } from "../../src/version.ts";
 import { frAdmin, frPayment, frPricing } from "./fr-billing.ts";
 
 export const fr = {
   brand: {
     name: "Unisson",
     tagline: "Plusieurs IA, une seule réponse",
-    version: "2.4",
+    version: APP_VERSION,
   },
   common: {
     close: "Fermer",
