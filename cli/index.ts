@@ -5,6 +5,7 @@ import { registerHealthcheck } from "./commands/healthcheck.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerBackup } from "./commands/backup.ts";
+import { registerBilling } from "./commands/billing.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerPromo } from "./commands/promo.ts";
 import { registerRenewals } from "./commands/renewals.ts";
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerPromo(program);
   registerMail(program);
   registerRenewals(program);
+  registerBilling(program);
   registerBackup(program);
   return program;
 }

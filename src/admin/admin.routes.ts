@@ -4,7 +4,9 @@ import type { AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
 import { adminUserUpdateSchema, listUsersQuerySchema, userIdParamSchema } from "./admin.schemas.ts";
-import { deleteUserByAdmin, getStats, listUsers, updateUserByAdmin } from "./admin.service.ts";
+import { billingHistory } from "../billing/entitlements.ts";
+import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, updateUserByAdmin } from "./admin.service.ts";
+import { toUserDetail } from "./admin.view.ts";
 
 /** /api/admin: a session (401) of an administrator (403) for every route. */
 export const adminRoutes = new Hono<AppEnv>()
@@ -13,6 +15,12 @@ export const adminRoutes = new Hono<AppEnv>()
   .get("/users", validate("query", listUsersQuerySchema), (c) => {
     const q = c.req.valid("query");
     return c.json(listUsers(c.var.deps, { page: q.page, perPage: q.per_page, q: q.q, plan: q.plan }));
+  })
+  // One account as the operator sees it, with its billing record (refunds, disputes, plan changes and who made them).
+  .get("/users/:id", validate("param", userIdParamSchema), (c) => {
+    const { deps } = c.var;
+    const user = getUserOrFail(deps, c.req.valid("param").id);
+    return c.json(toUserDetail(user, deps.clock.now(), billingHistory(deps.db, user.id)));
   })
   .put("/users/:id", validate("param", userIdParamSchema), validate("json", adminUserUpdateSchema), (c) => {
     const { id } = c.req.valid("param");

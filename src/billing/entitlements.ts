@@ -10,6 +10,7 @@ import {
   expireTrialRows,
   insertBillingChange,
   refundOneQuery,
+  selectBillingChanges,
   spendOneQuery,
   writeBalances,
   writeEntitlements,
@@ -184,6 +185,13 @@ export function setTrialEnd(db: Db, now: Date, userId: number, trialEndsAt: Date
 /** Records a decision that changed no column (a refund marked, a duplicate cancelled, a difference found). */
 export function noteBillingChange(db: Db, now: Date, userId: number | null, why: Why): void {
   insertBillingChange(db, { userId, actor: why.actor, action: why.action, detail: why.detail, stripeRef: why.stripeRef ?? null, createdAt: now });
+}
+
+/** An account's billing record, newest first, as the admin view and `unisson users show` print it. */
+export function billingHistory(db: Db, userId: number, limit = 50) {
+  return selectBillingChanges(db, userId, limit).map((c) => ({
+    at: c.createdAt.toISOString(), actor: c.actor, action: c.action, detail: c.detail, stripe_ref: c.stripeRef,
+  }));
 }
 
 /** Trials past their days or out of requests are written expired. */

@@ -60,6 +60,12 @@ function ownerOf(deps: Deps, sub: Stripe.Subscription): UserRow | undefined {
 export async function fetchSubscriptionState(deps: Deps, subId: string): Promise<SubscriptionState> {
   const stripe = requireStripe(deps.stripe);
   const sub = await stripeCall(deps.log, "subscriptions.retrieve", () => stripe.subscriptions.retrieve(subId, { expand: ["latest_invoice"] }));
+  return stateOf(deps, sub);
+}
+
+/** The state around a subscription already fetched (with latest_invoice expanded): its account, and that account's other live one. */
+export async function stateOf(deps: Deps, sub: Stripe.Subscription): Promise<SubscriptionState> {
+  const stripe = requireStripe(deps.stripe);
   const invoice = typeof sub.latest_invoice === "object" ? sub.latest_invoice : null;
   const user = ownerOf(deps, sub);
   let otherLive: string | null = null;
@@ -78,8 +84,10 @@ export async function fetchSubscriptionState(deps: Deps, subId: string): Promise
   return { sub, invoice, user, otherLive };
 }
 
+export const isLive = (status: string) => LIVE.has(status);
+
 /** Records a paid invoice once; true when this call claimed it. */
-function claimInvoice(deps: Deps, now: Date, userId: number, invoice: Stripe.Invoice, plan: "basic" | "pro", cycle: "monthly" | "annual"): boolean {
+export function claimInvoice(deps: Deps, now: Date, userId: number, invoice: Stripe.Invoice, plan: "basic" | "pro", cycle: "monthly" | "annual"): boolean {
   const row = deps.db
     .insert(purchases)
     .values({ userId, productType: productFor(plan, cycle), invoiceId: invoice.id, amountCents: invoice.amount_paid, currency: invoice.currency, createdAt: now })
