@@ -27,7 +27,7 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
   let url = "";
   const state = new FakeStripeState(() => url, opts.now ?? (() => Math.floor(Date.now() / 1000)));
   const requests: Array<{ method: string; path: string; body: Record<string, any> }> = [];
-  const failures: Array<{ prefix: string; status: number }> = [];
+  const failures: Array<{ prefix: string; status: number; method?: string }> = [];
   const signer = new Stripe(FAKE_SECRET_KEY);
   let webhookUrl = opts.webhookUrl;
 
@@ -134,7 +134,7 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
         if (req.headers.get("authorization") !== `Bearer ${FAKE_SECRET_KEY}`) {
           throw new StripeError(401, "invalid_request_error", "Invalid API Key provided.");
         }
-        const failure = failures.findIndex((f) => u.pathname.startsWith(f.prefix));
+        const failure = failures.findIndex((f) => u.pathname.startsWith(f.prefix) && (!f.method || f.method === req.method));
         if (failure >= 0) {
           const [f] = failures.splice(failure, 1);
           throw new StripeError(f!.status, f!.status === 402 ? "card_error" : "api_error", "Simulated failure.", f!.status === 402 ? "card_declined" : undefined);
@@ -177,8 +177,8 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
     setWebhookUrl: (target: string | undefined) => {
       webhookUrl = target;
     },
-    /** The next request whose path starts with `prefix` fails (500 api_error, or 402 card_error). */
-    failNext: (prefix: string, status = 500) => failures.push({ prefix, status }),
+    /** The next request (of `method`, if given) whose path starts with `prefix` fails (500 api_error, or 402 card_error). */
+    failNext: (prefix: string, status = 500, method?: string) => failures.push({ prefix, status, method }),
     stop: () => server.stop(true),
   };
 }
