@@ -60,11 +60,12 @@ function attempt<T>(deps: Deps, dryRun: boolean, fn: () => T): T {
 const snapshot = (u: UserRow | undefined) =>
   u ? `${u.subscriptionType}${u.billingCycle ? `/${u.billingCycle}` : ""}, période jusqu'au ${u.periodEndsAt?.toISOString().slice(0, 10) ?? "—"}, abonnement ${u.stripeSubscriptionId ?? "aucun"}` : "—";
 
-export async function reconcile(deps: Deps, opts: { dryRun?: boolean } = {}): Promise<ReconcileReport> {
+export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?: number } = {}): Promise<ReconcileReport> {
   if (!deps.stripe) throw new AppError("PAYMENTS_DISABLED", "Stripe n'est pas configuré (STRIPE_SECRET_KEY absent) : rien à comparer.");
   const stripe = requireStripe(deps.stripe);
   const { db, log } = deps;
   const dryRun = opts.dryRun ?? false;
+  const limit = opts.pageSize ?? PAGE;
   const differences: Difference[] = [];
   const seen = new Set<string>();
   const userOf = (id: number | undefined) => (id === undefined ? undefined : db.select().from(users).where(eq(users.id, id)).get());
@@ -76,7 +77,7 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean } = {}): Pr
   // 1. Stripe's subscriptions, each applied as an event would.
   let subscriptions = 0;
   for await (const sub of paged(deps, "subscriptions.list", (after) =>
-    stripe.subscriptions.list({ status: "all", limit: PAGE, expand: ["data.latest_invoice"], ...(after ? { starting_after: after } : {}) }),
+    stripe.subscriptions.list({ status: "all", limit, expand: ["data.latest_invoice"], ...(after ? { starting_after: after } : {}) }),
   )) {
     subscriptions++;
     seen.add(sub.id);
@@ -114,7 +115,7 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean } = {}): Pr
   let invoices = 0;
   const since = Math.floor((deps.clock.now().getTime() - INVOICE_WINDOW_DAYS * DAY) / 1000);
   for await (const invoice of paged(deps, "invoices.list", (after) =>
-    stripe.invoices.list({ status: "paid", created: { gte: since }, limit: PAGE, ...(after ? { starting_after: after } : {}) }),
+    stripe.invoices.list({ status: "paid", created: { gte: since }, limit, ...(after ? { starting_after: after } : {}) }),
   )) {
     invoices++;
     if (db.select({ id: purchases.id }).from(purchases).where(eq(purchases.invoiceId, invoice.id)).get()) continue;

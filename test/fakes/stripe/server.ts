@@ -26,7 +26,7 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
   const webhookSecret = opts.webhookSecret ?? FAKE_WEBHOOK_SECRET;
   let url = "";
   const state = new FakeStripeState(() => url, opts.now ?? (() => Math.floor(Date.now() / 1000)));
-  const requests: Array<{ method: string; path: string; body: Record<string, any> }> = [];
+  const requests: Array<{ method: string; path: string; body: Record<string, any>; query: URLSearchParams }> = [];
   const failures: Array<{ prefix: string; status: number; method?: string }> = [];
   const signer = new Stripe(FAKE_SECRET_KEY);
   let webhookUrl = opts.webhookUrl;
@@ -129,7 +129,7 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
       if (checkout) return checkoutPage(req.method, checkout[1]!, !!checkout[2]);
       const text = req.method === "GET" ? "" : await req.text();
       const body = decodeForm(text);
-      requests.push({ method: req.method, path: u.pathname, body });
+      requests.push({ method: req.method, path: u.pathname, body, query: u.searchParams });
       try {
         if (req.headers.get("authorization") !== `Bearer ${FAKE_SECRET_KEY}`) {
           throw new StripeError(401, "invalid_request_error", "Invalid API Key provided.");
