@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 import { addExtra } from "./entitlements.ts";
 import { OFFERS, type Product, REFERRAL_BONUS } from "./pricing.constants.ts";
 import { requireStripe, stripeCall } from "./stripe.client.ts";
-import { applySubscriptionState, fetchSubscriptionState, idOf, settleDuplicate, type SubscriptionState, type SyncOutcome } from "./subscription-sync.service.ts";
+import { applySubscriptionState, cancelNow, fetchSubscriptionState, idOf, settleDuplicate, type SubscriptionState, type SyncOutcome } from "./subscription-sync.service.ts";
 
 export type FulfilOutcome = { fulfilled: boolean; reason?: "unpaid" | "already" | "unknown" };
 
@@ -33,6 +33,7 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
   const now = clock.now();
 
   let sync: SyncOutcome | null = null;
+  let nobody = false;
   const outcome = immediate(db, (): FulfilOutcome => {
     const local = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).get();
     const product = (local?.productType ?? session.metadata?.product_type) as Product | undefined;
@@ -63,8 +64,11 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
     if (local?.promoCode) {
       db.update(promoCodes).set({ uses: sql`${promoCodes.uses} + 1` }).where(eq(promoCodes.code, local.promoCode)).run();
     }
-    // A deleted account: the money is recorded, there is nobody to credit.
-    if (!user) return { fulfilled: true };
+    // A deleted account: the money is recorded, there is nobody to credit (and its subscription is stopped below).
+    if (!user) {
+      nobody = true;
+      return { fulfilled: true };
+    }
 
     const offer = OFFERS[product];
     if (offer.plan && state) {
@@ -78,6 +82,11 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
     return { fulfilled: true };
   });
   if (sync === "duplicate" && state) await settleDuplicate(deps, state as SubscriptionState, "stripe");
+  if (nobody && subId) {
+    // No service without an account: its subscription must not renew.
+    await cancelNow(deps, subId);
+    log.warn("subscription of a deleted account cancelled", { session: session.id, subscription: subId });
+  }
   return outcome;
 }
 

@@ -6,10 +6,9 @@ import type { Job } from "../jobs/scheduler.ts";
 import { AppError } from "../lib/errors.ts";
 import { DAY } from "../lib/clock.ts";
 import { endPlan, noteBillingChange } from "./entitlements.ts";
-import { cancelNow } from "./refund.service.ts";
 import { requireStripe, stripeCall } from "./stripe.client.ts";
 import {
-  applySubscriptionState, claimInvoice, idOf, invoiceSubscription, isLive, planOfSubscription, settleDuplicate, stateOf,
+  applySubscriptionState, cancelNow, claimInvoice, idOf, invoiceSubscription, isLive, planOfSubscription, settleDuplicate, stateOf,
 } from "./subscription-sync.service.ts";
 
 /**

@@ -5,8 +5,8 @@ import { purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addExtra, endPlan, noteBillingChange, takeBackExtra, type Why } from "./entitlements.ts";
 import { formatEuros, OFFERS } from "./pricing.constants.ts";
-import { isStripeMissing, requireStripe, stripeCall } from "./stripe.client.ts";
-import { idOf, invoiceSubscription } from "./subscription-sync.service.ts";
+import { requireStripe, stripeCall } from "./stripe.client.ts";
+import { cancelNow, idOf, invoiceSubscription } from "./subscription-sync.service.ts";
 
 /**
  * Money going back (DECISIONS.md, Refunds and disputes). Stripe decides here
@@ -47,20 +47,6 @@ async function drivingSubscription(deps: Deps, invoiceId: string | null, userId:
   const subId = invoiceSubscription(invoice);
   const user = deps.db.select({ sub: users.stripeSubscriptionId }).from(users).where(eq(users.id, userId)).get();
   return subId && user?.sub === subId ? subId : null;
-}
-
-/** Cancels the subscription now (no further invoice); already gone at Stripe is fine. */
-export async function cancelNow(deps: Deps, subId: string): Promise<void> {
-  const stripe = requireStripe(deps.stripe);
-  await stripeCall(deps.log, "subscriptions.cancel", async () => {
-    try {
-      const sub = await stripe.subscriptions.retrieve(subId);
-      if (sub.status === "canceled" || sub.status === "incomplete_expired") return;
-      await stripe.subscriptions.cancel(subId, { invoice_now: false, prorate: false });
-    } catch (e) {
-      if (!isStripeMissing(e)) throw e;
-    }
-  });
 }
 
 /**

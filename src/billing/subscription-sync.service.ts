@@ -173,6 +173,20 @@ function settlePendingChange(deps: Deps, now: Date, userId: number, plan: "basic
     .run();
 }
 
+/** Cancels the subscription now (no further invoice, no proration); already ended or gone at Stripe is fine. */
+export async function cancelNow(deps: Deps, subId: string): Promise<void> {
+  const stripe = requireStripe(deps.stripe);
+  await stripeCall(deps.log, "subscriptions.cancel", async () => {
+    try {
+      const sub = await stripe.subscriptions.retrieve(subId);
+      if (ENDED.has(sub.status)) return;
+      await stripe.subscriptions.cancel(subId, { invoice_now: false, prorate: false });
+    } catch (e) {
+      if (!isStripeMissing(e)) throw e;
+    }
+  });
+}
+
 /**
  * A second live subscription for an account that already has one: cancelled
  * at once at Stripe and its payment refunded, recorded for the admin.
@@ -181,7 +195,7 @@ export async function settleDuplicate(deps: Deps, state: SubscriptionState, acto
   const { db, clock, log } = deps;
   const stripe = requireStripe(deps.stripe);
   const { sub, invoice } = state;
-  await stripeCall(log, "subscriptions.cancel", () => stripe.subscriptions.cancel(sub.id, { invoice_now: false, prorate: false }));
+  await cancelNow(deps, sub.id);
   let refunded = false;
   if (invoice?.status === "paid" && invoice.amount_paid > 0) {
     const payments = await stripeCall(log, "invoicePayments.list", () => stripe.invoicePayments.list({ invoice: invoice.id, limit: 1 }));

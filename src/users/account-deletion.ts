@@ -3,7 +3,7 @@ import { immediate } from "../db/client.ts";
 import { AppError } from "../lib/errors.ts";
 import { deleteUserRow } from "../admin/admin.queries.ts";
 import { noteBillingChange } from "../billing/entitlements.ts";
-import { cancelNow } from "../billing/refund.service.ts";
+import { cancelNow } from "../billing/subscription-sync.service.ts";
 import { findUserById } from "./users.queries.ts";
 
 /**

@@ -168,6 +168,10 @@ export const frAdmin = {
     emailInvalid: "Email invalide",
     remainingNegative: "Le nombre de requêtes ne peut pas être négatif",
     trialDaysNegative: "Le nombre de jours ne peut pas être négatif",
+    history: "Historique de facturation",
+    historyEmpty: "Aucun remboursement, litige ou changement de forfait enregistré.",
+    historyError: "Historique de facturation indisponible.",
+    subscription: "Abonnement Stripe : {id}",
   },
   remove: {
     title: "Supprimer l'utilisateur",

@@ -86,6 +86,18 @@ describe("account deletion cancels the Stripe subscription first", () => {
     expect(sub().status).toBe("active");
   });
 
+  test("a checkout paid after its account was deleted: the money is recorded and the new subscription cancelled", async () => {
+    const t = await billingApp();
+    const admin = t.user({ isAdmin: true });
+    const { user, token } = t.user();
+    const id = sessionId((await t.checkout(token, "subscription_basic")).body.checkout_url);
+    expect((await t.call("DELETE", `/api/admin/users/${user.id}`, { token: admin.token })).status).toBe(200);
+    const session = t.fake.state.pay(id);
+    expect((await t.webhook(t.fake.event("checkout.session.completed", session))).status).toBe(200);
+    expect(t.fake.state.subscriptions.get(session.subscription)!.status).toBe("canceled");
+    expect(t.db.select().from(purchases).all().map((p) => [p.userId, p.amountCents])).toEqual([[null, 1199]]);
+  });
+
   test("an account without a subscription is deleted with no Stripe call", async () => {
     const t = await billingApp();
     const admin = t.user({ isAdmin: true });
