@@ -23,7 +23,7 @@ export const TRIAL_REQUESTS = 5;
 export const PLAN_ALLOWANCE: Record<OfferPlan, number> = { trial: TRIAL_REQUESTS, ...PLAN_REQUESTS, expired: 0 };
 export const PLAN_NAMES: Record<OfferPlan, string> = { trial: "Essai", basic: "Basic", pro: "Pro", expired: "Expiré" };
 /** The same names in lower case, as the CLI prints them in sentences ("forfait pro attribué"). */
-export const PLAN_LABELS = { trial: "essai", basic: "basic", pro: "pro", expired: "expiré" } as const satisfies Record<OfferPlan, string>;
+export const PLAN_LABELS = Object.fromEntries(Object.entries(PLAN_NAMES).map(([plan, name]) => [plan, name.toLowerCase()])) as Record<OfferPlan, string>;
 export const CYCLE_NAMES: Record<Cycle, string> = { monthly: "mensuel", annual: "annuel" };
 export const ANNUAL_BADGE = "2 mois gratuits";
 

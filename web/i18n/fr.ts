@@ -5,7 +5,7 @@
  * does not carry them (they load with the legal modal).
  */
 import { APP_VERSION } from "../../src/version.ts";
-import { frAdmin, frPayment, frPricing } from "./fr-billing.ts";
+import { frAdmin, frPayment, frPricing, PLAN_BADGES } from "./fr-billing.ts";
 
 export const fr = {
   brand: {
@@ -148,7 +148,7 @@ export const fr = {
     ctaButton: "Créer mon compte gratuitement",
   },
   header: {
-    plans: { trial: "ESSAI", basic: "BASIC", pro: "PRO", expired: "EXPIRÉ" },
+    plans: PLAN_BADGES,
     operational: "Système opérationnel",
     maintenance: "Maintenance",
     aiCount: (n: number, total: number) => `${n}/${total} IA disponibles`,
