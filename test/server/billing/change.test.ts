@@ -188,11 +188,19 @@ describe("GET /api/subscription/status and upgrade prices", () => {
     const t = await billingApp();
     const start = new Date("2026-01-01T00:00:00.000Z");
     t.clock.set("2026-01-16T12:00:00.000Z");
-    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planStartedAt: start, periodEndsAt: new Date("2026-02-01T00:00:00.000Z") });
+    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planStartedAt: start, periodEndsAt: new Date("2026-02-01T00:00:00.000Z"), stripeSubscriptionId: "sub_x" });
     const res = await t.call("GET", "/api/stripe/upgrade-price/subscription_pro", { token });
     expect(res.body.is_upgrade).toBe(true);
     expect(res.body.prorated_credit).toBe(6);
     expect(res.body.upgrade_price).toBe(8.96);
+  });
+
+  test("a plan an operator set gets no proration credit: Checkout charges the full price", async () => {
+    const t = await billingApp();
+    t.clock.set("2026-01-16T12:00:00.000Z");
+    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planStartedAt: new Date("2026-01-01T00:00:00.000Z"), periodEndsAt: new Date("2026-02-01T00:00:00.000Z") });
+    const res = await t.call("GET", "/api/stripe/upgrade-price/subscription_pro", { token });
+    expect(res.body).toMatchObject({ is_upgrade: true, prorated_credit: 0, upgrade_price: 29.9 });
   });
 
   test("an annual offer that is not an upgrade shows its savings", async () => {

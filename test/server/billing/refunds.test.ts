@@ -117,6 +117,18 @@ describe("disputes", () => {
     expect(purchase(t).status).toBe("refunded");
   });
 
+  test("of a subscription payment: won restores the purchase, the plan never stopped", async () => {
+    const t = await billingApp();
+    const { user, pi, subId } = await referredSubscriber(t);
+    const dispute = t.fake.state.createDispute(pi);
+    await t.webhook(disputeEvent(t, "charge.dispute.created", dispute));
+    dispute.status = "won";
+    await t.webhook(disputeEvent(t, "charge.dispute.closed", dispute));
+    expect(purchase(t).status).toBe("completed");
+    expect(userRow(t, user.id)).toMatchObject({ subscriptionType: "basic", stripeSubscriptionId: subId, extraQueries: 10 });
+    expect(t.fake.state.subscriptions.get(subId)!.status).toBe("active");
+  });
+
   test("of a subscription payment: opened keeps the plan (recorded), lost ends it and cancels the subscription", async () => {
     const t = await billingApp();
     const { user, pi, subId } = await referredSubscriber(t);
