@@ -1,20 +1,10 @@
 import { toInt } from "./form.ts";
+import { missing, newId, StripeError } from "./errors.ts";
+import { FakeStripeMoney } from "./money.ts";
+
+export { missing, newId, StripeError } from "./errors.ts";
 
 /** In-memory Stripe objects, shaped like the real API's JSON (each with its `object` field). */
-export class StripeError extends Error {
-  constructor(readonly status: number, readonly type: string, message: string, readonly code?: string, readonly param?: string) {
-    super(message);
-  }
-  toJSON() {
-    return { error: { type: this.type, message: this.message, ...(this.code ? { code: this.code } : {}), ...(this.param ? { param: this.param } : {}) } };
-  }
-}
-
-export const missing = (kind: string, id: string) => new StripeError(404, "invalid_request_error", `No such ${kind}: '${id}'`, "resource_missing", "id");
-
-let seq = 0;
-export const newId = (prefix: string) => `${prefix}_test${(++seq).toString(36)}${Math.random().toString(36).slice(2, 12)}`;
-
 /** Stripe bills on calendar months: the same day of the next month (or year). */
 function periodEndS(startS: number, interval: string | undefined): number {
   const d = new Date(startS * 1000);
@@ -22,7 +12,7 @@ function periodEndS(startS: number, interval: string | undefined): number {
   return Math.floor(d.getTime() / 1000);
 }
 
-export class FakeStripeState {
+export class FakeStripeState extends FakeStripeMoney {
   customers = new Map<string, any>();
   products = new Map<string, any>();
   sessions = new Map<string, any>();
@@ -32,18 +22,11 @@ export class FakeStripeState {
   invoices = new Map<string, any>();
   /** payment_intent id -> invoice id (Stripe's invoice_payments). */
   invoicePayments = new Map<string, string>();
-  charges = new Map<string, any>();
-  refunds = new Map<string, any>();
-  disputes = new Map<string, any>();
   /** Customers whose card is declined from now on (upgrades stay pending, renewals fail). */
   declining = new Set<string>();
 
-  constructor(private readonly baseUrl: () => string, private readonly nowS: () => number) {}
-
-  get<T>(map: Map<string, T>, kind: string, id: string): T {
-    const v = map.get(id);
-    if (!v) throw missing(kind, id);
-    return v;
+  constructor(private readonly baseUrl: () => string, nowS: () => number) {
+    super(nowS);
   }
 
   createCustomer(p: any) {
@@ -111,42 +94,6 @@ export class FakeStripeState {
       this.createCharge(pi, s.amount_total, s.customer);
     }
     return s;
-  }
-
-  createCharge(pi: string, amount: number, customer: string | null) {
-    const ch = {
-      id: newId("ch"), object: "charge", payment_intent: pi, amount, amount_refunded: 0, refunded: false, disputed: false,
-      currency: "eur", customer, status: "succeeded", paid: true, created: this.nowS(),
-    };
-    this.charges.set(ch.id, ch);
-    return ch;
-  }
-
-  chargeOf(pi: string) {
-    const ch = [...this.charges.values()].find((c) => c.payment_intent === pi);
-    if (!ch) throw new StripeError(400, "invalid_request_error", `No charge for payment_intent ${pi}.`);
-    return ch;
-  }
-
-  /** A refund (full when amount is left out), as POST /v1/refunds or the dashboard makes it. */
-  createRefund(p: any) {
-    const ch = p.charge ? this.get(this.charges, "charge", p.charge) : this.chargeOf(p.payment_intent);
-    const amount = toInt(p.amount) ?? ch.amount - ch.amount_refunded;
-    if (amount <= 0 || ch.amount_refunded + amount > ch.amount) throw new StripeError(400, "invalid_request_error", "Charge already refunded.", "charge_already_refunded");
-    ch.amount_refunded += amount;
-    ch.refunded = ch.amount_refunded >= ch.amount;
-    const r = { id: newId("re"), object: "refund", amount, charge: ch.id, payment_intent: ch.payment_intent, status: "succeeded", reason: p.reason ?? null, metadata: p.metadata ?? {}, created: this.nowS() };
-    this.refunds.set(r.id, r);
-    return r;
-  }
-
-  /** A chargeback on a payment; its status moves with setDispute(). */
-  createDispute(pi: string, status = "needs_response") {
-    const ch = this.chargeOf(pi);
-    ch.disputed = true;
-    const d = { id: newId("dp"), object: "dispute", charge: ch.id, payment_intent: pi, amount: ch.amount, currency: "eur", status, reason: "fraudulent", created: this.nowS() };
-    this.disputes.set(d.id, d);
-    return d;
   }
 
   expire(id: string) {
