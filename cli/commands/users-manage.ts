@@ -4,7 +4,7 @@ import { adminUserUpdateSchema, parseInput } from "../../src/admin/admin.schemas
 import { deleteUserByAdmin, getUserByEmailOrFail, grantExtra, setAdmin, setTwoFactor, updateUserByAdmin } from "../../src/admin/admin.service.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
 import { createPasswordResetLink } from "../../src/auth/auth.reset.ts";
-import { assignPlan } from "../../src/billing/plan.service.ts";
+import { assignPlan, stopSubscription } from "../../src/billing/plan.service.ts";
 import type { BillingCycle, Plan, UserRow } from "../../src/db/schema/index.ts";
 import type { Deps } from "../../src/deps.ts";
 import { withDeps } from "../deps.ts";
@@ -59,7 +59,13 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<plan>", "trial, basic, pro ou expired", planArg)
     .option("--cycle <cycle>", "monthly ou annual (forfaits payants)", cycleArg)
     .action(async (email: string, plan: Plan, o: { cycle?: BillingCycle }, cmd: Command) => {
-      await changeUser(cmd, opts, email, `Forfait ${PLAN_LABELS[plan]} attribué.`, (deps, u) => assignPlan(deps, u.id, { plan, cycle: o.cycle }));
+      // expired for a Stripe subscriber: the subscription is cancelled at Stripe first (the only change an operator makes through Stripe).
+      const user = await withDeps(opts(cmd), async (deps) => {
+        const u = getUserByEmailOrFail(deps, email);
+        const row = plan === "expired" && u.stripeSubscriptionId ? await stopSubscription(deps, u.id, "cli") : assignPlan(deps, u.id, { plan, cycle: o.cycle });
+        return toUserDetail(row, deps.clock.now());
+      });
+      print(opts(cmd), user, () => `Forfait ${PLAN_LABELS[plan]} attribué.\n\n${userSheet(user)}`);
     });
 
   users

@@ -5,7 +5,7 @@ import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
 import { adminUserUpdateSchema, listUsersQuerySchema, userIdParamSchema } from "./admin.schemas.ts";
 import { billingHistory } from "../billing/entitlements.ts";
-import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, updateUserByAdmin } from "./admin.service.ts";
+import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, stopSubscriptionOf, updateUserByAdmin } from "./admin.service.ts";
 import { toUserDetail } from "./admin.view.ts";
 
 /** /api/admin: a session (401) of an administrator (403) for every route. */
@@ -22,9 +22,12 @@ export const adminRoutes = new Hono<AppEnv>()
     const user = getUserOrFail(deps, c.req.valid("param").id);
     return c.json(toUserDetail(user, deps.clock.now(), billingHistory(deps.db, user.id)));
   })
-  .put("/users/:id", validate("param", userIdParamSchema), validate("json", adminUserUpdateSchema), (c) => {
+  .put("/users/:id", validate("param", userIdParamSchema), validate("json", adminUserUpdateSchema), async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
+    const actor = `admin:${c.var.user.id}`;
+    // Ending a Stripe subscriber's plan goes through Stripe first (cancelled now); the rest of the form follows.
+    if (body.subscription_type === "expired") await stopSubscriptionOf(c.var.deps, id, actor);
     const user = updateUserByAdmin(c.var.deps, id, {
       firstName: body.first_name,
       lastName: body.last_name,
@@ -32,7 +35,7 @@ export const adminRoutes = new Hono<AppEnv>()
       plan: body.subscription_type,
       remainingQueries: body.remaining_queries,
       trialDaysRemaining: body.trial_days_remaining,
-    }, `admin:${c.var.user.id}`);
+    }, actor);
     // The user object itself, like GET /auth/me: the panel replaces its row with it.
     return c.json(toPublicUser(user, c.var.deps.clock.now()));
   })

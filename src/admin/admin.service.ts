@@ -2,7 +2,7 @@ import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { addExtra, setRemaining, setTrialEnd } from "../billing/entitlements.ts";
-import { assignPlan } from "../billing/plan.service.ts";
+import { assignPlan, stopSubscription } from "../billing/plan.service.ts";
 import { DAY } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
 import { deleteAccount } from "../users/account-deletion.ts";
@@ -134,6 +134,12 @@ export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, 
     if (!(e instanceof AppError) && String(e).includes("UNIQUE")) throw new AppError("EMAIL_TAKEN");
     throw e;
   }
+}
+
+/** "Expiré" chosen for an account with a live Stripe subscription: cancelled at Stripe first (plan.service stopSubscription). */
+export async function stopSubscriptionOf(deps: Deps, id: number, actor: string): Promise<void> {
+  const user = getUserOrFail(deps, id);
+  if (user.stripeSubscriptionId) await stopSubscription(deps, id, actor);
 }
 
 /** Extra requests (never expire, survive renewals): added in one UPDATE. */

@@ -3,7 +3,8 @@ import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { findUserById } from "../users/users.queries.ts";
-import { grantPlan, type PlanInput } from "./entitlements.ts";
+import { endPlan, grantPlan, type PlanInput } from "./entitlements.ts";
+import { cancelNow } from "./subscription-sync.service.ts";
 import { CYCLE_NAMES, PLAN_NAMES } from "./pricing.constants.ts";
 
 /**
@@ -25,4 +26,23 @@ export function assignPlan(deps: Pick<Deps, "db" | "clock">, userId: number, inp
     const label = `${PLAN_NAMES[input.plan]}${cycle ? ` (${CYCLE_NAMES[cycle]})` : ""}`;
     return grantPlan(deps.db, now, userId, input, { actor, action: "plan", detail: `Forfait ${label} attribué sans paiement.` });
   });
+}
+
+/**
+ * An operator ends a Stripe subscriber's plan (`set-plan expired`, the admin
+ * panel's "Expiré"): through Stripe first, the subscription cancelled at once
+ * with no further invoice, then the plan expired here. If Stripe refuses,
+ * nothing changes. Other plan changes of a subscriber are refused (above).
+ */
+export async function stopSubscription(deps: Deps, userId: number, actor: string): Promise<UserRow> {
+  const user = findUserById(deps.db, userId);
+  if (!user) throw new AppError("USER_NOT_FOUND");
+  const subId = user.stripeSubscriptionId;
+  if (!subId) return assignPlan(deps, userId, { plan: "expired" }, actor);
+  if (!deps.stripe) throw new AppError("PAYMENTS_DISABLED");
+  await cancelNow(deps, subId);
+  const now = deps.clock.now();
+  return immediate(deps.db, () =>
+    endPlan(deps.db, now, userId, { actor, action: "plan", detail: `Abonnement Stripe ${subId} résilié immédiatement par l'opérateur : forfait expiré.`, stripeRef: subId }),
+  );
 }

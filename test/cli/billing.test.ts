@@ -68,6 +68,14 @@ describe("unisson users (a Stripe subscriber)", () => {
     expect(row()!.subscriptionType).toBe("basic");
   });
 
+  test("set-plan expired goes through Stripe: the subscription is cancelled at once, then the plan expires", async () => {
+    const { cli, row, sub } = await subscriberSetup();
+    const r = await cli("users", "set-plan", "lea@example.fr", "expired");
+    expect(r.code).toBe(0);
+    expect(sub().status).toBe("canceled");
+    expect(row()).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
+  });
+
   test("delete cancels the subscription at Stripe first", async () => {
     const { cli, row, sub } = await subscriberSetup();
     const r = await cli("users", "delete", "lea@example.fr", "--yes");

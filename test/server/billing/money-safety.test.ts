@@ -123,6 +123,29 @@ describe("admin plan change", () => {
     expect(userRow(t, user.id)).toEqual(before);
   });
 
+  test("to expired of a Stripe subscriber goes through Stripe: cancelled at once, then expired, recorded", async () => {
+    const t = await billingApp();
+    const admin = t.user({ isAdmin: true });
+    const { user, sub } = await subscriber(t);
+    const res = await t.call("PUT", `/api/admin/users/${user.id}`, { token: admin.token, json: form(userRow(t, user.id)!, { subscription_type: "expired" }) });
+    expect(res.status).toBe(200);
+    expect(sub().status).toBe("canceled");
+    expect(userRow(t, user.id)).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
+    expect(changes(t, user.id).some((c) => c.actor === `admin:${admin.user.id}` && c.detail.includes("résilié immédiatement"))).toBe(true);
+  });
+
+  test("to expired of a Stripe subscriber, Stripe refusing: 502 and nothing changes", async () => {
+    const t = await billingApp();
+    const admin = t.user({ isAdmin: true });
+    const { user, sub } = await subscriber(t);
+    const before = userRow(t, user.id)!;
+    t.fake.failNext("/v1/subscriptions/");
+    const res = await t.call("PUT", `/api/admin/users/${user.id}`, { token: admin.token, json: form(before, { subscription_type: "expired" }) });
+    expect(res.status).toBe(502);
+    expect(userRow(t, user.id)).toEqual(before);
+    expect(sub().status).toBe("active");
+  });
+
   test("of an account without a subscription sets the plan and records who did it", async () => {
     const t = await billingApp();
     const admin = t.user({ isAdmin: true });
