@@ -25,8 +25,8 @@ export function isPaid(session: Stripe.Checkout.Session): boolean {
 export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.Session): Promise<FulfilOutcome> {
   const { db, clock, log } = deps;
   const stripe = requireStripe(deps.stripe);
-  const id = typeof sessionOrId === "string" ? sessionOrId : sessionOrId.id;
-  const session = await stripeCall(log, "checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(id));
+  // An id (a webhook's news) is read from Stripe; a session object must come fresh from Stripe (the status poll).
+  const session = typeof sessionOrId === "string" ? await stripeCall(log, "checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(sessionOrId)) : sessionOrId;
   if (!isPaid(session)) return { fulfilled: false, reason: "unpaid" };
   const subId = idOf(session.subscription);
   const state = subId ? await fetchSubscriptionState(deps, subId) : null;
