@@ -34,7 +34,7 @@ export type Why = { actor: string; action: string; detail: string; stripeRef?: s
 export type PlanInput = { plan: Plan; cycle?: BillingCycle | null };
 
 function record(db: Db, now: Date, userId: number, why: Why): void {
-  insertBillingChange(db, { userId, actor: why.actor, action: why.action, detail: why.detail, stripeRef: why.stripeRef ?? null, createdAt: now });
+  noteBillingChange(db, now, userId, why);
 }
 
 /** Length of a billing period: where scheduled changes take effect. */
