@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { APP_VERSION } from "../src/version.ts";
 import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { RefusedError } from "../src/lib/errors.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";
@@ -6,6 +7,7 @@ import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerBackup } from "./commands/backup.ts";
+import { registerBilling } from "./commands/billing.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerPromo } from "./commands/promo.ts";
 import { registerRenewals } from "./commands/renewals.ts";
@@ -27,7 +29,7 @@ export function buildProgram(): Command {
   const program = new Command()
     .name("unisson")
     .description("Unisson — plusieurs IA, une seule réponse. Serveur et outils d'administration.")
-    .version("2.4", "-v, --version")
+    .version(APP_VERSION, "-v, --version")
     .option("--json", "sortie JSON lisible par une machine")
     .option("--data-dir <dir>", "dossier des données (remplace DATA_DIR)")
     .showHelpAfterError()
@@ -41,6 +43,7 @@ export function buildProgram(): Command {
   registerPromo(program);
   registerMail(program);
   registerRenewals(program);
+  registerBilling(program);
   registerBackup(program);
   registerAudit(program);
   return program;

@@ -15,9 +15,14 @@ export function userSheet(u: UserDetail): string {
     ["Administrateur", u.is_admin ? "oui" : "non"],
     ["Double authentification", u.two_factor_enabled ? "activée" : "désactivée"],
     ["Code de parrainage", u.referral_code ?? ""],
+    ["Abonnement Stripe", u.stripe_subscription_id ?? "aucun"],
     ["Créé le", dateFr(u.created_at)],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join("\n");
+  const sheet = rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join("\n");
+  if (!u.billing_history.length) return sheet;
+  // Who changed what and why: refunds, disputes, plan changes, reconciliation.
+  const history = u.billing_history.map((h) => `  ${dateFr(h.at)}  ${h.actor.padEnd(9)}  ${h.detail}${h.stripe_ref ? ` [${h.stripe_ref}]` : ""}`);
+  return `${sheet}\n\nHistorique de facturation :\n${history.join("\n")}`;
 }
 

@@ -5,7 +5,7 @@ import { type AuditAction, cliActor, recordAudit, userChanges } from "../../src/
 import { deleteUserByAdmin, getUserByEmailOrFail, grantExtra, setAdmin, setTwoFactor, updateUserByAdmin } from "../../src/admin/admin.service.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
 import { createPasswordResetLink } from "../../src/auth/auth.reset.ts";
-import { assignPlan } from "../../src/billing/plan.service.ts";
+import { assignPlan, stopSubscription } from "../../src/billing/plan.service.ts";
 import type { BillingCycle, Plan, UserRow } from "../../src/db/schema/index.ts";
 import type { Deps } from "../../src/deps.ts";
 import { withDeps } from "../deps.ts";
@@ -19,10 +19,10 @@ type Opts = (cmd: Command) => GlobalOptions;
 const profileSchema = adminUserUpdateSchema.pick({ first_name: true, last_name: true, email: true }).partial();
 
 /** Finds the account by e-mail, applies `change`, records it in the audit log, prints the account as it now is. */
-async function changeUser(cmd: Command, opts: Opts, email: string, action: AuditAction, done: string, change: (deps: Deps, user: UserRow) => UserRow) {
-  const user = await withDeps(opts(cmd), (deps) => {
+async function changeUser(cmd: Command, opts: Opts, email: string, action: AuditAction, done: string, change: (deps: Deps, user: UserRow) => UserRow | Promise<UserRow>) {
+  const user = await withDeps(opts(cmd), async (deps) => {
     const before = getUserByEmailOrFail(deps, email);
-    const after = change(deps, before);
+    const after = await change(deps, before);
     recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action, targetEmail: after.email, changes: userChanges(before, after) });
     return toUserDetail(after, deps.clock.now());
   });
@@ -65,7 +65,10 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<plan>", "trial, basic, pro ou expired", planArg)
     .option("--cycle <cycle>", "monthly ou annual (forfaits payants)", cycleArg)
     .action(async (email: string, plan: Plan, o: { cycle?: BillingCycle }, cmd: Command) => {
-      await changeUser(cmd, opts, email, "user.set_plan", `Forfait ${PLAN_LABELS[plan]} attribué.`, (deps, u) => assignPlan(deps, u.id, { plan, cycle: o.cycle }));
+      // expired for a Stripe subscriber: the subscription is cancelled at Stripe first (the only change an operator makes through Stripe).
+      await changeUser(cmd, opts, email, "user.set_plan", `Forfait ${PLAN_LABELS[plan]} attribué.`, (deps, u) =>
+        plan === "expired" && u.stripeSubscriptionId ? stopSubscription(deps, u.id, "cli") : assignPlan(deps, u.id, { plan, cycle: o.cycle }),
+      );
     });
 
   users
@@ -118,9 +121,9 @@ export function registerUserChanges(users: Command, opts: Opts) {
       if (!o.yes && !(await confirmed(`Supprimer définitivement le compte ${email} et ses conversations ?`))) {
         throw new RefusedError(`Suppression non confirmée : ajoutez --yes pour supprimer ${email}.`);
       }
-      const deleted = await withDeps(opts(cmd), (deps) => {
+      const deleted = await withDeps(opts(cmd), async (deps) => {
         const user = getUserByEmailOrFail(deps, email);
-        deleteUserByAdmin(deps, user.id);
+        await deleteUserByAdmin(deps, user.id);
         recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "user.delete", targetEmail: user.email });
         return { deleted: true, id: user.id, email: user.email };
       });

@@ -4,6 +4,7 @@ import { getUserByEmailOrFail, listUsers } from "../../src/admin/admin.service.t
 import { parseInput } from "../../src/admin/admin.schemas.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
 import { registerSchema } from "../../src/auth/auth.schemas.ts";
+import { billingHistory } from "../../src/billing/entitlements.ts";
 import { assignPlan } from "../../src/billing/plan.service.ts";
 import { PLANS, type Plan } from "../../src/db/schema/index.ts";
 import { randomToken } from "../../src/lib/tokens.ts";
@@ -46,7 +47,10 @@ export function registerUsers(program: Command) {
     .description("affiche un compte")
     .argument("<email>")
     .action(async (email: string, _o: unknown, cmd: Command) => {
-      const user = await withDeps(opts(cmd), (deps) => toUserDetail(getUserByEmailOrFail(deps, email), deps.clock.now()));
+      const user = await withDeps(opts(cmd), (deps) => {
+        const row = getUserByEmailOrFail(deps, email);
+        return toUserDetail(row, deps.clock.now(), billingHistory(deps.db, row.id));
+      });
       print(opts(cmd), user, () => userSheet(user));
     });
 

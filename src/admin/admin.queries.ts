@@ -71,16 +71,6 @@ export function purchaseTotals(db: Db): { cents: number; completed: number } {
   return { cents: Number(row?.cents ?? 0), completed: row?.completed ?? 0 };
 }
 
-/** Adds to the extra balance in one UPDATE (never read-then-write). */
-export function addExtraQueries(db: Db, userId: number, n: number, now: Date): UserRow | undefined {
-  return db
-    .update(users)
-    .set({ extraQueries: sql`${users.extraQueries} + ${n}`, updatedAt: now })
-    .where(eq(users.id, userId))
-    .returning()
-    .get();
-}
-
 export function deleteUserRow(db: Db, userId: number): boolean {
   return db.delete(users).where(eq(users.id, userId)).returning({ id: users.id }).all().length > 0;
 }

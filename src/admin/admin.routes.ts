@@ -6,7 +6,9 @@ import { toPublicUser } from "../users/users.view.ts";
 import { adminUserUpdateSchema, listUsersQuerySchema, usageQuerySchema, userIdParamSchema } from "./admin.schemas.ts";
 import { USAGE_DEFAULT_DAYS, usageReport } from "./admin.usage.ts";
 import { type AuditAction, adminActor, type Changes, recordAudit, userChanges } from "./admin.audit.ts";
-import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, updateUserByAdmin } from "./admin.service.ts";
+import { billingHistory } from "../billing/entitlements.ts";
+import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, stopSubscriptionOf, updateUserByAdmin } from "./admin.service.ts";
+import { toUserDetail } from "./admin.view.ts";
 
 /** Every change made through the admin API lands in the audit log, with the admin who made it. */
 function audit(c: Context<AppEnv>, action: AuditAction, targetEmail: string, changes?: Changes) {
@@ -25,10 +27,19 @@ export const adminRoutes = new Hono<AppEnv>()
     const q = c.req.valid("query");
     return c.json(listUsers(c.var.deps, { page: q.page, perPage: q.per_page, q: q.q, plan: q.plan }));
   })
-  .put("/users/:id", validate("param", userIdParamSchema), validate("json", adminUserUpdateSchema), (c) => {
+  // One account as the operator sees it, with its billing record (refunds, disputes, plan changes and who made them).
+  .get("/users/:id", validate("param", userIdParamSchema), (c) => {
+    const { deps } = c.var;
+    const user = getUserOrFail(deps, c.req.valid("param").id);
+    return c.json(toUserDetail(user, deps.clock.now(), billingHistory(deps.db, user.id)));
+  })
+  .put("/users/:id", validate("param", userIdParamSchema), validate("json", adminUserUpdateSchema), async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const before = getUserOrFail(c.var.deps, id);
+    const actor = `admin:${c.var.user.id}`;
+    // Ending a Stripe subscriber's plan goes through Stripe first (cancelled now); the rest of the form follows.
+    if (body.subscription_type === "expired") await stopSubscriptionOf(c.var.deps, id, actor);
     const user = updateUserByAdmin(c.var.deps, id, {
       firstName: body.first_name,
       lastName: body.last_name,
@@ -36,15 +47,15 @@ export const adminRoutes = new Hono<AppEnv>()
       plan: body.subscription_type,
       remainingQueries: body.remaining_queries,
       trialDaysRemaining: body.trial_days_remaining,
-    }, c.var.sessionId);
+    }, actor, c.var.sessionId);
     audit(c, "user.update", user.email, userChanges(before, user));
     // The user object itself, like GET /auth/me: the panel replaces its row with it.
     return c.json(toPublicUser(user, c.var.deps.clock.now()));
   })
-  .delete("/users/:id", validate("param", userIdParamSchema), (c) => {
+  .delete("/users/:id", validate("param", userIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
     const target = getUserOrFail(c.var.deps, id);
-    deleteUserByAdmin(c.var.deps, id, c.var.user.id);
+    await deleteUserByAdmin(c.var.deps, id, c.var.user.id);
     audit(c, "user.delete", target.email);
     return c.json({ success: true, message: "Utilisateur supprimé avec succès" });
   });

@@ -3,17 +3,17 @@ import { countApiKeysByUser, revokeAllApiKeys } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { revokeCredentials } from "../auth/auth.revoke.ts";
-import { assignPlan } from "../billing/plan.service.ts";
+import { addExtra, setRemaining, setTrialEnd } from "../billing/entitlements.ts";
+import { assignPlan, stopSubscription } from "../billing/plan.service.ts";
 import { DAY } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
+import { deleteAccount } from "../users/account-deletion.ts";
 import { findUserByEmail, findUserById, normalizeEmail, updateUser } from "../users/users.queries.ts";
 import { effectivePlan, remainingQueries, trialDaysRemaining } from "../users/users.quota.ts";
 import { type PublicUser, toPublicUser } from "../users/users.view.ts";
 import {
-  addExtraQueries,
   countUsersByPlan,
   countUsersSince,
-  deleteUserRow,
   purchaseTotals,
   selectRecentMail,
   selectUsersPage,
@@ -103,7 +103,7 @@ export type AdminUserPatch = {
  * - trial_days_remaining N: the trial ends N days from now.
  * All in one transaction: a refused step leaves the account as it was.
  */
-export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, patch: AdminUserPatch, actorSessionId?: number): UserRow {
+export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, patch: AdminUserPatch, actor = "cli", actorSessionId?: number): UserRow {
   const now = deps.clock.now();
   const email = patch.email === undefined ? undefined : normalizeEmail(patch.email);
   try {
@@ -119,23 +119,22 @@ export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, 
       // A new address is a new identity: sessions, devices and links of the old one end.
       if (email !== undefined && email !== before.email) revokeCredentials(deps.db, id, now, actorSessionId);
       if (patch.plan !== undefined && patch.plan !== effectivePlan(before, now)) {
-        assignPlan(deps, id, { plan: patch.plan, cycle: patch.cycle });
+        assignPlan(deps, id, { plan: patch.plan, cycle: patch.cycle }, actor);
       }
-      const current = getUserOrFail(deps, id);
-      const values: Partial<UserRow> = {};
+      let current = getUserOrFail(deps, id);
       if (patch.remainingQueries !== undefined && patch.remainingQueries !== remainingQueries(before)) {
-        const n = patch.remainingQueries;
-        values.extraQueries = Math.min(Math.max(0, current.extraQueries), n);
-        values.planQueries = n - values.extraQueries;
+        current = setRemaining(deps.db, now, current, patch.remainingQueries, { actor, action: "balance", detail: `Requêtes restantes fixées à ${patch.remainingQueries}.` });
       }
       if (
         patch.trialDaysRemaining !== undefined &&
         patch.trialDaysRemaining !== trialDaysRemaining(before, now) &&
         current.subscriptionType === "trial"
       ) {
-        values.trialEndsAt = new Date(now.getTime() + patch.trialDaysRemaining * DAY);
+        current = setTrialEnd(deps.db, now, id, new Date(now.getTime() + patch.trialDaysRemaining * DAY), {
+          actor, action: "trial", detail: `Essai prolongé ou réduit : ${patch.trialDaysRemaining} jour(s) restant(s).`,
+        });
       }
-      return Object.keys(values).length ? updateUser(deps.db, id, values)! : current;
+      return current;
     });
   } catch (e) {
     // Another account took the address between the check and the write: the unique index decides.
@@ -144,14 +143,18 @@ export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, 
   }
 }
 
+/** "Expiré" chosen for an account with a live Stripe subscription: cancelled at Stripe first (plan.service stopSubscription). */
+export async function stopSubscriptionOf(deps: Deps, id: number, actor: string): Promise<void> {
+  const user = getUserOrFail(deps, id);
+  if (user.stripeSubscriptionId) await stopSubscription(deps, id, actor);
+}
+
 /** Extra requests (never expire, survive renewals): added in one UPDATE. */
-export function grantExtra(deps: Pick<Deps, "db" | "clock">, id: number, n: number): UserRow {
+export function grantExtra(deps: Pick<Deps, "db" | "clock">, id: number, n: number, actor = "cli"): UserRow {
   if (!Number.isInteger(n) || n < 1 || n > MAX_QUERIES) {
     throw new AppError("VALIDATION", `Le nombre de requêtes à offrir doit être un entier entre 1 et ${MAX_QUERIES}`);
   }
-  const row = addExtraQueries(deps.db, id, n, deps.clock.now());
-  if (!row) throw new AppError("USER_NOT_FOUND");
-  return row;
+  return addExtra(deps.db, deps.clock.now(), id, n, { actor, action: "grant", detail: `${n} requête(s) offerte(s).` });
 }
 
 /** Granting or removing admin ends every session and remembered device: the new rights start at the next sign-in (with two-factor). */
@@ -172,19 +175,13 @@ export function setTwoFactor(deps: Pick<Deps, "db" | "clock">, id: number, on: b
 }
 
 /**
- * Deletes the account and, through the foreign keys' cascades, its
- * conversations, sessions, devices, codes and reset links, in one
- * transaction. Purchases stay for accounting with user_id set null.
- * `actorId` is the admin acting through the API, who may not delete themself.
+ * Deletes the account (users/account-deletion.ts: its Stripe subscription
+ * cancelled first, or nothing done). `actorId` is the admin acting through
+ * the API, who may not delete themself.
  */
-export function deleteUserByAdmin(deps: Pick<Deps, "db" | "log" | "clock">, id: number, actorId?: number): void {
+export async function deleteUserByAdmin(deps: Deps, id: number, actorId?: number): Promise<void> {
   if (actorId !== undefined && actorId === id) throw new AppError("ADMIN_SELF_DELETE");
-  immediate(deps.db, () => {
-    // Explicit, not only by cascade: a deletion path that keeps the row (soft delete) still closes /v1.
-    revokeAllApiKeys(deps.db, id, deps.clock.now());
-    if (!deleteUserRow(deps.db, id)) throw new AppError("USER_NOT_FOUND");
-  });
-  deps.log.info("user deleted by admin", { user_id: id, actor_id: actorId ?? "cli" });
+  await deleteAccount(deps, id, actorId === undefined ? "cli" : `admin:${actorId}`);
 }
 
 /** The last mails the product sent or kept (the outbox without SMTP). */

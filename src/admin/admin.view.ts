@@ -12,11 +12,15 @@ export type UserDetail = PublicUser & {
   two_factor_enabled: boolean;
   referral_code: string | null;
   stripe_subscription_id: string | null;
+  /** Billing changes (who, what, why), newest first: refunds, disputes, plan changes, reconciliation. */
+  billing_history: BillingHistoryEntry[];
 };
+
+export type BillingHistoryEntry = { at: string; actor: string; action: string; detail: string; stripe_ref: string | null };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toUserDetail(u: UserRow, now: Date): UserDetail {
+export function toUserDetail(u: UserRow, now: Date, billingHistory: BillingHistoryEntry[] = []): UserDetail {
   return {
     ...toPublicUser(u, now),
     plan_queries: u.planQueries,
@@ -28,8 +32,9 @@ export function toUserDetail(u: UserRow, now: Date): UserDetail {
     two_factor_enabled: u.twoFactorEnabled,
     referral_code: u.referralCode,
     stripe_subscription_id: u.stripeSubscriptionId,
+    billing_history: billingHistory,
   };
 }
 
-/** Plan names as the product shows them in French. */
-export const PLAN_LABELS = { trial: "essai", basic: "basic", pro: "pro", expired: "expiré" } as const;
+/** Plan names as the product shows them in French (one table, with the prices). */
+export { PLAN_LABELS } from "../billing/pricing.constants.ts";

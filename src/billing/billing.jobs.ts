@@ -1,11 +1,11 @@
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte } from "drizzle-orm";
 import { immediate } from "../db/client.ts";
 import { pendingPlanChanges, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { Job } from "../jobs/scheduler.ts";
 import { addMonths } from "../lib/clock.ts";
-import { PLAN_ALLOWANCE } from "../users/users.quota.ts";
-import { nextQuotaRenewal, setPlan } from "./plan.service.ts";
+import { endPlan, expireTrials as expireTrialRows, grantPlan, nextQuotaRenewal, resetAllowance } from "./entitlements.ts";
+import { CYCLE_NAMES, PLAN_NAMES } from "./pricing.constants.ts";
 
 /**
  * Renewal timers. Each run is safe to repeat: every write is conditional on
@@ -16,11 +16,16 @@ import { nextQuotaRenewal, setPlan } from "./plan.service.ts";
 /** Downgrades, cycle changes and cancellations whose renewal date has come. */
 export function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
   const now = clock.now();
+  // A Stripe subscriber's downgrade or cycle change is Stripe's to make (its schedule switches the price at
+  // renewal, and the subscription sync follows); only plans without a subscription, and cancellations, change here.
   const due = db
-    .select()
+    .select({ change: pendingPlanChanges, subscription: users.stripeSubscriptionId })
     .from(pendingPlanChanges)
+    .innerJoin(users, eq(users.id, pendingPlanChanges.userId))
     .where(and(eq(pendingPlanChanges.status, "pending"), lte(pendingPlanChanges.scheduledAt, now)))
-    .all();
+    .all()
+    .filter((r) => r.change.targetPlan === "expired" || !r.subscription)
+    .map((r) => r.change);
   let applied = 0;
   for (const change of due) {
     immediate(db, () => {
@@ -33,14 +38,13 @@ export function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
       if (!claimed) return;
       if (change.targetPlan === "expired") {
         // Stripe ends the subscription itself (cancel at period end); nothing drives this plan any more.
-        setPlan(db, now, change.userId, { plan: "expired" }, { stripeSubscriptionId: null });
+        endPlan(db, now, change.userId, { actor: "job", action: "plan", detail: "Résiliation programmée appliquée : forfait expiré." });
       } else {
         // The new plan starts on the renewal date, so its monthly anniversaries stay where they were.
-        setPlan(db, now, change.userId, { plan: change.targetPlan, cycle: change.targetCycle ?? "monthly" }, {}, change.scheduledAt);
-        const u = db.select().from(users).where(eq(users.id, change.userId)).get();
-        if (u?.quotaRenewsAt && u.quotaRenewsAt.getTime() <= now.getTime()) {
-          db.update(users).set({ quotaRenewsAt: nextQuotaRenewal(change.scheduledAt, now) }).where(eq(users.id, u.id)).run();
-        }
+        const cycle = change.targetCycle ?? "monthly";
+        grantPlan(db, now, change.userId, { plan: change.targetPlan, cycle }, {
+          actor: "job", action: "plan", detail: `Changement programmé appliqué : forfait ${PLAN_NAMES[change.targetPlan]} (${CYCLE_NAMES[cycle]}).`,
+        }, { start: change.scheduledAt });
       }
       applied++;
     });
@@ -73,12 +77,11 @@ export function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
       const months = u.billingCycle === "annual" ? 12 : 1;
       while (periodEndsAt.getTime() <= now.getTime()) periodEndsAt = addMonths(periodEndsAt, months);
     }
-    const done = db
-      .update(users)
-      .set({ planQueries: PLAN_ALLOWANCE[u.subscriptionType], quotaRenewsAt: nextQuotaRenewal(anchor, now), periodEndsAt, updatedAt: now })
-      .where(and(eq(users.id, u.id), eq(users.quotaRenewsAt, quotaDue), eq(users.subscriptionType, u.subscriptionType)))
-      .returning({ id: users.id })
-      .get();
+    const done = resetAllowance(
+      db, now, u.id, { plan: u.subscriptionType, quotaRenewsAt: nextQuotaRenewal(anchor, now), periodEndsAt },
+      { actor: "job", action: "renewal", detail: "Requêtes du mois renouvelées." },
+      and(eq(users.quotaRenewsAt, quotaDue), eq(users.subscriptionType, u.subscriptionType)),
+    );
     if (done) renewed++;
   }
   return { renewed };
@@ -86,19 +89,7 @@ export function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
 
 /** Trials past their 7 days or out of requests become `expired` (written, not only displayed). */
 export function expireTrials({ db, clock }: Pick<Deps, "db" | "clock">) {
-  const now = clock.now();
-  const rows = db
-    .update(users)
-    .set({ subscriptionType: "expired", planQueries: 0, updatedAt: now })
-    .where(
-      and(
-        eq(users.subscriptionType, "trial"),
-        sql`(${users.trialEndsAt} <= ${now.getTime()} OR ${users.planQueries} + ${users.extraQueries} <= 0)`,
-      ),
-    )
-    .returning({ id: users.id })
-    .all();
-  return { expired: rows.length };
+  return { expired: expireTrialRows(db, clock.now()) };
 }
 
 const MINUTE_MS = 60_000;

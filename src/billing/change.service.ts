@@ -1,15 +1,16 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import type Stripe from "stripe";
 import { immediate } from "../db/client.ts";
-import { type BillingCycle, pendingPlanChanges, type UserRow, users } from "../db/schema/index.ts";
+import { type BillingCycle, pendingPlanChanges, type UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addMonths } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
-import { effectivePlan, PLAN_ALLOWANCE } from "../users/users.quota.ts";
-import { changeOptionsFor, CYCLE_NAMES, isUpgrade, PLAN_NAMES, productFor } from "./pricing.constants.ts";
-import { periodEnd } from "./plan.service.ts";
+import { effectivePlan } from "../users/users.quota.ts";
+import { changeOptionsFor, CYCLE_NAMES, isUpgrade, PLAN_ALLOWANCE, PLAN_NAMES, productFor } from "./pricing.constants.ts";
 import { isStripeMissing, requireStripe, stripeCall } from "./stripe.client.ts";
 import { priceData } from "./stripe.products.ts";
 import { findPendingChange } from "./subscription.service.ts";
+import { syncSubscription } from "./subscription-sync.service.ts";
 
 export type ChangeInput = { target_subscription_type: "basic" | "pro" | "expired"; target_billing_cycle?: BillingCycle | null; user_reason?: string | null };
 
@@ -18,51 +19,59 @@ function frenchDate(d: Date): string {
 }
 
 /**
- * A change among the options of spec section 4. basic -> pro happens now
- * (Stripe prorates; the pro allowance is added to what remains); every other
- * change waits for the next renewal date, access kept until then. Plans set
- * by the CLI (no Stripe subscription) follow the same rules locally.
+ * A change among the options of spec section 4, on a Stripe subscription
+ * only: a plan without one (set by an operator) is not changed here, the
+ * user subscribes through Checkout instead (no free upgrade). basic -> pro
+ * happens now and only once paid (Stripe's pending update); every other
+ * change waits for the next renewal date, access kept until then.
  */
 export async function requestChange(deps: Deps, user: UserRow, input: ChangeInput) {
   const now = deps.clock.now();
   const plan = effectivePlan(user, now);
   if (plan !== "basic" && plan !== "pro") throw new AppError("NO_ACTIVE_SUBSCRIPTION");
+  if (!user.stripeSubscriptionId) throw new AppError("CHECKOUT_REQUIRED");
   if (findPendingChange(deps.db, user.id)) throw new AppError("CHANGE_PENDING");
   const target = input.target_subscription_type;
   const cycle = target === "expired" ? null : (input.target_billing_cycle ?? user.billingCycle ?? "monthly");
   const offered = changeOptionsFor(plan, user.billingCycle).some((o) => o.target_plan === target && o.target_billing_cycle === cycle);
   if (!offered) throw new AppError("CHANGE_NOT_OFFERED");
-  if (user.stripeSubscriptionId) requireStripe(deps.stripe);
-  if (target !== "expired" && isUpgrade(plan, target)) return upgradeNow(deps, user, cycle!);
+  requireStripe(deps.stripe);
+  if (target !== "expired" && isUpgrade(plan, target)) return upgradeNow(deps, user, user.stripeSubscriptionId, cycle!);
   return scheduleChange(deps, user, plan, target, cycle, input.user_reason ?? null);
 }
 
-async function upgradeNow(deps: Deps, user: UserRow, cycle: BillingCycle) {
-  const { db, log } = deps;
-  if (user.stripeSubscriptionId) {
-    const stripe = requireStripe(deps.stripe);
-    const subId = user.stripeSubscriptionId;
-    const sub = await stripeCall(log, "subscriptions.retrieve", () => stripe.subscriptions.retrieve(subId));
-    const item = sub.items.data[0];
-    if (!item) throw new AppError("STRIPE_UNAVAILABLE");
-    const price = await priceData(stripe, log, productFor("pro", cycle));
-    await stripeCall(log, "subscriptions.update", () =>
+/**
+ * basic -> pro at Stripe with payment_behavior "pending_if_incomplete": the
+ * new price applies only once its prorated invoice is paid. A declined card
+ * leaves the subscription (and so the plan) as it was. The plan and the +30
+ * requests then come from the subscription sync, as for any Stripe change.
+ */
+async function upgradeNow(deps: Deps, user: UserRow, subId: string, cycle: BillingCycle) {
+  const { log } = deps;
+  const stripe = requireStripe(deps.stripe);
+  const sub = await stripeCall(log, "subscriptions.retrieve", () => stripe.subscriptions.retrieve(subId));
+  const item = sub.items.data[0];
+  if (!item) throw new AppError("STRIPE_UNAVAILABLE");
+  const price = await priceData(stripe, log, productFor("pro", cycle));
+  let updated: Stripe.Subscription;
+  try {
+    updated = await stripeCall(log, "subscriptions.update", () =>
       stripe.subscriptions.update(subId, {
         items: [{ id: item.id, price_data: { ...price, recurring: price.recurring! } }],
         proration_behavior: "always_invoice",
-        metadata: { user_id: String(user.id), product_type: productFor("pro", cycle) },
+        payment_behavior: "pending_if_incomplete",
       }),
     );
+  } catch (e) {
+    if (e instanceof AppError && e.code === "PAYMENT_DECLINED") throw new AppError("UPGRADE_PAYMENT_FAILED");
+    throw e;
   }
+  if (updated.pending_update) {
+    log.warn("upgrade payment not completed", { user: user.id, subscription: subId });
+    throw new AppError("UPGRADE_PAYMENT_FAILED");
+  }
+  await syncSubscription(deps, subId, `user:${user.id}`, null);
   const now = deps.clock.now();
-  // A new cycle restarts the period at Stripe (new interval, new anchor); the same cycle keeps its dates.
-  const restart = cycle !== user.billingCycle ? { planStartedAt: now, quotaRenewsAt: addMonths(now, 1), periodEndsAt: periodEnd(now, cycle) } : {};
-  immediate(db, () => {
-    db.update(users)
-      .set({ subscriptionType: "pro", billingCycle: cycle, planQueries: sql`${users.planQueries} + ${PLAN_ALLOWANCE.pro}`, ...restart, updatedAt: now })
-      .where(and(eq(users.id, user.id), eq(users.subscriptionType, "basic")))
-      .run();
-  });
   log.info("plan upgraded", { user: user.id, cycle });
   return {
     message: `Votre abonnement est passé au forfait Pro (${CYCLE_NAMES[cycle]}) : ${PLAN_ALLOWANCE.pro} requêtes ont été ajoutées à votre solde.`,
@@ -87,7 +96,7 @@ async function scheduleChange(deps: Deps, user: UserRow, plan: "basic" | "pro", 
       .get();
   });
   try {
-    const scheduleId = user.stripeSubscriptionId ? await scheduleAtStripe(deps, user.stripeSubscriptionId, target, cycle) : null;
+    const scheduleId = await scheduleAtStripe(deps, user.stripeSubscriptionId!, target, cycle);
     if (scheduleId) db.update(pendingPlanChanges).set({ stripeScheduleId: scheduleId }).where(eq(pendingPlanChanges.id, change.id)).run();
   } catch (e) {
     // Stripe refused: nothing stays scheduled here either.

@@ -53,7 +53,8 @@ export async function createCheckout(deps: Deps, user: UserRow, input: CheckoutI
   const product = resolveProduct(input.product_type, input.is_annual);
   const offer = OFFERS[product];
   const plan = effectivePlan(user, now);
-  if (offer.plan && (plan === "basic" || plan === "pro")) throw new AppError("SUBSCRIPTION_EXISTS");
+  // A plan an operator set (no Stripe subscription) may be replaced by a paid one; a Stripe subscriber changes plan instead.
+  if (offer.plan && (plan === "basic" || plan === "pro") && user.stripeSubscriptionId) throw new AppError("SUBSCRIPTION_EXISTS");
   if (!offer.plan && !packAvailableFor(plan)) throw new AppError("PACK_SUBSCRIBERS_ONLY");
 
   const promo = input.promo_code?.trim() ? resolvePromo(db, now, user, input.promo_code) : null;
@@ -65,6 +66,7 @@ export async function createCheckout(deps: Deps, user: UserRow, input: CheckoutI
   const referrerId = promo?.kind === "referral" && offer.plan ? promo.referrerId : null;
 
   const customer = await ensureCustomer(deps, stripe, user);
+  if (offer.plan) await expireOpenSubscriptionSessions(deps, stripe, customer);
   const metadata = { user_id: String(user.id), product_type: product };
   const session = await stripeCall(log, "checkout.sessions.create", async () =>
     stripe.checkout.sessions.create({
@@ -85,6 +87,26 @@ export async function createCheckout(deps: Deps, user: UserRow, input: CheckoutI
     .values({ id: session.id, userId: user.id, productType: product, promoCode: promo?.code ?? null, referrerId, createdAt: now })
     .run();
   return { checkout_url: session.url };
+}
+
+/**
+ * One subscription per customer: a new subscription checkout first expires
+ * the customer's other open subscription sessions (another tab, an earlier
+ * attempt), so two cannot both be paid. A session paid meanwhile is caught
+ * at fulfilment (subscription-sync: the second is cancelled and refunded).
+ */
+async function expireOpenSubscriptionSessions(deps: Deps, stripe: Stripe, customer: string): Promise<void> {
+  const open = await stripeCall(deps.log, "checkout.sessions.list", () => stripe.checkout.sessions.list({ customer, status: "open", limit: 100 }));
+  for (const s of open.data) {
+    if (s.mode !== "subscription") continue;
+    try {
+      await stripe.checkout.sessions.expire(s.id);
+      deps.log.info("open subscription checkout expired", { session: s.id });
+    } catch (e) {
+      // Paid a moment ago: no longer open; the fulfilment's duplicate check takes over.
+      deps.log.warn("open subscription checkout not expired", { session: s.id, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
 }
 
 /** The poll after the return from Stripe: only the session's own user; fulfils when paid. */

@@ -3,15 +3,12 @@ import type Stripe from "stripe";
 import { immediate } from "../db/client.ts";
 import { checkoutSessions, fulfilments, PRODUCT_TYPES, promoCodes, purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { addExtra } from "./entitlements.ts";
 import { OFFERS, type Product, REFERRAL_BONUS } from "./pricing.constants.ts";
-import { dropPendingChanges, setPlan } from "./plan.service.ts";
 import { requireStripe, stripeCall } from "./stripe.client.ts";
+import { applySubscriptionState, cancelNow, fetchSubscriptionState, idOf, settleDuplicate, type SubscriptionState, type SyncOutcome } from "./subscription-sync.service.ts";
 
 export type FulfilOutcome = { fulfilled: boolean; reason?: "unpaid" | "already" | "unknown" };
-
-function idOf(v: string | { id: string } | null | undefined): string | null {
-  return typeof v === "string" ? v : (v?.id ?? null);
-}
 
 export function isPaid(session: Stripe.Checkout.Session): boolean {
   return session.payment_status === "paid" || session.payment_status === "no_payment_required";
@@ -19,20 +16,25 @@ export function isPaid(session: Stripe.Checkout.Session): boolean {
 
 /**
  * Credits a paid Checkout Session exactly once, from the webhook or the
- * status poll, whichever comes first. The claim row is inserted first (ON
- * CONFLICT DO NOTHING RETURNING) in the same immediate transaction as every
- * credit, so a second caller finds the claim and credits nothing.
+ * status poll, whichever comes first. The session is read from Stripe (an
+ * event's copy may be stale), and for a subscription so is the subscription:
+ * the plan is whatever Stripe's subscription says (subscription-sync). The
+ * claim row is inserted first (ON CONFLICT DO NOTHING RETURNING) in the same
+ * immediate transaction as every credit, so a second caller credits nothing.
  */
 export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.Session): Promise<FulfilOutcome> {
   const { db, clock, log } = deps;
-  const session =
-    typeof sessionOrId === "string"
-      ? await stripeCall(log, "checkout.sessions.retrieve", () => requireStripe(deps.stripe).checkout.sessions.retrieve(sessionOrId))
-      : sessionOrId;
+  const stripe = requireStripe(deps.stripe);
+  // An id (a webhook's news) is read from Stripe; a session object must come fresh from Stripe (the status poll).
+  const session = typeof sessionOrId === "string" ? await stripeCall(log, "checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(sessionOrId)) : sessionOrId;
   if (!isPaid(session)) return { fulfilled: false, reason: "unpaid" };
+  const subId = idOf(session.subscription);
+  const state = subId ? await fetchSubscriptionState(deps, subId) : null;
   const now = clock.now();
 
-  return immediate(db, (): FulfilOutcome => {
+  let sync: SyncOutcome | null = null;
+  let nobody = false;
+  const outcome = immediate(db, (): FulfilOutcome => {
     const local = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).get();
     const product = (local?.productType ?? session.metadata?.product_type) as Product | undefined;
     if (!product || !PRODUCT_TYPES.includes(product)) {
@@ -62,22 +64,30 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
     if (local?.promoCode) {
       db.update(promoCodes).set({ uses: sql`${promoCodes.uses} + 1` }).where(eq(promoCodes.code, local.promoCode)).run();
     }
-    // A deleted account: the money is recorded, there is nobody to credit.
-    if (!user) return { fulfilled: true };
+    // A deleted account: the money is recorded, there is nobody to credit (and its subscription is stopped below).
+    if (!user) {
+      nobody = true;
+      return { fulfilled: true };
+    }
 
     const offer = OFFERS[product];
-    if (offer.plan) {
-      setPlan(db, now, user.id, { plan: offer.plan, cycle: offer.billing_cycle }, {
-        stripeSubscriptionId: idOf(session.subscription), stripeCustomerId: idOf(session.customer) ?? user.stripeCustomerId,
-      });
-      dropPendingChanges(db, now, user.id);
-      if (local?.referrerId) rewardReferral(deps, now, local.referrerId, user.id, session.id);
-    } else {
-      db.update(users).set({ extraQueries: sql`${users.extraQueries} + ${offer.requests}`, updatedAt: now }).where(eq(users.id, user.id)).run();
+    if (offer.plan && state) {
+      sync = applySubscriptionState(deps, { ...state, user }, "stripe", session.id);
+      const now2 = db.select({ sub: users.stripeSubscriptionId }).from(users).where(eq(users.id, user.id)).get();
+      if (local?.referrerId && now2?.sub === subId) rewardReferral(deps, now, local.referrerId, user.id, session.id);
+    } else if (!offer.plan) {
+      addExtra(db, now, user.id, offer.requests, { actor: "stripe", action: "pack", detail: `${offer.name} payé : +${offer.requests} requêtes.`, stripeRef: session.id });
     }
     log.info("checkout fulfilled", { session: session.id, user: user.id, product });
     return { fulfilled: true };
   });
+  if (sync === "duplicate" && state) await settleDuplicate(deps, state as SubscriptionState, "stripe");
+  if (nobody && subId) {
+    // No service without an account: its subscription must not renew.
+    await cancelNow(deps, subId);
+    log.warn("subscription of a deleted account cancelled", { session: session.id, subscription: subId });
+  }
+  return outcome;
 }
 
 /** +10 extra requests to both sides, once per referee (the unique referee row decides). */
@@ -94,6 +104,6 @@ function rewardReferral(deps: Deps, now: Date, referrerId: number, refereeId: nu
     .get();
   if (!row) return;
   for (const id of [referrerId, refereeId]) {
-    db.update(users).set({ extraQueries: sql`${users.extraQueries} + ${REFERRAL_BONUS}`, updatedAt: now }).where(eq(users.id, id)).run();
+    addExtra(db, now, id, REFERRAL_BONUS, { actor: "stripe", action: "referral", detail: `Bonus de parrainage : +${REFERRAL_BONUS} requêtes.`, stripeRef: sessionId });
   }
 }

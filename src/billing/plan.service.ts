@@ -1,79 +1,48 @@
-import { and, eq } from "drizzle-orm";
-import { immediate, type Db } from "../db/client.ts";
-import { type BillingCycle, pendingPlanChanges, type Plan, type UserRow, users } from "../db/schema/index.ts";
+import { immediate } from "../db/client.ts";
+import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { addMonths, DAY } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
-import { PLAN_ALLOWANCE, TRIAL_DAYS } from "../users/users.quota.ts";
-
-export type PlanInput = { plan: Plan; cycle?: BillingCycle | null };
-
-/** Length of a billing period: where scheduled changes take effect. */
-export function periodEnd(start: Date, cycle: BillingCycle): Date {
-  return addMonths(start, cycle === "annual" ? 12 : 1);
-}
-
-/**
- * The first monthly quota reset after `now`, counted from the plan's start so
- * that clamped month ends (31 Jan -> 28 Feb) do not drift the anniversary.
- */
-export function nextQuotaRenewal(startedAt: Date, now: Date): Date {
-  let n = 1;
-  let next = addMonths(startedAt, n);
-  while (next.getTime() <= now.getTime()) next = addMonths(startedAt, ++n);
-  return next;
-}
-
-/** The columns a plan sets; extra_queries are never touched (packs and bonuses survive). */
-export function planColumns(input: PlanInput, start: Date): Partial<UserRow> {
-  const { plan } = input;
-  if (plan === "trial") {
-    return {
-      subscriptionType: "trial", billingCycle: null, planQueries: PLAN_ALLOWANCE.trial,
-      trialEndsAt: new Date(start.getTime() + TRIAL_DAYS * DAY), planStartedAt: null, quotaRenewsAt: null, periodEndsAt: null,
-    };
-  }
-  if (plan === "expired") {
-    return { subscriptionType: "expired", billingCycle: null, planQueries: 0, planStartedAt: null, quotaRenewsAt: null, periodEndsAt: null };
-  }
-  const cycle = input.cycle ?? "monthly";
-  return {
-    subscriptionType: plan, billingCycle: cycle, planQueries: PLAN_ALLOWANCE[plan],
-    planStartedAt: start, quotaRenewsAt: addMonths(start, 1), periodEndsAt: periodEnd(start, cycle),
-  };
-}
-
-/** Writes a plan; call inside a transaction. Throws USER_NOT_FOUND. */
-export function setPlan(db: Db, now: Date, userId: number, input: PlanInput, extra: Partial<UserRow> = {}, start: Date = now): UserRow {
-  const row = db
-    .update(users)
-    .set({ ...planColumns(input, start), ...extra, updatedAt: now })
-    .where(eq(users.id, userId))
-    .returning()
-    .get();
-  if (!row) throw new AppError("USER_NOT_FOUND");
-  return row;
-}
-
-/** Drops a pending change (the plan it was leaving no longer exists). Inside a transaction. */
-export function dropPendingChanges(db: Db, now: Date, userId: number): void {
-  db.update(pendingPlanChanges)
-    .set({ status: "cancelled", endedAt: now })
-    .where(and(eq(pendingPlanChanges.userId, userId), eq(pendingPlanChanges.status, "pending")))
-    .run();
-}
+import { findUserById } from "../users/users.queries.ts";
+import { endPlan, grantPlan, type PlanInput } from "./entitlements.ts";
+import { cancelNow } from "./subscription-sync.service.ts";
+import { CYCLE_NAMES, PLAN_NAMES } from "./pricing.constants.ts";
 
 /**
  * Manual assignment (CLI `users set-plan`, admin panel): sets the plan and
  * cycle from now, a month of quota ahead, the period end a month or a year
  * ahead, the allowance reset, extra requests kept; a pending change is
- * dropped. A Stripe subscription, if any, is left to the operator.
+ * dropped. Refused for an account whose plan a Stripe subscription drives:
+ * only Stripe changes what Stripe charges for (the user's "Changer de
+ * forfait", or deleting the account, which cancels the subscription).
+ * `actor` is who acts ("cli", "admin:<id>"), recorded with the change.
  */
-export function assignPlan(deps: Pick<Deps, "db" | "clock">, userId: number, input: PlanInput): UserRow {
+export function assignPlan(deps: Pick<Deps, "db" | "clock">, userId: number, input: PlanInput, actor = "cli"): UserRow {
   const now = deps.clock.now();
   return immediate(deps.db, () => {
-    const row = setPlan(deps.db, now, userId, input);
-    dropPendingChanges(deps.db, now, userId);
-    return row;
+    const user = findUserById(deps.db, userId);
+    if (!user) throw new AppError("USER_NOT_FOUND");
+    if (user.stripeSubscriptionId) throw new AppError("PLAN_MANAGED_BY_STRIPE");
+    const cycle = input.plan === "basic" || input.plan === "pro" ? (input.cycle ?? "monthly") : null;
+    const label = `${PLAN_NAMES[input.plan]}${cycle ? ` (${CYCLE_NAMES[cycle]})` : ""}`;
+    return grantPlan(deps.db, now, userId, input, { actor, action: "plan", detail: `Forfait ${label} attribué sans paiement.` });
   });
+}
+
+/**
+ * An operator ends a Stripe subscriber's plan (`set-plan expired`, the admin
+ * panel's "Expiré"): through Stripe first, the subscription cancelled at once
+ * with no further invoice, then the plan expired here. If Stripe refuses,
+ * nothing changes. Other plan changes of a subscriber are refused (above).
+ */
+export async function stopSubscription(deps: Deps, userId: number, actor: string): Promise<UserRow> {
+  const user = findUserById(deps.db, userId);
+  if (!user) throw new AppError("USER_NOT_FOUND");
+  const subId = user.stripeSubscriptionId;
+  if (!subId) return assignPlan(deps, userId, { plan: "expired" }, actor);
+  if (!deps.stripe) throw new AppError("PAYMENTS_DISABLED");
+  await cancelNow(deps, subId);
+  const now = deps.clock.now();
+  return immediate(deps.db, () =>
+    endPlan(deps.db, now, userId, { actor, action: "plan", detail: `Abonnement Stripe ${subId} résilié immédiatement par l'opérateur : forfait expiré.`, stripeRef: subId }),
+  );
 }

@@ -17,7 +17,13 @@ export const REFERRAL_BONUS = 10;
 export const PACK_REQUESTS = 10;
 /** Monthly allowance of each paid plan, also on annual billing (DECISIONS.md Quota model). */
 export const PLAN_REQUESTS: Record<PaidPlan, number> = { basic: 10, pro: 30 };
+/** The trial's requests, in total over its days. */
+export const TRIAL_REQUESTS = 5;
+/** Allowance per quota period of every plan: the only table of these numbers. */
+export const PLAN_ALLOWANCE: Record<OfferPlan, number> = { trial: TRIAL_REQUESTS, ...PLAN_REQUESTS, expired: 0 };
 export const PLAN_NAMES: Record<OfferPlan, string> = { trial: "Essai", basic: "Basic", pro: "Pro", expired: "Expiré" };
+/** The same names in lower case, as the CLI prints them in sentences ("forfait pro attribué"). */
+export const PLAN_LABELS = Object.fromEntries(Object.entries(PLAN_NAMES).map(([plan, name]) => [plan, name.toLowerCase()])) as Record<OfferPlan, string>;
 export const CYCLE_NAMES: Record<Cycle, string> = { monthly: "mensuel", annual: "annuel" };
 export const ANNUAL_BADGE = "2 mois gratuits";
 
@@ -55,22 +61,22 @@ export type Offer = {
 export const OFFERS: Record<Product, Offer> = {
   subscription_basic: {
     product_type: "subscription_basic", name: "Basic", plan: "basic", billing_cycle: "monthly", interval: "month",
-    price_cents: 1199, requests: 10, monthly_equivalent_cents: 1199, savings_cents: null, annual_total_cents: 14388,
+    price_cents: 1199, requests: PLAN_REQUESTS.basic, monthly_equivalent_cents: 1199, savings_cents: null, annual_total_cents: 14388,
     badge: null, popular: false, features: PLAN_FEATURES.basic,
   },
   subscription_basic_annual: {
     product_type: "subscription_basic_annual", name: "Basic annuel", plan: "basic", billing_cycle: "annual", interval: "year",
-    price_cents: 11900, requests: 10, monthly_equivalent_cents: 992, savings_cents: 2388, annual_total_cents: 11900,
+    price_cents: 11900, requests: PLAN_REQUESTS.basic, monthly_equivalent_cents: 992, savings_cents: 2388, annual_total_cents: 11900,
     badge: ANNUAL_BADGE, popular: false, features: PLAN_FEATURES.basic,
   },
   subscription_pro: {
     product_type: "subscription_pro", name: "Pro", plan: "pro", billing_cycle: "monthly", interval: "month",
-    price_cents: 2990, requests: 30, monthly_equivalent_cents: 2990, savings_cents: null, annual_total_cents: 35988,
+    price_cents: 2990, requests: PLAN_REQUESTS.pro, monthly_equivalent_cents: 2990, savings_cents: null, annual_total_cents: 35988,
     badge: null, popular: true, features: PLAN_FEATURES.pro,
   },
   subscription_pro_annual: {
     product_type: "subscription_pro_annual", name: "Pro annuel", plan: "pro", billing_cycle: "annual", interval: "year",
-    price_cents: 29900, requests: 30, monthly_equivalent_cents: 2492, savings_cents: 5980, annual_total_cents: 29900,
+    price_cents: 29900, requests: PLAN_REQUESTS.pro, monthly_equivalent_cents: 2492, savings_cents: 5980, annual_total_cents: 29900,
     badge: ANNUAL_BADGE, popular: true, features: PLAN_FEATURES.pro,
   },
   token_pack_10: {

@@ -2,6 +2,7 @@ import Stripe from "stripe";
 import type { Config } from "../config.ts";
 import { AppError } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
+import { APP_VERSION } from "../version.ts";
 
 /** The SPA's checkout call gives up after 15 s: a Stripe call must fail before that, with room for one retry. */
 const STRIPE_TIMEOUT_MS = 6_000;
@@ -21,7 +22,7 @@ export function createStripe(config: Config): Stripe | null {
     maxNetworkRetries: STRIPE_RETRIES,
     timeout: STRIPE_TIMEOUT_MS,
     telemetry: false,
-    appInfo: { name: "Unisson", version: "2.4" },
+    appInfo: { name: "Unisson", version: APP_VERSION },
     ...(base
       ? {
           host: base.hostname,

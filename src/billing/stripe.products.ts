@@ -11,6 +11,13 @@ import { isStripeMissing, stripeCall } from "./stripe.client.ts";
  */
 const PRODUCT_IDS = { basic: "unisson_basic", pro: "unisson_pro", pack: "unisson_token_pack_10" } as const;
 
+/** The paid plan a Stripe product id stands for (null: not one of ours). */
+export function planOfProduct(productId: string | null): "basic" | "pro" | null {
+  if (productId === PRODUCT_IDS.basic) return "basic";
+  if (productId === PRODUCT_IDS.pro) return "pro";
+  return null;
+}
+
 const known = new WeakMap<Stripe, Map<string, Promise<string>>>();
 
 function productKey(product: Product): keyof typeof PRODUCT_IDS {

@@ -37,7 +37,7 @@ export function subscriptionStatus(deps: Deps, user: UserRow) {
 const euros = (cents: number) => Math.round(cents) / 100;
 
 /**
- * What an offer costs this user now. An upgrade (basic -> pro) is prorated
+ * What an offer costs this user now. An upgrade (basic -> pro) of a Stripe subscription is prorated
  * the way Stripe does it: on the same cycle the difference for the unused
  * part of the period; to another cycle the full new price minus the credit
  * for the unused part of the current period.
@@ -49,7 +49,8 @@ export function upgradeQuote(deps: Deps, user: UserRow, product: Product) {
   const upgrade = !!target.plan && isUpgrade(plan, target.plan);
   let creditCents = 0;
   let priceCents = target.price_cents;
-  if (upgrade && user.planStartedAt && user.periodEndsAt) {
+  // Only a Stripe subscription is prorated; a plan an operator set is replaced through Checkout at the full price.
+  if (upgrade && user.stripeSubscriptionId && user.planStartedAt && user.periodEndsAt) {
     const cycle = user.billingCycle ?? "monthly";
     const current = OFFERS[productFor(plan as "basic", cycle)];
     const total = user.periodEndsAt.getTime() - user.planStartedAt.getTime();

@@ -84,6 +84,10 @@ const table = {
   CHANGE_NOT_OFFERED: [400, "Ce changement de forfait n'est pas proposé pour votre abonnement."],
   NO_PENDING_CHANGE: [404, "Aucun changement de forfait en attente."],
   PAYMENT_DECLINED: [402, "Le paiement a été refusé. Vérifiez votre moyen de paiement et réessayez."],
+  PLAN_MANAGED_BY_STRIPE: [409, "Ce compte a un abonnement Stripe en cours : son forfait ne change que par Stripe (« Changer de forfait » côté utilisateur). Pour l'arrêter, choisissez le forfait expiré : l'abonnement sera résilié immédiatement chez Stripe."],
+  CHECKOUT_REQUIRED: [400, "Votre forfait n'est pas lié à un abonnement payant : choisissez une offre dans « Tarifs » pour souscrire par paiement sécurisé."],
+  UPGRADE_PAYMENT_FAILED: [402, "Le paiement de la mise à niveau a été refusé : votre forfait reste inchangé. Vérifiez votre moyen de paiement et réessayez."],
+  SUBSCRIPTION_CANCEL_FAILED: [502, "Impossible de résilier l'abonnement Stripe de ce compte : la suppression est refusée et rien n'a été modifié. Réessayez dans quelques instants."],
   STRIPE_UNAVAILABLE: [502, "Le service de paiement est momentanément indisponible. Veuillez réessayer dans quelques instants."],
 } as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
 

@@ -2,8 +2,9 @@ import { Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
 import { errorMessage } from "../lib/errors.ts";
 import { readiness } from "./readiness.ts";
+import { APP_VERSION } from "../version.ts";
 
-export const APP_VERSION = "2.4";
+export { APP_VERSION };
 
 export const systemRoutes = new Hono<AppEnv>()
   .get("/health", (c) => {

@@ -1,8 +1,8 @@
 import type { Plan, UserRow } from "../db/schema/index.ts";
 import { DAY } from "../lib/clock.ts";
 
-/** Plan allowances per quota period (DECISIONS.md, Quota model): trial in total, paid per month. */
-export const PLAN_ALLOWANCE: Record<Plan, number> = { trial: 5, basic: 10, pro: 30, expired: 0 };
+/** Plan allowances live with the prices (DECISIONS.md, Quota model): trial in total, paid per month. */
+export { PLAN_ALLOWANCE } from "../billing/pricing.constants.ts";
 export const TRIAL_DAYS = 7;
 export const TRIAL_DAYS_MAX = 30;
 

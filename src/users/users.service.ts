@@ -1,9 +1,8 @@
 import type { Db } from "../db/client.ts";
-import type { Plan, UserRow } from "../db/schema/index.ts";
-import { DAY } from "../lib/clock.ts";
+import { initialEntitlements } from "../billing/entitlements.ts";
+import type { UserRow } from "../db/schema/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { findUserByEmail, insertUser } from "./users.queries.ts";
-import { PLAN_ALLOWANCE, TRIAL_DAYS } from "./users.quota.ts";
 
 export type CreateUserInput = {
   email: string;
@@ -26,10 +25,7 @@ export async function createUser(db: Db, now: Date, input: CreateUserInput): Pro
       passwordHash,
       firstName: input.firstName.trim(),
       lastName: input.lastName.trim(),
-      subscriptionType: "trial" satisfies Plan,
-      planQueries: PLAN_ALLOWANCE.trial,
-      extraQueries: 0,
-      trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * DAY),
+      ...initialEntitlements(now),
       isAdmin: input.isAdmin ?? false,
       createdAt: now,
       updatedAt: now,

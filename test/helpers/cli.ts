@@ -25,6 +25,22 @@ export function runCli(args: string[], dataDir: string, env: Record<string, stri
   return { code: r.exitCode ?? -1, stdout, stderr: r.stderr.toString(), json: () => JSON.parse(stdout) };
 }
 
+/**
+ * The same, without blocking the test process: for commands that call a
+ * server the test runs itself (the fake Stripe), which must keep answering.
+ */
+export async function runCliAsync(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<CliResult> {
+  const p = Bun.spawn([process.execPath, "src/main.ts", "--data-dir", dataDir, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, stdout, stderr, json: () => JSON.parse(stdout) };
+}
+
 /** The database file of a data folder, as the CLI and the server name it. */
 export function dbPath(dataDir: string): string {
   return join(dataDir, "unisson.db");

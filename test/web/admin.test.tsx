@@ -2,6 +2,7 @@
 import { flush, retype, type Routed, routeFetch, signIn, useDom } from "./pricing-harness.ts";
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, fireEvent, render, waitFor, within } from "@testing-library/react";
+import { noteBillingChange } from "../../src/billing/entitlements.ts";
 import { AdminPanel } from "../../web/features/admin/admin-panel.tsx";
 import { toInt, validateUserForm } from "../../web/features/admin/admin-validation.ts";
 import { fr } from "../../web/i18n/fr.ts";
@@ -122,6 +123,18 @@ describe("admin panel", () => {
     const row = body().getByRole("rowheader", { name: /Zoé Durand/ }).closest("tr") as HTMLElement;
     expect(within(row).getByText("25")).toBeTruthy();
     expect(within(row).getByText("Basic")).toBeTruthy();
+  });
+
+  test("edit shows the account's billing history: who changed what and why (issue 12)", async () => {
+    const me = admin();
+    const other = makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand", subscriptionType: "basic" }).user;
+    noteBillingChange(ctx.db, ctx.clock.now(), other.id, { actor: "stripe", action: "refund", detail: "Remboursement intégral (9,99 €) : achat marqué remboursé.", stripeRef: "ch_1" });
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
+    fireEvent.click(await body().findByRole("button", { name: "Modifier Zoé Durand" }));
+    const history = within(await body().findByRole("region", { name: t.edit.history }));
+    expect(await history.findByText("Remboursement intégral (9,99 €) : achat marqué remboursé.")).toBeTruthy();
+    expect(history.getByText("stripe")).toBeTruthy();
   });
 
   test("delete asks first, then says so", async () => {

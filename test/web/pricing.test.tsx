@@ -45,6 +45,22 @@ async function open(values: Partial<NewUser> = {}, app = ctx) {
   await flush();
   return { me, token, refresh, onClose, view };
 }
+/** A subscriber at the shared fake Stripe: request-change acts on a Stripe subscription only (issue 12). */
+function subscribedAt(plan: "basic" | "pro"): Partial<NewUser> {
+  const product = `unisson_${plan}`;
+  if (!stripe.state.products.has(product)) stripe.state.createProduct({ id: product, name: plan });
+  const customer = stripe.state.createCustomer({});
+  const session = stripe.state.createSession({
+    mode: "subscription", customer: customer.id, success_url: "http://localhost/",
+    line_items: [{ price_data: { currency: "eur", product, unit_amount: plan === "pro" ? "2990" : "1199", recurring: { interval: "month" } } }],
+  });
+  const subId = stripe.state.pay(session.id).subscription as string;
+  const item = stripe.state.subscriptions.get(subId)!.items.data[0];
+  return {
+    subscriptionType: plan, billingCycle: "monthly", stripeCustomerId: customer.id, stripeSubscriptionId: subId,
+    planStartedAt: new Date(item.current_period_start * 1000), periodEndsAt: new Date(item.current_period_end * 1000),
+  };
+}
 const cardTitles = () => body().queryAllByRole("heading", { level: 3 }).map((h) => h.textContent).filter((n) => n === "Basic" || n === "Pro");
 const choose = (plan: string) => fireEvent.click(body().getByRole("button", { name: `Choisir ${plan}` }));
 const notice = async () => text(await body().findByRole("alert"));
@@ -237,7 +253,7 @@ describe("buying (spec sections 4 and 8)", () => {
 
 describe("changing plan", () => {
   test("schedule a downgrade, see it pending with its date, cancel it", async () => {
-    const { refresh } = await open({ subscriptionType: "pro", billingCycle: "monthly" });
+    const { refresh } = await open(subscribedAt("pro"));
     fireEvent.click(body().getByRole("button", { name: "Choisir : Basic mensuel" }));
     const dialog = within(await body().findByRole("dialog", { name: /Basic mensuel/ }));
     await retype(dialog.getByLabelText(t.confirm.reason), "Trop cher");
@@ -258,7 +274,7 @@ describe("changing plan", () => {
   });
 
   test("an upgrade is immediate and refreshes the user", async () => {
-    const { refresh } = await open({ subscriptionType: "basic" });
+    const { refresh } = await open(subscribedAt("basic"));
     fireEvent.click(body().getByRole("button", { name: "Choisir : Pro annuel" }));
     fireEvent.click(within(await body().findByRole("dialog", { name: /Pro annuel/ })).getByRole("button", { name: t.confirm.submit }));
     const ack = within(await body().findByRole("dialog", { name: t.ack.title }));

@@ -4,6 +4,11 @@
  * fr.ts; fr.ts exposes them as fr.pricing, fr.payment and fr.admin.
  * Section 8 alerts are copied verbatim from the spec.
  */
+import { PLAN_NAMES } from "../../src/billing/pricing.constants.ts";
+
+/** Plan names come from the prices module (one table); the header badges are the same in capitals. */
+export const PLAN_BADGES = Object.fromEntries(Object.entries(PLAN_NAMES).map(([plan, name]) => [plan, name.toUpperCase()])) as Record<keyof typeof PLAN_NAMES, string>;
+
 export const frPricing = {
   title: "Forfaits et abonnement",
   subtitle: "Une seule réponse consolidée, tirée de plusieurs IA, au rythme qui vous convient.",
@@ -19,8 +24,8 @@ export const frPricing = {
   savings: "Économisez {amount} par an",
   insteadOf: "au lieu de {price} en mensuel",
   popular: "Populaire",
-  planNames: { trial: "Essai", basic: "Basic", pro: "Pro", expired: "Expiré" },
-  planBadges: { trial: "ESSAI", basic: "BASIC", pro: "PRO", expired: "EXPIRÉ" },
+  planNames: PLAN_NAMES,
+  planBadges: PLAN_BADGES,
   choose: "Choisir {plan}",
   currentPlan: "Forfait actuel",
   upgradeQuote: "Passage immédiat à Pro : {price} aujourd'hui",
@@ -143,7 +148,7 @@ export const frAdmin = {
     byPlan: "Utilisateurs par forfait",
     chartLabel: "Répartition des utilisateurs par forfait",
   },
-  plans: { trial: "Essai", basic: "Basic", pro: "Pro", expired: "Expiré" },
+  plans: PLAN_NAMES,
   errors: {
     unauthorized: "Session expirée. Veuillez vous reconnecter.",
     forbidden: "Accès refusé. Privilèges administrateur requis.",
@@ -196,6 +201,10 @@ export const frAdmin = {
     emailInvalid: "Email invalide",
     remainingNegative: "Le nombre de requêtes ne peut pas être négatif",
     trialDaysNegative: "Le nombre de jours ne peut pas être négatif",
+    history: "Historique de facturation",
+    historyEmpty: "Aucun remboursement, litige ou changement de forfait enregistré.",
+    historyError: "Historique de facturation indisponible.",
+    subscription: "Abonnement Stripe : {id}",
   },
   remove: {
     title: "Supprimer l'utilisateur",

@@ -4,13 +4,14 @@
  * The long legal texts live in ./fr-legal.ts so that the login screen's bundle
  * does not carry them (they load with the legal modal).
  */
-import { frAdmin, frApiKeys, frPayment, frPricing } from "./fr-billing.ts";
+import { APP_VERSION } from "../../src/version.ts";
+import { frAdmin, frApiKeys, frPayment, frPricing, PLAN_BADGES } from "./fr-billing.ts";
 
 export const fr = {
   brand: {
     name: "Unisson",
     tagline: "Plusieurs IA, une seule réponse",
-    version: "2.4",
+    version: APP_VERSION,
   },
   common: {
     close: "Fermer",
@@ -147,7 +148,7 @@ export const fr = {
     ctaButton: "Créer mon compte gratuitement",
   },
   header: {
-    plans: { trial: "ESSAI", basic: "BASIC", pro: "PRO", expired: "EXPIRÉ" },
+    plans: PLAN_BADGES,
     operational: "Système opérationnel",
     maintenance: "Maintenance",
     aiCount: (n: number, total: number) => `${n}/${total} IA disponibles`,

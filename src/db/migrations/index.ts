@@ -4,6 +4,7 @@ import m1 from "./0001_processing_runs_charged_from.sql" with { type: "text" };
 import m2 from "./0002_ops_server_lease.sql" with { type: "text" };
 import m3 from "./0003_api_keys.sql" with { type: "text" };
 import m4 from "./0004_accounts_rate_limits_audit.sql" with { type: "text" };
+import m5 from "./0005_billing_changes_disputes.sql" with { type: "text" };
 
 export const migrations = [
   { tag: "0000_init", when: 1795277333112, breakpoints: true, sql: m0 as unknown as string },
@@ -11,4 +12,5 @@ export const migrations = [
   { tag: "0002_ops_server_lease", when: 1795424622459, breakpoints: true, sql: m2 as unknown as string },
   { tag: "0003_api_keys", when: 1795426940613, breakpoints: true, sql: m3 as unknown as string },
   { tag: "0004_accounts_rate_limits_audit", when: 1795427051345, breakpoints: true, sql: m4 as unknown as string },
+  { tag: "0005_billing_changes_disputes", when: 1795428250139, breakpoints: true, sql: m5 as unknown as string },
 ];

@@ -22,6 +22,8 @@ export const fulfilments = sqliteTable("fulfilments", {
   fulfilledAt: timestamp("fulfilled_at").notNull(),
 });
 
+export const PURCHASE_STATUSES = ["completed", "disputed", "refunded"] as const;
+
 /** Money received, kept for accounting when the user is deleted (user_id set null). */
 export const purchases = sqliteTable(
   "purchases",
@@ -33,7 +35,10 @@ export const purchases = sqliteTable(
     invoiceId: text("invoice_id").unique(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull().default("eur"),
-    status: text("status", { enum: ["completed", "refunded"] }).notNull().default("completed"),
+    /** disputed: a chargeback is open (its pack requests are held); refunded: fully refunded or dispute lost. */
+    status: text("status", { enum: PURCHASE_STATUSES }).notNull().default("completed"),
+    /** Pack requests taken back while a dispute is open, given back if it is won. */
+    heldRequests: integer("held_requests").notNull().default(0),
     createdAt: timestamp("created_at").notNull(),
   },
   (t) => [index("purchases_user_idx").on(t.userId), index("purchases_created_idx").on(t.createdAt)],
@@ -76,7 +81,33 @@ export const referrals = sqliteTable("referrals", {
   checkoutSessionId: text("checkout_session_id").notNull(),
   bonus: integer("bonus").notNull(),
   createdAt: timestamp("created_at").notNull(),
+  /** Set when the referee's payment was refunded or lost in a dispute: the bonus was taken back. */
+  revokedAt: timestamp("revoked_at"),
 });
+
+/**
+ * Every change of an account's entitlements made for a billing reason (plan,
+ * cycle, allowance, extra requests, Stripe subscription): who did it, what,
+ * and why. Written by src/billing/entitlements.ts only; shown to the admin
+ * and by `unisson users show`. Kept when the account is deleted (user_id null).
+ */
+export const billingChanges = sqliteTable(
+  "billing_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** "stripe", "reconcile", "job", "user", "admin:<id>", "cli". */
+    actor: text("actor").notNull(),
+    /** A short machine word: plan, refund, dispute, duplicate_subscription, reconcile, ... */
+    action: text("action").notNull(),
+    /** The French sentence an operator reads. */
+    detail: text("detail").notNull(),
+    /** The Stripe object behind the change (event, invoice, charge, dispute, subscription), when there is one. */
+    stripeRef: text("stripe_ref"),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (t) => [index("billing_changes_user_idx").on(t.userId, t.createdAt)],
+);
 
 /** Operator promo codes (percent off), mirrored as Stripe coupons. */
 export const promoCodes = sqliteTable("promo_codes", {

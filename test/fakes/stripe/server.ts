@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { decodeForm } from "./form.ts";
-import { FakeStripeState, missing, newId, publicSchedule, publicSession, StripeError } from "./state.ts";
+import { FakeStripeState, newId, publicInvoice, publicSchedule, publicSession, StripeError } from "./state.ts";
 
 /**
  * A local Stripe for tests: speaks the REST wire protocol the real `stripe`
@@ -26,8 +26,8 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
   const webhookSecret = opts.webhookSecret ?? FAKE_WEBHOOK_SECRET;
   let url = "";
   const state = new FakeStripeState(() => url, opts.now ?? (() => Math.floor(Date.now() / 1000)));
-  const requests: Array<{ method: string; path: string; body: Record<string, any> }> = [];
-  const failures: Array<{ prefix: string; status: number }> = [];
+  const requests: Array<{ method: string; path: string; body: Record<string, any>; query: URLSearchParams }> = [];
+  const failures: Array<{ prefix: string; status: number; method?: string }> = [];
   const signer = new Stripe(FAKE_SECRET_KEY);
   let webhookUrl = opts.webhookUrl;
 
@@ -66,24 +66,55 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
       if (method === "POST" && !c) return publicSession(state.createSession(body));
       if (method === "GET" && !c) {
         const pi = query.get("payment_intent");
-        const data = [...state.sessions.values()].filter((s) => !pi || s.payment_intent === pi).map(publicSession);
-        return { object: "list", data, has_more: false, url: "/v1/checkout/sessions" };
+        const customer = query.get("customer");
+        const status = query.get("status");
+        const all = [...state.sessions.values()].filter((s) => (!pi || s.payment_intent === pi) && (!customer || s.customer === customer) && (!status || s.status === status));
+        const list = state.page(all, query, "/v1/checkout/sessions");
+        return { ...list, data: list.data.map(publicSession) };
       }
       if (method === "POST" && d === "expire") return publicSession(state.expire(c!));
       return publicSession(state.get(state.sessions, "checkout.session", c!));
     }
-    if (a === "subscriptions") return method === "POST" ? state.updateSubscription(b!, body) : state.get(state.subscriptions, "subscription", b!);
+    if (a === "subscriptions") {
+      const expand = [...query].filter(([k]) => k.startsWith("expand")).map(([, v]) => v).concat(Object.values(body.expand ?? {}) as string[]);
+      if (method === "GET" && !b) {
+        const customer = query.get("customer");
+        const status = query.get("status");
+        const all = [...state.subscriptions.values()].filter((s) => (!customer || s.customer === customer) && (status === "all" || (status ? s.status === status : s.status !== "canceled")));
+        const list = state.page(all, query, "/v1/subscriptions");
+        return { ...list, data: list.data.map((s: any) => state.publicSubscription(s, expand.map((e) => e.replace(/^data\./, "")))) };
+      }
+      if (method === "DELETE") return state.publicSubscription(state.cancelSubscription(b!));
+      if (method === "POST") return state.publicSubscription(state.updateSubscription(b!, body), expand);
+      return state.publicSubscription(state.get(state.subscriptions, "subscription", b!), expand);
+    }
+    if (a === "charges" && method === "GET" && b) return state.get(state.charges, "charge", b);
+    if (a === "disputes" && method === "GET" && b) return state.get(state.disputes, "dispute", b);
+    if (a === "refunds") {
+      if (method === "POST") return state.createRefund(body);
+      const charge = query.get("charge");
+      return state.page([...state.refunds.values()].filter((r) => !charge || r.charge === charge), query, "/v1/refunds");
+    }
+    if (a === "invoices" && method === "GET" && !b) {
+      const status = query.get("status");
+      const since = Number(query.get("created[gte]") ?? 0);
+      const all = [...state.invoices.values()].filter((i) => (!status || i.status === status) && i.created >= since);
+      const list = state.page(all, query, "/v1/invoices");
+      return { ...list, data: list.data.map(publicInvoice) };
+    }
     if (a === "subscription_schedules") {
       if (method === "POST" && !b) return publicSchedule(state.createSchedule(body));
       if (method === "POST" && c === "release") return publicSchedule(state.releaseSchedule(b!));
       if (method === "POST") return publicSchedule(state.updateSchedule(b!, body));
       return publicSchedule(state.get(state.schedules, "subscription_schedule", b!));
     }
-    if (a === "invoices" && method === "GET" && b) return state.get(state.invoices, "invoice", b);
+    if (a === "invoices" && method === "GET" && b) return publicInvoice(state.get(state.invoices, "invoice", b));
     if (a === "invoice_payments" && method === "GET") {
       const pi = query.get("payment[payment_intent]");
-      const inv = pi ? state.invoicePayments.get(pi) : undefined;
-      const data = inv ? [{ id: newId("inpay"), object: "invoice_payment", invoice: inv, payment: { type: "payment_intent", payment_intent: pi } }] : [];
+      const invoice = query.get("invoice");
+      const data = [...state.invoicePayments]
+        .filter(([p, inv]) => (!pi || p === pi) && (!invoice || inv === invoice))
+        .map(([p, inv]) => ({ id: newId("inpay"), object: "invoice_payment", invoice: inv, payment: { type: "payment_intent", payment_intent: p } }));
       return { object: "list", data, has_more: false, url: "/v1/invoice_payments" };
     }
     throw new StripeError(404, "invalid_request_error", `Unrecognized request URL (${key}).`);
@@ -98,12 +129,12 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
       if (checkout) return checkoutPage(req.method, checkout[1]!, !!checkout[2]);
       const text = req.method === "GET" ? "" : await req.text();
       const body = decodeForm(text);
-      requests.push({ method: req.method, path: u.pathname, body });
+      requests.push({ method: req.method, path: u.pathname, body, query: u.searchParams });
       try {
         if (req.headers.get("authorization") !== `Bearer ${FAKE_SECRET_KEY}`) {
           throw new StripeError(401, "invalid_request_error", "Invalid API Key provided.");
         }
-        const failure = failures.findIndex((f) => u.pathname.startsWith(f.prefix));
+        const failure = failures.findIndex((f) => u.pathname.startsWith(f.prefix) && (!f.method || f.method === req.method));
         if (failure >= 0) {
           const [f] = failures.splice(failure, 1);
           throw new StripeError(f!.status, f!.status === 402 ? "card_error" : "api_error", "Simulated failure.", f!.status === 402 ? "card_declined" : undefined);
@@ -146,8 +177,8 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
     setWebhookUrl: (target: string | undefined) => {
       webhookUrl = target;
     },
-    /** The next request whose path starts with `prefix` fails (500 api_error, or 402 card_error). */
-    failNext: (prefix: string, status = 500) => failures.push({ prefix, status }),
+    /** The next request (of `method`, if given) whose path starts with `prefix` fails (500 api_error, or 402 card_error). */
+    failNext: (prefix: string, status = 500, method?: string) => failures.push({ prefix, status, method }),
     stop: () => server.stop(true),
   };
 }

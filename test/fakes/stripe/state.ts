@@ -1,24 +1,18 @@
 import { toInt } from "./form.ts";
+import { missing, newId, StripeError } from "./errors.ts";
+import { FakeStripeMoney } from "./money.ts";
+
+export { missing, newId, StripeError } from "./errors.ts";
 
 /** In-memory Stripe objects, shaped like the real API's JSON (each with its `object` field). */
-export class StripeError extends Error {
-  constructor(readonly status: number, readonly type: string, message: string, readonly code?: string, readonly param?: string) {
-    super(message);
-  }
-  toJSON() {
-    return { error: { type: this.type, message: this.message, ...(this.code ? { code: this.code } : {}), ...(this.param ? { param: this.param } : {}) } };
-  }
+/** Stripe bills on calendar months: the same day of the next month (or year). */
+function periodEndS(startS: number, interval: string | undefined): number {
+  const d = new Date(startS * 1000);
+  d.setUTCMonth(d.getUTCMonth() + (interval === "year" ? 12 : 1));
+  return Math.floor(d.getTime() / 1000);
 }
 
-export const missing = (kind: string, id: string) => new StripeError(404, "invalid_request_error", `No such ${kind}: '${id}'`, "resource_missing", "id");
-
-let seq = 0;
-export const newId = (prefix: string) => `${prefix}_test${(++seq).toString(36)}${Math.random().toString(36).slice(2, 12)}`;
-
-const MONTH_S = 30 * 86_400;
-const YEAR_S = 365 * 86_400;
-
-export class FakeStripeState {
+export class FakeStripeState extends FakeStripeMoney {
   customers = new Map<string, any>();
   products = new Map<string, any>();
   sessions = new Map<string, any>();
@@ -28,13 +22,11 @@ export class FakeStripeState {
   invoices = new Map<string, any>();
   /** payment_intent id -> invoice id (Stripe's invoice_payments). */
   invoicePayments = new Map<string, string>();
+  /** Customers whose card is declined from now on (upgrades stay pending, renewals fail). */
+  declining = new Set<string>();
 
-  constructor(private readonly baseUrl: () => string, private readonly nowS: () => number) {}
-
-  get<T>(map: Map<string, T>, kind: string, id: string): T {
-    const v = map.get(id);
-    if (!v) throw missing(kind, id);
-    return v;
+  constructor(private readonly baseUrl: () => string, nowS: () => number) {
+    super(nowS);
   }
 
   createCustomer(p: any) {
@@ -99,6 +91,7 @@ export class FakeStripeState {
       s.invoice = inv.id;
     } else {
       s.payment_intent = pi;
+      this.createCharge(pi, s.amount_total, s.customer);
     }
     return s;
   }
@@ -111,37 +104,76 @@ export class FakeStripeState {
 
   createSubscription(s: any) {
     const start = this.nowS();
-    const end = start + (s._price.recurring.interval === "year" ? YEAR_S : MONTH_S);
+    const end = periodEndS(start, s._price.recurring.interval);
     const sub = {
       id: newId("sub"), object: "subscription", customer: s.customer, status: "active", cancel_at_period_end: false, canceled_at: null,
       metadata: s._subscriptionMetadata, schedule: null as string | null, start_date: start, created: start,
+      latest_invoice: null as string | null, pending_update: null as any, ended_at: null as number | null,
       items: { object: "list", has_more: false, url: "/v1/subscription_items", data: [{ id: newId("si"), object: "subscription_item", price: s._price, quantity: 1, current_period_start: start, current_period_end: end }] },
     };
     this.subscriptions.set(sub.id, sub);
     return sub;
   }
 
-  createInvoice(sub: any, reason: string, amount: number, pi = newId("pi")) {
+  createInvoice(sub: any, reason: string, amount: number, pi = newId("pi"), paid = true) {
     const item = sub.items.data[0];
     const inv = {
-      id: newId("in"), object: "invoice", customer: sub.customer, status: "paid", billing_reason: reason, amount_paid: amount, amount_due: amount, currency: "eur",
+      id: newId("in"), object: "invoice", customer: sub.customer, status: paid ? "paid" : "open", billing_reason: reason, amount_paid: paid ? amount : 0, amount_due: amount, currency: "eur",
+      subscription_id: sub.id,
       parent: { type: "subscription_details", quote_details: null, subscription_details: { subscription: sub.id, metadata: sub.metadata } },
       lines: { object: "list", has_more: false, url: "/v1/invoices/lines", data: [{ id: newId("il"), object: "line_item", amount, period: { start: item.current_period_start, end: item.current_period_end } }] },
       created: this.nowS(),
     };
     this.invoices.set(inv.id, inv);
-    this.invoicePayments.set(pi, inv.id);
+    sub.latest_invoice = inv.id;
+    if (paid) {
+      this.invoicePayments.set(pi, inv.id);
+      this.createCharge(pi, amount, sub.customer);
+    }
     return inv;
+  }
+
+  /** A subscription object as the API answers it; `expand` may name latest_invoice. */
+  publicSubscription(sub: any, expand: string[] = []) {
+    const out = { ...sub };
+    if (expand.includes("latest_invoice") && sub.latest_invoice) out.latest_invoice = publicInvoice(this.invoices.get(sub.latest_invoice));
+    return out;
+  }
+
+  /** Cancels at once (DELETE /v1/subscriptions/:id, or the dashboard). */
+  cancelSubscription(id: string) {
+    const sub = this.get(this.subscriptions, "subscription", id);
+    if (sub.status === "canceled") throw new StripeError(400, "invalid_request_error", "This subscription has already been canceled.", "resource_missing");
+    sub.status = "canceled";
+    sub.canceled_at = this.nowS();
+    sub.ended_at = this.nowS();
+    return sub;
+  }
+
+  /** Paged list, newest first, with starting_after like every Stripe list. */
+  page(all: any[], query: URLSearchParams, url: string) {
+    const sorted = [...all].sort((a, b) => b.created - a.created);
+    const after = query.get("starting_after");
+    const from = after ? sorted.findIndex((o) => o.id === after) + 1 : 0;
+    const limit = toInt(query.get("limit")) ?? 10;
+    const data = sorted.slice(from, from + limit);
+    return { object: "list", data, has_more: from + limit < sorted.length, url };
   }
 
   /** The subscription's next period starts and its invoice is paid (the renewal that invoice.paid announces). */
   renew(subId: string) {
     const sub = this.get(this.subscriptions, "subscription", subId);
     const item = sub.items.data[0];
-    const length = item.current_period_end - item.current_period_start;
+    const sched = sub.schedule ? this.schedules.get(sub.schedule) : null;
+    const next = sched?.status === "active" ? sched.phases[1] : null;
+    if (next) {
+      // The schedule's next phase starts: its price replaces the item's, then the schedule is released.
+      item.price = sched._prices.find((p: any) => p.id === next.items[0].price) ?? item.price;
+      this.releaseSchedule(sched.id);
+    }
     item.current_period_start = item.current_period_end;
-    item.current_period_end += length;
-    return this.createInvoice(sub, "subscription_cycle", item.price.unit_amount);
+    item.current_period_end = periodEndS(item.current_period_start, item.price.recurring?.interval);
+    return this.createInvoice(sub, "subscription_cycle", item.price.unit_amount, newId("pi"), !this.declining.has(sub.customer));
   }
 
   updateSubscription(id: string, p: any) {
@@ -153,12 +185,20 @@ export class FakeStripeState {
       const item = sub.items.data.find((i: any) => i.id === change.id);
       if (!item) throw missing("subscription_item", change.id);
       const old = item.price;
-      item.price = change.price_data ? this.price(change.price_data) : item.price;
+      const price = change.price_data ? this.price(change.price_data) : item.price;
+      const amount = Math.max(0, price.unit_amount - old.unit_amount);
+      if (p.payment_behavior === "pending_if_incomplete" && this.declining.has(sub.customer)) {
+        // The proration invoice is not paid: the change waits as a pending update, the items stay.
+        this.createInvoice(sub, "subscription_update", amount, newId("pi"), false);
+        sub.pending_update = { expires_at: this.nowS() + 23 * 3600, subscription_items: [{ id: item.id, price }] };
+        return sub;
+      }
+      item.price = price;
       if (item.price.recurring?.interval !== old.recurring?.interval) {
         item.current_period_start = this.nowS();
-        item.current_period_end = this.nowS() + (item.price.recurring?.interval === "year" ? YEAR_S : MONTH_S);
+        item.current_period_end = periodEndS(this.nowS(), item.price.recurring?.interval);
       }
-      if (p.proration_behavior === "always_invoice") this.createInvoice(sub, "subscription_update", Math.max(0, item.price.unit_amount - old.unit_amount));
+      if (p.proration_behavior === "always_invoice") this.createInvoice(sub, "subscription_update", amount);
     }
     return sub;
   }
@@ -217,6 +257,13 @@ export class FakeStripeState {
     this.coupons.set(c.id, c);
     return c;
   }
+}
+
+/** The JSON Stripe answers for an invoice: internal fields stripped. */
+export function publicInvoice(i: any) {
+  if (!i) return null;
+  const { subscription_id, ...rest } = i;
+  return rest;
 }
 
 /** The JSON Stripe answers for a session: internal fields stripped. */

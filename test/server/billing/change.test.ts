@@ -37,14 +37,14 @@ describe("subscription changes", () => {
 
   test("a downgrade waits for the renewal date, access kept until then", async () => {
     const t = await billingApp();
-    const { user, token } = await subscriber(t, "subscription_pro");
+    const { user, token, subId } = await subscriber(t, "subscription_pro");
     const res = await change(t, token, { target_subscription_type: "basic", target_billing_cycle: "monthly", user_reason: "" });
     expect(res.body.scheduled_date).toBe("2026-02-15T10:00:00.000Z");
-    t.clock.set("2026-02-15T09:59:00.000Z");
+    t.clock.set("2026-02-15T10:00:00.000Z");
+    // Stripe decides: the local job leaves a Stripe subscriber's downgrade to Stripe's schedule.
     await runJobsOnce(t.deps, billingJobs);
     expect(userRow(t.db, user.id).subscriptionType).toBe("pro");
-    t.clock.set("2026-02-15T10:00:00.000Z");
-    await runJobsOnce(t.deps, billingJobs);
+    await t.webhook(t.fake.event("invoice.paid", t.fake.state.renew(subId)));
     const row = userRow(t.db, user.id);
     expect(row.subscriptionType).toBe("basic");
     expect(row.planQueries).toBe(10);
@@ -63,10 +63,10 @@ describe("subscription changes", () => {
 
   test("a cycle change is scheduled and then sets the annual period", async () => {
     const t = await billingApp();
-    const { user, token } = await subscriber(t);
+    const { user, token, subId } = await subscriber(t);
     await change(t, token, { target_subscription_type: "basic", target_billing_cycle: "annual" });
     t.clock.set("2026-02-15T10:00:00.000Z");
-    await runJobsOnce(t.deps, billingJobs);
+    await t.webhook(t.fake.event("invoice.paid", t.fake.state.renew(subId)));
     const row = userRow(t.db, user.id);
     expect(row.billingCycle).toBe("annual");
     expect(row.periodEndsAt.toISOString()).toBe("2027-02-15T10:00:00.000Z");
@@ -136,16 +136,28 @@ describe("subscription changes", () => {
     expect(res.status).toBe(400);
   });
 
-  test("a plan set by the CLI changes locally, with no Stripe call", async () => {
+  // Issue 12 changed this: a plan without a Stripe subscription is no longer changed through request-change.
+  for (const target of ["pro", "basic"] as const) {
+    test(`a plan set by the CLI is not changed to ${target} for free: 400, sent to Checkout, no Stripe call`, async () => {
+      const t = await billingApp();
+      const plan = target === "pro" ? "basic" : "pro";
+      const { user, token } = t.user({ subscriptionType: plan, billingCycle: "monthly", planStartedAt: t.clock.now(), periodEndsAt: new Date("2026-02-15T10:00:00.000Z") });
+      const before = t.fake.requests.length;
+      const res = await change(t, token, { target_subscription_type: target, target_billing_cycle: "monthly" });
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toContain("Tarifs");
+      expect(t.fake.requests.length).toBe(before);
+      expect(userRow(t.db, user.id)).toMatchObject({ subscriptionType: plan, planQueries: plan === "pro" ? 30 : 10 });
+      expect((await t.me(token)).body.pending_change).toBeNull();
+    });
+  }
+
+  test("a plan set by the CLI can be replaced by a paid subscription through Checkout", async () => {
     const t = await billingApp();
-    const { user, token } = t.user({ subscriptionType: "pro", billingCycle: "monthly", planStartedAt: t.clock.now(), periodEndsAt: new Date("2026-02-15T10:00:00.000Z") });
-    const before = t.fake.requests.length;
-    const res = await change(t, token, { target_subscription_type: "basic", target_billing_cycle: "monthly" });
-    expect(res.status).toBe(200);
-    expect(t.fake.requests.length).toBe(before);
-    t.clock.set("2026-02-15T10:00:00.000Z");
-    await runJobsOnce(t.deps, billingJobs);
-    expect(userRow(t.db, user.id).subscriptionType).toBe("basic");
+    const { user, token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
+    await t.subscribe(token, "subscription_pro");
+    expect(userRow(t.db, user.id)).toMatchObject({ subscriptionType: "pro", planQueries: 30 });
+    expect(userRow(t.db, user.id).stripeSubscriptionId).toMatch(/^sub_/);
   });
 
   test("a Stripe failure leaves nothing scheduled", async () => {
@@ -176,11 +188,19 @@ describe("GET /api/subscription/status and upgrade prices", () => {
     const t = await billingApp();
     const start = new Date("2026-01-01T00:00:00.000Z");
     t.clock.set("2026-01-16T12:00:00.000Z");
-    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planStartedAt: start, periodEndsAt: new Date("2026-02-01T00:00:00.000Z") });
+    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planStartedAt: start, periodEndsAt: new Date("2026-02-01T00:00:00.000Z"), stripeSubscriptionId: "sub_x" });
     const res = await t.call("GET", "/api/stripe/upgrade-price/subscription_pro", { token });
     expect(res.body.is_upgrade).toBe(true);
     expect(res.body.prorated_credit).toBe(6);
     expect(res.body.upgrade_price).toBe(8.96);
+  });
+
+  test("a plan an operator set gets no proration credit: Checkout charges the full price", async () => {
+    const t = await billingApp();
+    t.clock.set("2026-01-16T12:00:00.000Z");
+    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planStartedAt: new Date("2026-01-01T00:00:00.000Z"), periodEndsAt: new Date("2026-02-01T00:00:00.000Z") });
+    const res = await t.call("GET", "/api/stripe/upgrade-price/subscription_pro", { token });
+    expect(res.body).toMatchObject({ is_upgrade: true, prorated_credit: 0, upgrade_price: 29.9 });
   });
 
   test("an annual offer that is not an upgrade shows its savings", async () => {

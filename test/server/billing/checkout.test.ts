@@ -64,7 +64,7 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("a subscriber asking for a new subscription gets 409 pointing to the change-plan flow", async () => {
     const t = await billingApp();
-    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
+    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", stripeSubscriptionId: "sub_existing" });
     const res = await t.checkout(token, "subscription_pro");
     expect(res.status).toBe(409);
     expect(res.body.detail).toContain("Changer de forfait");

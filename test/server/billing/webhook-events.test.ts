@@ -106,7 +106,9 @@ describe("invoice.payment_failed", () => {
     const t = await billingApp();
     const { user, subId } = await subscriber(t, "subscription_basic", { planQueries: 3 });
     t.clock.advance(31 * 86_400_000);
-    const invoice = { ...t.fake.state.renew(subId), status: "open", amount_paid: 0 };
+    t.fake.state.declining.add(t.fake.state.subscriptions.get(subId)!.customer);
+    const invoice = t.fake.state.renew(subId);
+    expect(invoice.status).toBe("open");
     const evt = t.fake.event("invoice.payment_failed", invoice);
     expect((await t.webhook(evt)).status).toBe(200);
     const row = userRow(t, user.id);
@@ -123,7 +125,10 @@ describe("invoice.payment_failed", () => {
     const { user, subId } = await subscriber(t, "subscription_basic", { planQueries: 3 });
     t.clock.advance(31 * 86_400_000);
     const invoice = t.fake.state.renew(subId);
-    await t.webhook(t.fake.event("invoice.payment_failed", { ...invoice, status: "open", amount_paid: 0 }));
+    invoice.status = "open";
+    await t.webhook(t.fake.event("invoice.payment_failed", invoice));
+    expect(userRow(t, user.id).planQueries).toBe(3);
+    invoice.status = "paid";
     await t.webhook(t.fake.event("invoice.paid", invoice));
     expect(userRow(t, user.id).planQueries).toBe(10);
     expect(t.db.select().from(purchases).all().length).toBe(2);
@@ -143,7 +148,8 @@ describe("customer.subscription.updated / deleted", () => {
     test(`updated with status ${status} expires the account, keeps extra requests, drops the pending change`, async () => {
       const t = await billingApp();
       const { user, token, sub } = await proWithPendingDowngrade(t);
-      const evt = t.fake.event("customer.subscription.updated", { ...sub(), status });
+      sub().status = status; // Stripe decides: the subscription as Stripe holds it, not the event's copy
+      const evt = t.fake.event("customer.subscription.updated", sub());
       expect((await t.webhook(evt)).status).toBe(200);
       const row = userRow(t, user.id);
       expect(row.subscriptionType).toBe("expired");
@@ -159,7 +165,8 @@ describe("customer.subscription.updated / deleted", () => {
     const t = await billingApp();
     const { user, token, sub } = await proWithPendingDowngrade(t);
     const before = snapshot(t, user.id);
-    await t.webhook(t.fake.event("customer.subscription.updated", { ...sub(), status: "past_due" }));
+    sub().status = "past_due";
+    await t.webhook(t.fake.event("customer.subscription.updated", sub()));
     const after = snapshot(t, user.id);
     expect(after.user).toEqual(before.user);
     expect(after.pending).toEqual(before.pending);
@@ -169,7 +176,7 @@ describe("customer.subscription.updated / deleted", () => {
   test("deleted ends the plan, keeps extra requests and drops the pending change; a replay changes nothing", async () => {
     const t = await billingApp();
     const { user, token, sub } = await proWithPendingDowngrade(t);
-    const evt = t.fake.event("customer.subscription.deleted", { ...sub(), status: "canceled" });
+    const evt = t.fake.event("customer.subscription.deleted", t.fake.state.cancelSubscription(sub().id));
     await t.webhook(evt);
     const row = userRow(t, user.id);
     expect(row.subscriptionType).toBe("expired");
@@ -181,30 +188,38 @@ describe("customer.subscription.updated / deleted", () => {
 });
 
 describe("charge.refunded", () => {
-  const charge = (pi: string, refunded = true) => ({ id: `ch_${pi}`, object: "charge", payment_intent: pi, refunded, amount_refunded: 1199 });
+  /** Refunds at the fake (all of it unless `amount`) and returns the charge.refunded event Stripe sends. */
+  const refund = (t: T, pi: string, amount?: number) => {
+    t.fake.state.createRefund({ payment_intent: pi, ...(amount ? { amount: String(amount) } : {}) });
+    return t.fake.event("charge.refunded", t.fake.state.chargeOf(pi));
+  };
 
-  test("a refunded subscription payment is marked refunded and leaves the admin revenue", async () => {
+  // Issue 12 changed this: a full refund of the subscription payment now ends the plan (it kept it before).
+  test("a fully refunded subscription payment is marked refunded, leaves the admin revenue and ends the plan", async () => {
     const t = await billingApp();
     const admin = t.user({ isAdmin: true, subscriptionType: "pro" });
     const revenue = async () => (await t.call("GET", "/api/admin/stats", { token: admin.token })).body;
-    const { user, id } = await subscriber(t, "subscription_basic");
+    const { user, id, sub } = await subscriber(t, "subscription_basic");
     expect(await revenue()).toMatchObject({ total_revenue: 11.99, completed_purchases: 1 });
     const invoice = t.fake.state.invoices.get(t.fake.sessions.get(id)!.invoice!)!;
     const pi = [...t.fake.state.invoicePayments].find(([, inv]) => inv === invoice.id)![0];
 
-    const evt = t.fake.event("charge.refunded", charge(pi));
+    const evt = refund(t, pi);
     expect((await t.webhook(evt)).status).toBe(200);
     expect(t.db.select().from(purchases).get()!.status).toBe("refunded");
     expect(await revenue()).toMatchObject({ total_revenue: 0, completed_purchases: 0 });
-    expect(userRow(t, user.id).subscriptionType).toBe("basic"); // access: the operator decides
+    expect(userRow(t, user.id)).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
+    expect(sub().status).toBe("canceled");
     await expectReplayChangesNothing(t, evt, user.id);
   });
 
-  test("a partial refund leaves the purchase completed", async () => {
+  test("a partial refund leaves the purchase completed and the pack's requests", async () => {
     const t = await billingApp();
-    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
+    const { user, token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
     const id = await t.subscribe(token, "token_pack_10");
-    await t.webhook(t.fake.event("charge.refunded", charge(t.fake.sessions.get(id)!.payment_intent!, false)));
+    const res = await t.webhook(refund(t, t.fake.sessions.get(id)!.payment_intent!, 500));
+    expect(res.status).toBe(200);
     expect(t.db.select().from(purchases).get()!.status).toBe("completed");
+    expect(userRow(t, user.id).extraQueries).toBe(10);
   });
 });

@@ -111,8 +111,8 @@ describe("POST /api/stripe/webhook", () => {
     const t = await billingApp();
     const { user, token } = t.user();
     const id = await t.subscribe(token, "subscription_basic");
-    const sub = t.fake.state.subscriptions.get(t.fake.sessions.get(id)!.subscription!)!;
-    await t.webhook(t.fake.event("customer.subscription.deleted", { ...sub, status: "canceled" }));
+    const sub = t.fake.state.cancelSubscription(t.fake.sessions.get(id)!.subscription!);
+    await t.webhook(t.fake.event("customer.subscription.deleted", sub));
     const row = userRow(t.db, user.id);
     expect(row.subscriptionType).toBe("expired");
     expect(row.stripeSubscriptionId).toBeNull();
@@ -123,7 +123,8 @@ describe("POST /api/stripe/webhook", () => {
     const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
     const id = await t.subscribe(token, "token_pack_10");
     const pi = t.fake.sessions.get(id)!.payment_intent!;
-    await t.webhook(t.fake.event("charge.refunded", { id: "ch_test1", object: "charge", payment_intent: pi, refunded: true, amount_refunded: 999 }));
+    t.fake.state.createRefund({ payment_intent: pi });
+    await t.webhook(t.fake.event("charge.refunded", t.fake.state.chargeOf(pi)));
     expect(t.db.select().from(purchases).where(eq(purchases.checkoutSessionId, id)).get()!.status).toBe("refunded");
   });
 

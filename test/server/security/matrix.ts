@@ -48,6 +48,7 @@ export const MATRIX: Record<string, Row> = {
   "GET /api/admin/stats": { req: () => ({ path: "/api/admin/stats" }), expect: ADMIN_ONLY },
   "GET /api/admin/usage": { req: () => ({ path: "/api/admin/usage?days=7" }), expect: ADMIN_ONLY },
   "GET /api/admin/users": { req: () => ({ path: "/api/admin/users?page=1&per_page=10" }), expect: ADMIN_ONLY },
+  "GET /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}` }), expect: ADMIN_ONLY },
   "PUT /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}`, json: profile(w) }), expect: ADMIN_ONLY },
   "DELETE /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}` }), expect: ADMIN_ONLY },
   "POST /api/contact": { req: () => ({ path: "/api/contact", json: { name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour" } }), expect: PUBLIC_200 },
@@ -55,8 +56,8 @@ export const MATRIX: Record<string, Row> = {
   "GET /api/stripe/upgrade-price/:product_type": { req: () => ({ path: "/api/stripe/upgrade-price/subscription_pro" }), expect: SIGNED_IN },
   "POST /api/stripe/create-payment-intent": {
     req: () => ({ path: "/api/stripe/create-payment-intent", json: { product_type: "subscription_basic", is_annual: false, origin_url: ORIGIN } }),
-    // The admin of this world is a Pro subscriber: a second subscription is the change-plan flow (409).
-    expect: [401, 401, 200, 200, 409],
+    // The admin of this world is Pro by an operator's hand, with no Stripe subscription: it may subscribe (issue 12).
+    expect: SIGNED_IN,
   },
   "GET /api/stripe/checkout-status/:session_id": { req: (w) => ({ path: `/api/stripe/checkout-status/${w.checkoutSessionId}` }), expect: OWNER_ONLY },
   // No session: the Stripe signature is the authentication, and there is none here.

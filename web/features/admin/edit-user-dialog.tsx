@@ -5,6 +5,7 @@ import { api, ApiError, unwrap } from "../../lib/api.ts";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { type FormErrors, formFromUser, PLANS, TRIAL_DAYS_MAX, type UserForm, validateUserForm } from "./admin-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { BillingHistory } from "./billing-history.tsx";
 
 const t = fr.admin.edit;
 
@@ -105,6 +106,7 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
               />,
             )}
         </div>
+        <BillingHistory userId={user.id} />
         <ErrorAlert message={failure} />
         <div className="u-actions">
           <button type="button" className="u-btn-outline" onClick={onClose}>

@@ -1,0 +1,140 @@
+import { and, desc, eq, gt, ne, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { billingChanges, type UserRow, users } from "../db/schema/index.ts";
+
+/**
+ * The only SQL that writes the entitlement columns of `users` (plan, cycle,
+ * dates, both balances, the Stripe subscription). Only entitlements.ts calls
+ * the writers here; test/server/billing/entitlements-owner.test.ts checks that
+ * no other file writes these columns.
+ */
+export type EntitlementValues = Partial<
+  Pick<
+    UserRow,
+    | "subscriptionType"
+    | "billingCycle"
+    | "planQueries"
+    | "trialEndsAt"
+    | "planStartedAt"
+    | "quotaRenewsAt"
+    | "periodEndsAt"
+    | "stripeSubscriptionId"
+    | "stripeCustomerId"
+  >
+>;
+
+/** One UPDATE of the given columns; `guard` adds conditions (the state the caller read), so a concurrent writer wins cleanly. */
+export function writeEntitlements(db: Db, userId: number, values: EntitlementValues, now: Date, guard?: SQL): UserRow | undefined {
+  return db
+    .update(users)
+    .set({ ...values, updatedAt: now })
+    .where(guard ? and(eq(users.id, userId), guard) : eq(users.id, userId))
+    .returning()
+    .get();
+}
+
+/** Adds `delta` to plan_queries (an upgrade adds the new plan's allowance to what remains). */
+export function addPlanQueries(db: Db, userId: number, delta: number, now: Date): UserRow | undefined {
+  return db
+    .update(users)
+    .set({ planQueries: sql`${users.planQueries} + ${delta}`, updatedAt: now })
+    .where(eq(users.id, userId))
+    .returning()
+    .get();
+}
+
+/**
+ * Adds `delta` (negative: takes back) to extra_queries in one UPDATE, never
+ * below zero. Returns the balance before and after, so the caller knows how
+ * many were really taken back.
+ */
+export function addExtraQueries(db: Db, userId: number, delta: number, now: Date): { before: number; row: UserRow } | undefined {
+  const before = db.select({ n: users.extraQueries }).from(users).where(eq(users.id, userId)).get()?.n;
+  if (before === undefined) return undefined;
+  const row = db
+    .update(users)
+    .set({ extraQueries: sql`MAX(0, ${users.extraQueries} + ${delta})`, updatedAt: now })
+    .where(eq(users.id, userId))
+    .returning()
+    .get()!;
+  return { before, row };
+}
+
+/** Sets both balances (admin's "remaining requests"). */
+export function writeBalances(db: Db, userId: number, planQueries: number, extraQueries: number, now: Date): UserRow | undefined {
+  return db.update(users).set({ planQueries, extraQueries, updatedAt: now }).where(eq(users.id, userId)).returning().get();
+}
+
+/** The SQL twin of effectivePlan(): a user who may spend a request right now. */
+function activeAt(now: Date) {
+  return and(ne(users.subscriptionType, "expired"), or(ne(users.subscriptionType, "trial"), gt(users.trialEndsAt, now)));
+}
+
+export type QuotaSource = "plan" | "extra";
+
+/**
+ * Spends one request: plan_queries first, then extra_queries. Each balance is
+ * taken with one conditional UPDATE whose WHERE does all the checking (active
+ * plan, balance above zero), so concurrent spends never read-then-write and
+ * never go below zero; the second statement runs only when the first matched
+ * nothing. Returns the balance it came from (refunds go back there), or null
+ * when refused (trial over, plan expired, nothing left).
+ */
+export function spendOneQuery(db: Db, userId: number, now: Date): QuotaSource | null {
+  const fromPlan = db
+    .update(users)
+    .set({ planQueries: sql`${users.planQueries} - 1`, updatedAt: now })
+    .where(and(eq(users.id, userId), activeAt(now), gt(users.planQueries, 0)))
+    .returning({ id: users.id })
+    .get();
+  if (fromPlan) return "plan";
+  const fromExtra = db
+    .update(users)
+    .set({ extraQueries: sql`${users.extraQueries} - 1`, updatedAt: now })
+    .where(and(eq(users.id, userId), activeAt(now), gt(users.extraQueries, 0)))
+    .returning({ id: users.id })
+    .get();
+  return fromExtra ? "extra" : null;
+}
+
+/** Gives one request back to the balance it was spent from (final processing failed). */
+export function refundOneQuery(db: Db, userId: number, source: QuotaSource, now: Date): void {
+  const column = source === "plan" ? users.planQueries : users.extraQueries;
+  db.update(users)
+    .set(source === "plan" ? { planQueries: sql`${column} + 1`, updatedAt: now } : { extraQueries: sql`${column} + 1`, updatedAt: now })
+    .where(eq(users.id, userId))
+    .run();
+}
+
+/** Trials past their days or out of requests become `expired` (written, not only displayed). */
+export function expireTrialRows(db: Db, now: Date): Array<{ id: number }> {
+  return db
+    .update(users)
+    .set({ subscriptionType: "expired", planQueries: 0, updatedAt: now })
+    .where(
+      and(
+        eq(users.subscriptionType, "trial"),
+        sql`(${users.trialEndsAt} <= ${now.getTime()} OR ${users.planQueries} + ${users.extraQueries} <= 0)`,
+      ),
+    )
+    .returning({ id: users.id })
+    .all();
+}
+
+export type BillingChangeRow = typeof billingChanges.$inferSelect;
+export type NewBillingChange = Omit<typeof billingChanges.$inferInsert, "id">;
+
+export function insertBillingChange(db: Db, row: NewBillingChange): void {
+  db.insert(billingChanges).values(row).run();
+}
+
+/** An account's billing changes, newest first. */
+export function selectBillingChanges(db: Db, userId: number, limit = 50): BillingChangeRow[] {
+  return db
+    .select()
+    .from(billingChanges)
+    .where(eq(billingChanges.userId, userId))
+    .orderBy(desc(billingChanges.createdAt), desc(billingChanges.id))
+    .limit(limit)
+    .all();
+}

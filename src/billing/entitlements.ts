@@ -1,0 +1,204 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { type BillingCycle, pendingPlanChanges, type Plan, type UserRow } from "../db/schema/index.ts";
+import { addMonths, DAY } from "../lib/clock.ts";
+import { AppError } from "../lib/errors.ts";
+import {
+  addExtraQueries,
+  addPlanQueries,
+  type EntitlementValues,
+  expireTrialRows,
+  insertBillingChange,
+  refundOneQuery,
+  selectBillingChanges,
+  spendOneQuery,
+  writeBalances,
+  writeEntitlements,
+} from "./billing.queries.ts";
+import { TRIAL_DAYS } from "../users/users.quota.ts";
+import { PLAN_ALLOWANCE } from "./pricing.constants.ts";
+
+/**
+ * The one owner of entitlements: plan, cycle, period dates, allowance, extra
+ * requests and the Stripe subscription an account runs on. Webhooks, the
+ * status poll, jobs, reconciliation, the admin panel, the CLI, referrals and
+ * checkout all go through these functions; billing.queries.ts holds the SQL
+ * and nothing else writes these columns. Every change made for a billing
+ * reason is recorded (who, what, why) in billing_changes, in the caller's
+ * transaction. Call inside `immediate()` when several steps must hold together.
+ */
+
+/** Who changed an account and why: the row an operator reads later. */
+export type Why = { actor: string; action: string; detail: string; stripeRef?: string | null };
+
+export type PlanInput = { plan: Plan; cycle?: BillingCycle | null };
+
+function record(db: Db, now: Date, userId: number, why: Why): void {
+  noteBillingChange(db, now, userId, why);
+}
+
+/** Length of a billing period: where scheduled changes take effect. */
+export function periodEnd(start: Date, cycle: BillingCycle): Date {
+  return addMonths(start, cycle === "annual" ? 12 : 1);
+}
+
+/**
+ * The first monthly quota reset after `now`, counted from the plan's start so
+ * that clamped month ends (31 Jan -> 28 Feb) do not drift the anniversary.
+ */
+export function nextQuotaRenewal(startedAt: Date, now: Date): Date {
+  let n = 1;
+  let next = addMonths(startedAt, n);
+  while (next.getTime() <= now.getTime()) next = addMonths(startedAt, ++n);
+  return next;
+}
+
+/** The entitlements of a new account: the 7-day trial with its requests. */
+export function initialEntitlements(now: Date) {
+  return { subscriptionType: "trial" as const, planQueries: PLAN_ALLOWANCE.trial, extraQueries: 0, trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * DAY) };
+}
+
+/** The columns a plan sets; extra_queries are never touched (packs and bonuses survive). */
+export function planColumns(input: PlanInput, start: Date): EntitlementValues {
+  const { plan } = input;
+  if (plan === "trial") {
+    return {
+      subscriptionType: "trial", billingCycle: null, planQueries: PLAN_ALLOWANCE.trial,
+      trialEndsAt: new Date(start.getTime() + TRIAL_DAYS * DAY), planStartedAt: null, quotaRenewsAt: null, periodEndsAt: null,
+    };
+  }
+  if (plan === "expired") {
+    return { subscriptionType: "expired", billingCycle: null, planQueries: 0, planStartedAt: null, quotaRenewsAt: null, periodEndsAt: null };
+  }
+  const cycle = input.cycle ?? "monthly";
+  return {
+    subscriptionType: plan, billingCycle: cycle, planQueries: PLAN_ALLOWANCE[plan],
+    planStartedAt: start, quotaRenewsAt: addMonths(start, 1), periodEndsAt: periodEnd(start, cycle),
+  };
+}
+
+function mustWrite(row: UserRow | undefined): UserRow {
+  if (!row) throw new AppError("USER_NOT_FOUND");
+  return row;
+}
+
+/** Drops a pending change (the plan it was leaving no longer exists). */
+export function dropPendingChanges(db: Db, now: Date, userId: number): void {
+  db.update(pendingPlanChanges)
+    .set({ status: "cancelled", endedAt: now })
+    .where(and(eq(pendingPlanChanges.userId, userId), eq(pendingPlanChanges.status, "pending")))
+    .run();
+}
+
+/**
+ * A whole plan from `start`: allowance reset, dates set, extra requests kept,
+ * a pending change dropped. `stripe` says which Stripe subscription drives it
+ * from now on (null: none, the plan renews locally). Throws USER_NOT_FOUND.
+ */
+export function grantPlan(
+  db: Db, now: Date, userId: number, input: PlanInput, why: Why,
+  opts: { start?: Date; periodEndsAt?: Date; stripeSubscriptionId?: string | null; stripeCustomerId?: string | null } = {},
+): UserRow {
+  const start = opts.start ?? now;
+  const values: EntitlementValues = { ...planColumns(input, start) };
+  // A Stripe period already under way (a late event): the next monthly reset after now, the period end Stripe states.
+  if (values.quotaRenewsAt && start.getTime() < now.getTime()) values.quotaRenewsAt = nextQuotaRenewal(start, now);
+  if (opts.periodEndsAt && values.periodEndsAt) values.periodEndsAt = opts.periodEndsAt;
+  if (opts.stripeSubscriptionId !== undefined) values.stripeSubscriptionId = opts.stripeSubscriptionId;
+  if (opts.stripeCustomerId) values.stripeCustomerId = opts.stripeCustomerId;
+  const row = mustWrite(writeEntitlements(db, userId, values, now));
+  dropPendingChanges(db, now, userId);
+  record(db, now, userId, why);
+  return row;
+}
+
+/** The plan is over: expired, no Stripe subscription behind it, extra requests kept. */
+export function endPlan(db: Db, now: Date, userId: number, why: Why): UserRow {
+  return grantPlan(db, now, userId, { plan: "expired" }, why, { stripeSubscriptionId: null });
+}
+
+/**
+ * Plan, cycle and billing period as Stripe's subscription states them; the
+ * allowance is left as it is (it changes with paid invoices only).
+ */
+export function followStripePlan(
+  db: Db, now: Date, userId: number,
+  s: { plan: "basic" | "pro"; cycle: BillingCycle; periodStart: Date; periodEnd: Date; subscriptionId: string },
+  why: Why,
+): UserRow {
+  const row = mustWrite(
+    writeEntitlements(db, userId, {
+      subscriptionType: s.plan, billingCycle: s.cycle, planStartedAt: s.periodStart,
+      quotaRenewsAt: nextQuotaRenewal(s.periodStart, now), periodEndsAt: s.periodEnd, stripeSubscriptionId: s.subscriptionId,
+    }, now),
+  );
+  record(db, now, userId, why);
+  return row;
+}
+
+/** A new quota period: the plan's allowance again, extra requests kept. `guard` makes it conditional on what the caller read. */
+export function resetAllowance(
+  db: Db, now: Date, userId: number, s: { plan: Plan; quotaRenewsAt: Date | null; periodEndsAt: Date | null }, why: Why, guard?: SQL,
+): UserRow | undefined {
+  const row = writeEntitlements(db, userId, { planQueries: PLAN_ALLOWANCE[s.plan], quotaRenewsAt: s.quotaRenewsAt, periodEndsAt: s.periodEndsAt }, now, guard);
+  if (row) record(db, now, userId, why);
+  return row;
+}
+
+/** Adds to the plan's requests of this period (an upgrade paid: the new allowance on top of what remains). */
+export function addAllowance(db: Db, now: Date, userId: number, n: number, why: Why): UserRow {
+  const row = mustWrite(addPlanQueries(db, userId, n, now));
+  record(db, now, userId, why);
+  return row;
+}
+
+/** Extra requests (packs, referral bonuses, grants): never expire. */
+export function addExtra(db: Db, now: Date, userId: number, n: number, why: Why): UserRow {
+  const row = mustWrite(addExtraQueries(db, userId, n, now)?.row);
+  record(db, now, userId, why);
+  return row;
+}
+
+/** Takes back up to `n` unused extra requests (refund, dispute); returns how many were really taken. */
+export function takeBackExtra(db: Db, now: Date, userId: number, n: number, why: (taken: number) => Why): number {
+  const done = addExtraQueries(db, userId, -n, now);
+  if (!done) return 0;
+  const taken = done.before - done.row.extraQueries;
+  record(db, now, userId, why(taken));
+  return taken;
+}
+
+/** The admin's "remaining requests": the sum becomes n, extra requests kept first, capped at n. */
+export function setRemaining(db: Db, now: Date, user: UserRow, n: number, why: Why): UserRow {
+  const extra = Math.min(Math.max(0, user.extraQueries), n);
+  const row = mustWrite(writeBalances(db, user.id, n - extra, extra, now));
+  record(db, now, user.id, why);
+  return row;
+}
+
+export function setTrialEnd(db: Db, now: Date, userId: number, trialEndsAt: Date, why: Why): UserRow {
+  const row = mustWrite(writeEntitlements(db, userId, { trialEndsAt }, now));
+  record(db, now, userId, why);
+  return row;
+}
+
+/** Records a decision that changed no column (a refund marked, a duplicate cancelled, a difference found). */
+export function noteBillingChange(db: Db, now: Date, userId: number | null, why: Why): void {
+  insertBillingChange(db, { userId, actor: why.actor, action: why.action, detail: why.detail, stripeRef: why.stripeRef ?? null, createdAt: now });
+}
+
+/** An account's billing record, newest first, as the admin view and `unisson users show` print it. */
+export function billingHistory(db: Db, userId: number, limit = 50) {
+  return selectBillingChanges(db, userId, limit).map((c) => ({
+    at: c.createdAt.toISOString(), actor: c.actor, action: c.action, detail: c.detail, stripe_ref: c.stripeRef,
+  }));
+}
+
+/** Trials past their days or out of requests are written expired. */
+export function expireTrials(db: Db, now: Date): number {
+  return expireTrialRows(db, now).length;
+}
+
+/** Spending a request and giving it back (chat engine): the same owner, no record per request. */
+export { refundOneQuery, spendOneQuery };
+export type { QuotaSource } from "./billing.queries.ts";

@@ -1,0 +1,143 @@
+import { eq, isNotNull } from "drizzle-orm";
+import type Stripe from "stripe";
+import { purchases, type UserRow, users } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import type { Job } from "../jobs/scheduler.ts";
+import { AppError } from "../lib/errors.ts";
+import { DAY } from "../lib/clock.ts";
+import { endPlan, noteBillingChange } from "./entitlements.ts";
+import { requireStripe, stripeCall } from "./stripe.client.ts";
+import {
+  applySubscriptionState, cancelNow, claimInvoice, idOf, invoiceSubscription, isLive, planOfSubscription, settleDuplicate, stateOf,
+} from "./subscription-sync.service.ts";
+
+/**
+ * Reconciliation (daily job, `unisson billing reconcile`): compares the
+ * database with Stripe and fixes what Stripe says, so a missed or failed
+ * webhook is never wrong for good. Stripe's lists are read page by page
+ * (starting_after):
+ * 1. every subscription: each is applied like an event would (plan, period,
+ *    cancellation, duplicate: cancelled and refunded); a live subscription
+ *    made by Unisson whose account is gone is cancelled;
+ * 2. every account that names a subscription Stripe no longer lists;
+ * 3. paid invoices of the last 35 days that no purchase row records.
+ * With dryRun the same comparison runs inside a transaction rolled back:
+ * every difference is reported, nothing is changed.
+ */
+export type Difference = { kind: string; user_id: number | null; email: string | null; stripe_ref: string; detail: string; fixed: boolean };
+export type ReconcileReport = { dry_run: boolean; subscriptions_checked: number; invoices_checked: number; differences: Difference[] };
+
+const PAGE = 100;
+const INVOICE_WINDOW_DAYS = 35;
+class DryRun extends Error {}
+
+/** Every object of a Stripe list, page by page with starting_after. */
+async function* paged<T extends { id: string }>(deps: Deps, what: string, list: (startingAfter?: string) => Promise<Stripe.ApiList<T>>): AsyncGenerator<T> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await stripeCall(deps.log, what, () => list(after));
+    for (const item of page.data) yield item;
+    if (!page.has_more || page.data.length === 0) return;
+    after = page.data[page.data.length - 1]!.id;
+  }
+}
+
+/** Runs `fn` in a transaction, rolled back on a dry run; returns its result either way. */
+function attempt<T>(deps: Deps, dryRun: boolean, fn: () => T): T {
+  let out!: T;
+  try {
+    deps.db.$client.transaction(() => {
+      out = fn();
+      if (dryRun) throw new DryRun();
+    }).immediate();
+  } catch (e) {
+    if (!(e instanceof DryRun)) throw e;
+  }
+  return out;
+}
+
+const snapshot = (u: UserRow | undefined) =>
+  u ? `${u.subscriptionType}${u.billingCycle ? `/${u.billingCycle}` : ""}, période jusqu'au ${u.periodEndsAt?.toISOString().slice(0, 10) ?? "—"}, abonnement ${u.stripeSubscriptionId ?? "aucun"}` : "—";
+
+export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?: number } = {}): Promise<ReconcileReport> {
+  if (!deps.stripe) throw new AppError("PAYMENTS_DISABLED", "Stripe n'est pas configuré (STRIPE_SECRET_KEY absent) : rien à comparer.");
+  const stripe = requireStripe(deps.stripe);
+  const { db, log } = deps;
+  const dryRun = opts.dryRun ?? false;
+  const limit = opts.pageSize ?? PAGE;
+  const differences: Difference[] = [];
+  const seen = new Set<string>();
+  const userOf = (id: number | undefined) => (id === undefined ? undefined : db.select().from(users).where(eq(users.id, id)).get());
+  const note = (d: Omit<Difference, "fixed">, fixed: boolean) => {
+    differences.push({ ...d, fixed });
+    if (!dryRun && fixed) noteBillingChange(db, deps.clock.now(), d.user_id, { actor: "reconcile", action: "reconcile", detail: `${d.kind} : ${d.detail}`, stripeRef: d.stripe_ref });
+  };
+
+  // 1. Stripe's subscriptions, each applied as an event would.
+  let subscriptions = 0;
+  for await (const sub of paged(deps, "subscriptions.list", (after) =>
+    stripe.subscriptions.list({ status: "all", limit, expand: ["data.latest_invoice"], ...(after ? { starting_after: after } : {}) }),
+  )) {
+    subscriptions++;
+    seen.add(sub.id);
+    const state = await stateOf(deps, sub);
+    const before = userOf(state.user?.id);
+    if (!state.user) {
+      if (isLive(sub.status) && sub.metadata?.user_id) {
+        if (!dryRun) await cancelNow(deps, sub.id);
+        note({ kind: "abonnement orphelin", user_id: null, email: null, stripe_ref: sub.id, detail: `abonnement actif pour le compte n° ${sub.metadata.user_id}, qui n'existe plus : résilié.` }, !dryRun);
+      }
+      continue;
+    }
+    const { outcome, after } = attempt(deps, dryRun, () => ({ outcome: applySubscriptionState(deps, state, "reconcile", null), after: userOf(state.user!.id) }));
+    if (outcome === "unchanged" || outcome === "orphan") continue;
+    if (outcome === "duplicate") {
+      if (!dryRun) await settleDuplicate(deps, state, "reconcile");
+      note({ kind: "abonnement en double", user_id: before!.id, email: before!.email, stripe_ref: sub.id, detail: `second abonnement actif, le compte garde ${state.otherLive} : résilié et remboursé.` }, !dryRun);
+      continue;
+    }
+    const stripeSays = planOfSubscription(sub);
+    note({
+      kind: outcome === "ended" ? "abonnement terminé" : snapshot(before) === snapshot(after) ? "renouvellement non crédité" : "forfait différent", user_id: before!.id, email: before!.email, stripe_ref: sub.id,
+      detail: `Stripe : ${sub.status}${stripeSays ? ` ${stripeSays.plan}/${stripeSays.cycle} jusqu'au ${stripeSays.end.toISOString().slice(0, 10)}` : ""} ; base : ${snapshot(before)} → ${snapshot(after)}.`,
+    }, !dryRun);
+  }
+
+  // 2. Accounts naming a subscription Stripe does not list any more.
+  for (const u of db.select().from(users).where(isNotNull(users.stripeSubscriptionId)).all()) {
+    if (seen.has(u.stripeSubscriptionId!)) continue;
+    if (!dryRun) attempt(deps, false, () => endPlan(db, deps.clock.now(), u.id, { actor: "reconcile", action: "plan", detail: `Abonnement ${u.stripeSubscriptionId} inconnu de Stripe : forfait expiré.`, stripeRef: u.stripeSubscriptionId }));
+    note({ kind: "abonnement disparu", user_id: u.id, email: u.email, stripe_ref: u.stripeSubscriptionId!, detail: `Stripe ne connaît pas cet abonnement : forfait ${u.subscriptionType} expiré.` }, !dryRun);
+  }
+
+  // 3. Paid invoices that no purchase records (a missed invoice.paid).
+  let invoices = 0;
+  const since = Math.floor((deps.clock.now().getTime() - INVOICE_WINDOW_DAYS * DAY) / 1000);
+  for await (const invoice of paged(deps, "invoices.list", (after) =>
+    stripe.invoices.list({ status: "paid", created: { gte: since }, limit, ...(after ? { starting_after: after } : {}) }),
+  )) {
+    invoices++;
+    if (db.select({ id: purchases.id }).from(purchases).where(eq(purchases.invoiceId, invoice.id)).get()) continue;
+    const subId = invoiceSubscription(invoice);
+    const owner = subId ? db.select().from(users).where(eq(users.stripeSubscriptionId, subId)).get() : undefined;
+    const plan = owner && (owner.subscriptionType === "basic" || owner.subscriptionType === "pro") ? owner.subscriptionType : null;
+    if (!owner || !plan) {
+      log.warn("paid invoice without a matching subscriber", { invoice: invoice.id, subscription: subId });
+      continue;
+    }
+    if (!dryRun) attempt(deps, false, () => claimInvoice(deps, deps.clock.now(), owner.id, invoice, plan, owner.billingCycle ?? "monthly"));
+    note({ kind: "paiement non enregistré", user_id: owner.id, email: owner.email, stripe_ref: invoice.id, detail: `facture payée ${idOf(invoice.id)} (${invoice.amount_paid / 100} €) absente des achats : enregistrée.` }, !dryRun);
+  }
+
+  log.info("billing reconciled", { dry_run: dryRun, subscriptions, invoices, differences: differences.length });
+  for (const d of differences) log.warn("billing difference", d);
+  return { dry_run: dryRun, subscriptions_checked: subscriptions, invoices_checked: invoices, differences };
+}
+
+/** The daily run: only with Stripe configured (without it there is nothing to compare). */
+export const reconcileJob: Job = {
+  name: "billing-reconcile",
+  everyMs: DAY,
+  runAtStart: false,
+  run: (deps: Deps) => (deps.stripe ? reconcile(deps).then((r) => ({ differences: r.differences.length })) : { skipped: "no Stripe key" }),
+};
