@@ -51,7 +51,7 @@ export function useChat(deps: ChatDeps) {
     async (id: number, gen: number) => {
       start();
       try {
-        const r = await unwrap(api.unisson.process.$post({ json: { conversation_id: id } }));
+        const r = (await unwrap(api.unisson.process.$post({ json: { conversation_id: id } }))) as { message: ChatMessage };
         if (gen !== generation.current) return;
         setMessages((m) => merge(m, [r.message]));
         finish();
