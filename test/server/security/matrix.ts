@@ -64,6 +64,7 @@ export const MATRIX: Record<string, Row> = {
   "POST /api/unisson/process": { req: (w) => ({ path: "/api/unisson/process", json: { conversation_id: w.conversationId } }), expect: OWNER_ONLY },
   "GET /api/unisson/history": { req: () => ({ path: "/api/unisson/history" }), expect: SIGNED_IN },
   "GET /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
+  "GET /api/unisson/conversation/:id/events": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/events` }), expect: OWNER_ONLY },
   "DELETE /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
   "GET /": { req: () => ({ path: "/" }), expect: PUBLIC_200 },
   "GET /*": { req: () => ({ path: "/reset-password" }), expect: PUBLIC_200 },
