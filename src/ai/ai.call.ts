@@ -91,6 +91,8 @@ async function attempt(deps: Deps, model: ModelDef, req: CompletionRequest, opts
       opts.onText?.(delta);
     });
     const latencyMs = Math.round(performance.now() - started);
+    // The SDKs end an aborted stream without an error: our abort decides.
+    if (cause !== null) return { ok: false, latencyMs, costEur: callCost(price, res.tokensIn, res.tokensOut), ...classifyError(null, cause), streamed };
     const costEur = callCost(price, res.tokensIn, res.tokensOut);
     const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose);
     if (problem) return { ok: false, latencyMs, costEur, ...problem, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;

@@ -19,6 +19,7 @@ export function isDecline(text: string): boolean {
  */
 export function checkOutput(res: Completion, purpose: "answer" | "synthesis" | "clarification"): CallFailure | null {
   if (res.stop === "refusal") return failure("refusal", "refus du modèle");
+  if (res.stop === "incomplete") return failure("error", "réponse interrompue");
   if (!res.text.trim()) return failure("error", "réponse vide");
   if (purpose !== "clarification" && isDecline(res.text)) return failure("refusal", "refus du modèle");
   if (purpose === "synthesis" && res.stop === "length") return failure("error", "synthèse tronquée (limite de jetons)");

@@ -17,9 +17,11 @@ export type CompletionRequest = {
  * Why the model stopped, read from each SDK's own field (finish_reason,
  * stop_reason, finishReason): "length" is a text cut at the token limit,
  * "refusal" a native refusal signal (OpenAI `refusal`, Anthropic
- * `stop_reason: refusal`, Gemini SAFETY/PROHIBITED_CONTENT/BLOCKLIST).
+ * `stop_reason: refusal`, Gemini SAFETY/PROHIBITED_CONTENT/BLOCKLIST);
+ * "incomplete" a stream that ended without any finish marker (cut or aborted:
+ * the SDKs end an aborted stream quietly).
  */
-export type StopReason = "end" | "length" | "refusal" | "other";
+export type StopReason = "end" | "length" | "refusal" | "incomplete" | "other";
 
 export type Completion = {
   text: string;

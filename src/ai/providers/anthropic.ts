@@ -4,7 +4,8 @@ import type { Completion, ProviderClient, StopReason } from "../ai.types.ts";
 function stopOf(reason: string | null): StopReason {
   if (reason === "refusal") return "refusal";
   if (reason === "max_tokens") return "length";
-  return reason === "end_turn" || reason === "stop_sequence" || reason === null ? "end" : "other";
+  if (reason === null) return "incomplete";
+  return reason === "end_turn" || reason === "stop_sequence" ? "end" : "other";
 }
 
 /** Claude Opus 4.1 and Claude 3 Haiku, streamed; SDK retries off, the engine owns deadline and retry. */

@@ -6,7 +6,8 @@ const REFUSALS = new Set(["SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "
 function stopOf(reason: string | undefined, blocked: boolean): StopReason {
   if (blocked || (reason && REFUSALS.has(reason))) return "refusal";
   if (reason === "MAX_TOKENS") return "length";
-  return reason === "STOP" || reason === undefined ? "end" : "other";
+  if (reason === undefined) return "incomplete";
+  return reason === "STOP" ? "end" : "other";
 }
 
 /**

@@ -3,7 +3,8 @@ import type { Completion, ProviderClient, StopReason } from "../ai.types.ts";
 
 function stopOf(reason: string | null | undefined): StopReason {
   if (reason === "length" || reason === "model_length") return "length";
-  return reason === "stop" || reason == null ? "end" : "other";
+  if (reason == null) return "incomplete";
+  return reason === "stop" ? "end" : "other";
 }
 
 /** Mistral Large, streamed. The SDK appends `/v1/chat/completions` to `serverURL`; its retries stay off. */

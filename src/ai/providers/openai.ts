@@ -14,7 +14,8 @@ export function openAiSdk(opts: OpenAiOptions): OpenAI {
 function stopOf(finish: string | null | undefined, refused: boolean): StopReason {
   if (refused || finish === "content_filter") return "refusal";
   if (finish === "length") return "length";
-  return finish === "stop" || finish == null ? "end" : "other";
+  if (finish == null) return "incomplete";
+  return finish === "stop" ? "end" : "other";
 }
 
 /**
