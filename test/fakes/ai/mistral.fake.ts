@@ -17,11 +17,9 @@ export function startMistralFake(control: FakeControl): FakeServer {
     const { system, messages } = splitMessages(body);
     const plan = control.plan("mistral", body.model, system, messages);
     const prompt = system + messages.map((m) => m.content).join("");
-    // Mistral has no native refusal signal: a refusal is a declining text.
-    if (plan.failure === "refusal") plan.failure = "decline";
     return answer(
       req,
-      { ...plan, text: plan.failure === "decline" ? "Je suis désolé, je ne peux pas répondre à cette demande." : plan.text },
+      plan,
       () => ({
         id: crypto.randomUUID().replaceAll("-", ""),
         object: "chat.completion",

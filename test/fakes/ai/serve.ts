@@ -89,7 +89,9 @@ export async function answer(
   const { wire } = stream;
   const encoder = new TextEncoder();
   const failure = plan.failure;
-  const text = failure === "empty" || failure === "refusal" ? "" : failure === "length" ? plan.text.slice(0, Math.ceil(plan.text.length / 2)) : plan.text;
+  // Without a native refusal signal (Mistral, Perplexity), a model refuses in words.
+  const declines = failure === "refusal" && !wire.refusal;
+  const text = declines ? "Je suis désolé, je ne peux pas répondre à cette demande." : failure === "empty" || failure === "refusal" ? "" : failure === "length" ? plan.text.slice(0, Math.ceil(plan.text.length / 2)) : plan.text;
   const parts = pieces(text);
   const gap = parts.length > 1 ? plan.durationMs / (parts.length - 1) : 0;
   const body = new ReadableStream<Uint8Array>({
@@ -115,7 +117,8 @@ export async function answer(
           if (req.signal.aborted) return;
           send(wire.delta(part));
           if (failure === "stall") return void (await never(req.signal));
-          if (failure === "cut" && i >= Math.floor((parts.length - 1) / 2)) return controller.error(new Error("connexion coupée"));
+          // The body ends mid-text, with no finish marker: what a client sees when a proxy or the provider drops the stream.
+          if (failure === "cut" && i >= Math.floor((parts.length - 1) / 2)) return controller.close();
         }
         send(wire.end(failure === "length" ? "length" : "end", stream.tokensOut(text)));
         controller.close();
