@@ -34,6 +34,7 @@ export const MATRIX: Record<string, Row> = {
   "GET /api/auth/validate-reset-token/:token": { req: () => ({ path: "/api/auth/validate-reset-token/inconnu-0123456789" }), expect: PUBLIC_200 },
   "POST /api/auth/reset-password": { req: () => ({ path: "/api/auth/reset-password", json: { token: "inconnu-0123456789", new_password: "Nouveau123" } }), expect: [400, 400, 400, 400, 400] },
   "GET /api/admin/stats": { req: () => ({ path: "/api/admin/stats" }), expect: ADMIN_ONLY },
+  "GET /api/admin/ai-costs": { req: () => ({ path: "/api/admin/ai-costs" }), expect: ADMIN_ONLY },
   "GET /api/admin/users": { req: () => ({ path: "/api/admin/users?page=1&per_page=10" }), expect: ADMIN_ONLY },
   "PUT /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}`, json: profile(w) }), expect: ADMIN_ONLY },
   "DELETE /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}` }), expect: ADMIN_ONLY },

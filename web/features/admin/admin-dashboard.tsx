@@ -6,6 +6,7 @@ import { formatEuros } from "../../../src/billing/pricing.constants.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
 import { PLANS } from "./admin-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { AdminCosts } from "./admin-costs.tsx";
 
 const t = fr.admin.stats;
 
@@ -71,6 +72,7 @@ export function AdminDashboard({ onForbidden }: { onForbidden(): void }) {
           ))}
         </ul>
       </figure>
+      <AdminCosts />
     </section>
   );
 }
