@@ -1,6 +1,7 @@
 import { frLive } from "../../../i18n/fr-live.ts";
 import { fr } from "../../../i18n/fr.ts";
 import { Markdown } from "../markdown.tsx";
+import { ProgressBar } from "../progress-bar.tsx";
 import "./live.css";
 import type { LiveState, ModelLine } from "./live-state.ts";
 
@@ -24,17 +25,7 @@ export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void 
   const label = fr.chat.progress[state.step as keyof typeof fr.chat.progress];
   return (
     <li className="message from-assistant live-run" aria-live="polite" aria-busy={!state.done}>
-      {!state.failed && (
-        <div role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={state.step} aria-valuetext={label} className="live-progress">
-          <div className="progress-head">
-            <span>{label}</span>
-            <strong>{state.step}%</strong>
-          </div>
-          <div className="progress-track">
-            <div className={`progress-fill${state.step === 100 ? " done" : ""}`} style={{ width: `${state.step}%` }} />
-          </div>
-        </div>
-      )}
+      {!state.failed && <ProgressBar progress={{ value: state.step, label }} />}
       {state.models.length > 0 && (
         <ul className="live-models" aria-label={t.title}>
           {state.models.map((m) => (
