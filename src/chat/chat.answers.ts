@@ -45,9 +45,11 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
   const states: AnswerState[] = models.map((model) => ({ model, outcome: null, leftOut: false }));
   const cancels = models.map(() => new AbortController());
   let wake = () => {};
+  // A timer may fire a fraction of a millisecond before the deadline it was set for: its firing is the deadline.
+  let softPassed = false;
   const answered = () => states.filter((s) => s.outcome?.ok).length;
   const settled = () => states.every((s) => s.outcome !== null);
-  const enough = () => settled() || (performance.now() >= t.softAt && answered() >= t.quorum);
+  const enough = () => settled() || ((softPassed || performance.now() >= t.softAt) && answered() >= t.quorum);
 
   const calls = states.map(async (state, i) => {
     ctx.live.emit("model_started", { model: state.model.name });
@@ -68,7 +70,10 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
     wake();
   });
 
-  const soft = setTimeout(() => wake(), Math.max(0, t.softAt - performance.now()));
+  const soft = setTimeout(() => {
+    softPassed = true;
+    wake();
+  }, Math.max(0, t.softAt - performance.now()));
   while (!enough() && !ctx.live.abort.signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
   clearTimeout(soft);
 
