@@ -1,10 +1,12 @@
 import type { Deps } from "../deps.ts";
 import { errorMessage } from "../lib/errors.ts";
-import { latestRun, type RunRow } from "./chat.runs.queries.ts";
+import { findRunById, latestRun, type RunRow } from "./chat.runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 import { type RunEvent, TERMINAL } from "./run.live.ts";
 
 const encoder = new TextEncoder();
+/** How often a client of a run in another process looks for its new events. */
+const POLL_MS = 500;
 
 function frame(e: RunEvent): Uint8Array {
   return encoder.encode(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
@@ -43,21 +45,34 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
         send({ id: 0, type: "failed", data: { code: "NOTHING_TO_PROCESS", detail: errorMessage("NOTHING_TO_PROCESS"), idle: true } });
         return;
       }
-      if (!live) {
-        for (const e of (run.events ?? []) as RunEvent[]) if (e.id > afterId) send(e);
-        // A run of another process, or one that ended before storing its events: the client reads the conversation.
-        close();
-        return;
-      }
       const heartbeat = setInterval(() => {
         if (!closed) controller.enqueue(encoder.encode(": ping\n\n"));
       }, deps.ai.heartbeatMs);
-      const unsubscribe = live.follow(afterId, send);
+      if (live) {
+        const unsubscribe = live.follow(afterId, send);
+        stop = () => {
+          clearInterval(heartbeat);
+          unsubscribe();
+        };
+        if (live.finished) close();
+        return;
+      }
+      // A finished run, or one another server process runs: its stored events, read again until it ends.
+      let seen = afterId;
+      const replay = (row: RunRow | undefined) => {
+        for (const e of (row?.events ?? []) as RunEvent[]) {
+          if (e.id <= seen) continue;
+          seen = e.id;
+          send(e);
+        }
+        if (!row || row.status !== "running") close();
+      };
+      const poll = setInterval(() => replay(findRunById(deps.db, run.id)), POLL_MS);
       stop = () => {
         clearInterval(heartbeat);
-        unsubscribe();
+        clearInterval(poll);
       };
-      if (live.finished) close();
+      replay(run);
     },
     cancel() {
       stop();

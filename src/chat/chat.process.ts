@@ -9,7 +9,7 @@ import { assertCanQuery, assertOperational, quotaError } from "./chat.access.ts"
 import { consolidate, NoSynthesis } from "./chat.consolidate.ts";
 import { isCharged } from "./chat.degraded.ts";
 import { appendMessages, findMessage, listMessages, type MessageRow } from "./chat.queries.ts";
-import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type RunRow } from "./chat.runs.queries.ts";
+import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type RunRow, saveRunEvents } from "./chat.runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 import { composeQuestion, condensedHistory, currentTurn, historyTurns } from "./chat.turn.ts";
 import { toPublicMessage } from "./chat.view.ts";
@@ -53,10 +53,25 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   const lastId = (existing?.events ?? []).reduce((max, e) => Math.max(max, Number(e.id) || 0), 0);
   const live = new LiveRun(claim.run.id, conversation.id, lastId);
   deps.ai.live.set(claim.run.id, live);
+  live.onStoredEvent = storeEventsSoon(deps, live);
   live.result = execute(deps, user, claim.run, claim.source, all, models, live).finally(() => deps.ai.live.delete(claim.run.id));
   // Nobody may be listening: a failure is already recorded and sent as an event.
   live.result.catch(() => {});
   return claim.run;
+}
+
+/** Events so far go to the run's row at most every EVENTS_WRITE_MS (one write for a burst of answers). */
+const EVENTS_WRITE_MS = 250;
+function storeEventsSoon(deps: Deps, live: LiveRun): () => void {
+  let pending = false;
+  return () => {
+    if (pending || live.finished) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      if (!live.finished) void deps.ai.writes.run(() => saveRunEvents(deps.db, live.runId, live.storedEvents())).catch(() => {});
+    }, EVENTS_WRITE_MS);
+  };
 }
 
 /** POST /process for a JSON client: the answer once the run is over, exactly as before runs were streamed. */

@@ -76,3 +76,12 @@ export function runningRunOf(db: Db, conversationId: number): RunRow | undefined
 export function closedTurns(db: Db, conversationId: number, except?: number): Set<number> {
   return new Set(listRuns(db, conversationId).filter((r) => r.status === "failed" && r.turnMessageId !== except).map((r) => r.turnMessageId));
 }
+
+/** The events so far of a run in progress (a client of another server process reads them). */
+export function saveRunEvents(db: Db, runId: number, events: RunEvent[]): void {
+  db.update(processingRuns).set({ events }).where(and(eq(processingRuns.id, runId), eq(processingRuns.status, "running"))).run();
+}
+
+export function findRunById(db: Db, runId: number): RunRow | undefined {
+  return db.select().from(processingRuns).where(eq(processingRuns.id, runId)).get();
+}

@@ -33,6 +33,8 @@ export class LiveRun {
   finished = false;
   /** The run's outcome, for JSON callers in this process. */
   result?: Promise<unknown>;
+  /** Called after each stored (non-delta) event: the run keeps its events so far in its row. */
+  onStoredEvent?: () => void;
 
   constructor(
     readonly runId: number,
@@ -47,6 +49,7 @@ export class LiveRun {
     this.events.push(event);
     if (TERMINAL.has(type)) this.finished = true;
     for (const l of this.#listeners) l(event);
+    if (type !== "synthesis_delta") this.onStoredEvent?.();
     return event;
   }
 

@@ -1,4 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestApp } from "../../helpers/app.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
 import { readSse, type Sse } from "../../helpers/sse.ts";
 import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
 
@@ -144,6 +149,30 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
     expect(reload.events.at(-1)!.data.message.id).toBe(json.body.message.id);
     expect(fakes().control.callsOf("synthesis")).toHaveLength(1);
     expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+  });
+
+  test("a client of another server process on the same database follows the run from its stored events", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "unisson-live-"));
+    try {
+      const env = { ...fakes().env, DATABASE_PATH: join(dir, "shared.db"), AI_TIMEOUT_MS: "5000" };
+      const a = createTestApp({ env });
+      const b = createTestApp({ env });
+      const { token } = makeUser(a.db, a.clock.now());
+      fakes().control.setAll({ latencyMs: 200, synthesisLatencyMs: 600 });
+      const chat = await a.call("POST", "/api/unisson/chat", { token, json: { message: "Quelle est la capitale de la France ?" } });
+      const id = chat.body.conversation_id;
+      const running = a.call("POST", PROCESS, { token, json: { conversation_id: id } });
+      await Bun.sleep(450);
+      const res = await b.app.request(`/api/unisson/conversation/${id}/events`, { headers: { authorization: `Bearer ${token}` } });
+      const { events: list } = await readSse(res);
+      expect(list.filter((e) => e.event === "model_answered")).toHaveLength(6);
+      expect(list.at(-1)!.event).toBe("final");
+      expect(list.at(-1)!.data.message.id).toBe((await running).body.message.id);
+      a.db.$client.close();
+      b.db.$client.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the events of another user's conversation: 404, like a missing one", async () => {
