@@ -1,10 +1,24 @@
 import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
 
 const skip = ensureChromium();
 if (skip) console.warn(skip);
 
 const QUESTION = "Quelle est la capitale de la France ?";
+
+/** The referral banner never covers the question box or its send button, wherever the page is scrolled. */
+async function expectBannerClearOfComposer(page: Page) {
+  const composer = page.locator(".composer").last();
+  for (const y of [0, 400, 100_000]) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    const a = await composer.boundingBox();
+    const b = await page.locator(".referral-banner").boundingBox();
+    if (!a || !b) throw new Error("composer or banner missing");
+    const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    expect(overlap).toBe(false);
+  }
+}
 
 describe.skipIf(!!skip)("e2e: a live run, a reload during it, the per-model panel, degradation and Réessayer", () => {
   const world = useE2E();
@@ -33,6 +47,7 @@ describe.skipIf(!!skip)("e2e: a live run, a reload during it, the per-model pane
     await page.locator(".model-panel-list").waitFor();
     await expect(page.locator(".model-panel").textContent()).resolves.toMatch(/Coût de cette réponse : 0,\d{4}/);
     await shot(page, "answer-panel-desktop");
+    await expectBannerClearOfComposer(page);
     expect(e.fakes.control.callsOf("synthesis")).toHaveLength(1);
     expect(errors).toEqual([]);
   }, 60_000);
@@ -52,6 +67,7 @@ describe.skipIf(!!skip)("e2e: a live run, a reload during it, the per-model pane
     await expect(notice.textContent()).resolves.toContain("4 réponses sur 6");
     await page.getByRole("button", { name: "Détail par modèle" }).click();
     await shot(page, "degraded-phone");
+    await expectBannerClearOfComposer(page);
 
     e.fakes.control.reset();
     e.fakes.control.setAll({ fail: 500, failOn: ["synthesis"] });
