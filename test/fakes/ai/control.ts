@@ -35,7 +35,7 @@ export type ModelScript = {
   citations?: string[];
 };
 
-export type RecordedCall = { provider: string; model: FakeModel | string; kind: CallKind; system: string; messages: Array<{ role: string; content: string }> };
+export type RecordedCall = { provider: string; model: FakeModel | string; kind: CallKind; system: string; messages: Array<{ role: string; content: string }>; at: number };
 
 const NAMES: Record<FakeModel, string> = {
   gpt4: "GPT-4",
@@ -118,7 +118,7 @@ export class FakeControl {
   plan(provider: string, modelId: string, system: string, messages: Array<{ role: string; content: string }>) {
     const model = this.modelOf(modelId);
     const kind = kindOf(system, messages);
-    this.calls.push({ provider, model, kind, system, messages });
+    this.calls.push({ provider, model, kind, system, messages, at: performance.now() });
     const script = this.scripts.get(model as FakeModel) ?? {};
     let failure: Failure | null = null;
     if (script.fail && (!script.failOn || script.failOn.includes(kind))) {

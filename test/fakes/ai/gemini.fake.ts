@@ -6,9 +6,11 @@ type GenerateBody = {
   systemInstruction?: { parts?: Array<{ text?: string }> } | string;
 };
 
-function geminiError(status: number, message: string) {
+/** Gemini says how long to wait in the body (google.rpc.RetryInfo), which its SDK exposes as `errorDetails`. */
+function geminiError(status: number, message: string, retryAfterS?: number) {
   const s = status === 401 ? "UNAUTHENTICATED" : status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL";
-  return { error: { code: status, message, status: s } };
+  const details = retryAfterS !== undefined ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterS}s` }] : [];
+  return { error: { code: status, message, status: s, details } };
 }
 
 const partsText = (parts: Array<{ text?: string }> | undefined) => (parts ?? []).map((p) => p.text ?? "").join("");

@@ -45,7 +45,7 @@ export type Wire = {
 const never = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
 
 /** The failures that are an HTTP answer rather than a stream; null when the call streams. */
-async function refuseOrHang(req: Request, plan: Plan, error: (status: number, message: string) => unknown): Promise<Response | null> {
+async function refuseOrHang(req: Request, plan: Plan, error: (status: number, message: string, retryAfterS?: number) => unknown): Promise<Response | null> {
   if (plan.failure === "hang") {
     await never(req.signal);
     return new Response(null, { status: 499 });
@@ -54,7 +54,7 @@ async function refuseOrHang(req: Request, plan: Plan, error: (status: number, me
     await delay(plan.latencyMs, req.signal);
     const message = plan.failure === 401 || plan.failure === 403 ? "Invalid API key" : plan.failure === 429 ? "Rate limit exceeded" : plan.failure === 400 ? "Bad request" : "Internal server error";
     const headers: Record<string, string> = plan.failure === 429 && plan.retryAfterS !== undefined ? { "retry-after": String(plan.retryAfterS) } : {};
-    return Response.json(error(plan.failure, message), { status: plan.failure, headers });
+    return Response.json(error(plan.failure, message, plan.retryAfterS), { status: plan.failure, headers });
   }
   return null;
 }
@@ -76,7 +76,7 @@ export async function answer(
   req: Request,
   plan: Plan,
   ok: () => unknown,
-  error: (status: number, message: string) => unknown,
+  error: (status: number, message: string, retryAfterS?: number) => unknown,
   stream?: { wire: Wire; tokensOut: (text: string) => number },
 ): Promise<Response> {
   const refused = await refuseOrHang(req, plan, error);
