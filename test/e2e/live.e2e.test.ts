@@ -52,13 +52,13 @@ describe.skipIf(!!skip)("e2e: a live run, a reload during it, the per-model pane
     expect(errors).toEqual([]);
   }, 60_000);
 
-  test("phone: a degraded answer shows its notice above the answer; a failed run offers Réessayer, which answers the same question", async () => {
+  for (const [size, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) test(`${size}: a degraded answer shows its notice above the answer; a failed run offers Réessayer, which answers the same question`, async () => {
     const e = world();
     e.fakes.control.reset();
     e.fakes.control.set("geminiPro", { fail: "refusal", failOn: ["answer"] });
     e.fakes.control.set("sonarPro", { fail: 500, failOn: ["answer"] });
-    const { page, errors } = await e.newPage(PHONE);
-    await registerThroughUi(page, { first: "Noé", last: "Petit", email: "noe.live@example.fr", password: "Secret123" });
+    const { page, errors } = await e.newPage(viewport);
+    await registerThroughUi(page, { first: "Noé", last: "Petit", email: `noe.${size}@example.fr`, password: "Secret123" });
     await page.getByText("6/6 IA disponibles").first().waitFor();
     await page.getByRole("textbox", { name: "Votre question" }).fill(QUESTION);
     await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
@@ -66,7 +66,7 @@ describe.skipIf(!!skip)("e2e: a live run, a reload during it, the per-model pane
     await notice.waitFor({ timeout: 20_000 });
     await expect(notice.textContent()).resolves.toContain("4 réponses sur 6");
     await page.getByRole("button", { name: "Détail par modèle" }).click();
-    await shot(page, "degraded-phone");
+    await shot(page, `degraded-${size}`);
     await expectBannerClearOfComposer(page);
 
     e.fakes.control.reset();
@@ -75,14 +75,14 @@ describe.skipIf(!!skip)("e2e: a live run, a reload during it, the per-model pane
     await page.getByRole("textbox", { name: "Votre message" }).press("Enter");
     await page.getByRole("button", { name: "Réessayer" }).waitFor({ timeout: 20_000 });
     await page.getByText("Réponses individuelles des modèles (sans synthèse)").click();
-    await shot(page, "failed-retry-phone");
+    await shot(page, `failed-retry-${size}`);
 
     e.fakes.control.reset();
     await page.getByRole("button", { name: "Réessayer" }).click();
     await page.getByText("Analyse terminée").waitFor({ timeout: 20_000 });
     const sent = e.fakes.control.callsOf("answer", "gpt4").at(-1)!.messages.at(-1)!.content;
     expect(sent).toBe("Et quelle est la capitale de l'Italie ?");
-    await shot(page, "retried-phone");
+    await shot(page, `retried-${size}`);
     expect(errors).toEqual([]);
   }, 60_000);
 });
