@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { errorMessage } from "../lib/errors.ts";
+import { answerOf } from "./chat.process.ts";
 import { findRunById, latestRun, type RunRow } from "./chat.runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 import { type RunEvent, TERMINAL } from "./run.live.ts";
@@ -63,7 +64,7 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
         for (const e of (row?.events ?? []) as RunEvent[]) {
           if (e.id <= seen) continue;
           seen = e.id;
-          send(e);
+          send(e.type === "final" && row?.resultMessageId ? { ...e, data: answerOf(deps, row) } : e);
         }
         if (!row || row.status !== "running") close();
       };

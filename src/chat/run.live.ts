@@ -61,8 +61,13 @@ export class LiveRun {
     return () => this.#listeners.delete(listener);
   }
 
-  /** What is stored with the run: everything but the text deltas. */
+  /**
+   * What is stored with the run: everything but the text deltas, and the
+   * final answer by its message id (the message holds it; see expandStored).
+   */
   storedEvents(): RunEvent[] {
-    return this.events.filter((e) => e.type !== "synthesis_delta");
+    return this.events
+      .filter((e) => e.type !== "synthesis_delta")
+      .map((e) => (e.type === "final" ? { ...e, data: { message_id: (e.data.message as { id?: number } | undefined)?.id } } : e));
   }
 }
