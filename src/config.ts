@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
+import { DEFAULT_PRICES, parsePrice, type Price } from "./ai/ai.prices.ts";
+import type { ModelKey } from "./ai/ai.types.ts";
 
 /**
  * The only reader of process.env. Every variable of shared/design/CONFIG.md is
@@ -59,6 +61,29 @@ export const MODEL_ENV_DEFAULTS = {
   MODEL_SONAR_PRO: "sonar-pro",
 } as const;
 
+function ms(min: number, max: number) {
+  return z.coerce
+    .number({ error: "doit être un nombre de millisecondes" })
+    .int("doit être un nombre entier de millisecondes")
+    .min(min, `doit valoir au moins ${min} ms`)
+    .max(max, `doit valoir au plus ${max} ms`);
+}
+
+/** AI_PRICE_<KEY>="entrée,sortie", euros per million tokens. */
+const price = z
+  .string()
+  .trim()
+  .transform((v, ctx): Price | undefined => {
+    if (v === "") return undefined;
+    try {
+      return parsePrice(v);
+    } catch (e) {
+      ctx.addIssue({ code: "custom", message: (e as Error).message });
+      return z.NEVER;
+    }
+  })
+  .optional();
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().trim().min(1).default("0.0.0.0"),
@@ -103,6 +128,16 @@ const envSchema = z.object({
     .min(100, "doit valoir au moins 100 ms")
     .max(600_000, "doit valoir au plus 600000 ms")
     .default(90_000),
+  AI_SOFT_DEADLINE_MS: ms(100, 600_000).default(20_000),
+  AI_QUORUM: z.coerce.number({ error: "doit être un nombre entier" }).int("doit être un nombre entier").min(2, "doit valoir au moins 2").max(6, "doit valoir au plus 6").default(3),
+  AI_BUDGET_MS: ms(500, 1_800_000).default(120_000),
+  MODERATION_ON_OUTAGE: z.enum(["local", "refuse"], { error: "doit valoir local ou refuse" }).default("local"),
+  AI_PRICE_GPT4: price,
+  AI_PRICE_CLAUDE_OPUS: price,
+  AI_PRICE_CLAUDE_HAIKU: price,
+  AI_PRICE_GEMINI_PRO: price,
+  AI_PRICE_MISTRAL_LARGE: price,
+  AI_PRICE_SONAR_PRO: price,
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: optionalUrl,
@@ -142,6 +177,18 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
     ai: {
       timeoutMs: e.AI_TIMEOUT_MS,
+      softDeadlineMs: e.AI_SOFT_DEADLINE_MS,
+      quorum: e.AI_QUORUM,
+      budgetMs: e.AI_BUDGET_MS,
+      moderationOnOutage: e.MODERATION_ON_OUTAGE,
+      prices: {
+        gpt4: e.AI_PRICE_GPT4 ?? DEFAULT_PRICES.gpt4,
+        claudeOpus: e.AI_PRICE_CLAUDE_OPUS ?? DEFAULT_PRICES.claudeOpus,
+        claudeHaiku: e.AI_PRICE_CLAUDE_HAIKU ?? DEFAULT_PRICES.claudeHaiku,
+        geminiPro: e.AI_PRICE_GEMINI_PRO ?? DEFAULT_PRICES.geminiPro,
+        mistralLarge: e.AI_PRICE_MISTRAL_LARGE ?? DEFAULT_PRICES.mistralLarge,
+        sonarPro: e.AI_PRICE_SONAR_PRO ?? DEFAULT_PRICES.sonarPro,
+      } satisfies Record<ModelKey, Price>,
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
       anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
       google: { apiKey: e.GOOGLE_API_KEY, baseUrl: e.GOOGLE_BASE_URL },

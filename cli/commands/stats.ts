@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { getStats } from "../../src/admin/admin.service.ts";
+import { aiCosts } from "../../src/ai/ai.costs.ts";
 import { PLAN_LABELS } from "../../src/admin/admin.view.ts";
 import { PLANS } from "../../src/db/schema/index.ts";
 import { withDeps } from "../deps.ts";
@@ -7,6 +8,8 @@ import type { GlobalOptions } from "../index.ts";
 import { print, table } from "../output.ts";
 
 const euros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });
+/** AI calls cost fractions of a cent: four decimals. */
+const precise = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR", minimumFractionDigits: 4, maximumFractionDigits: 4 });
 
 export function registerStats(program: Command) {
   program
@@ -14,7 +17,8 @@ export function registerStats(program: Command) {
     .description("statistiques du tableau de bord d'administration")
     .action(async (_o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const s = await withDeps(opts, (deps) => getStats(deps));
+      // The dashboard's numbers, then what the AI calls cost (issue "live answers": spend per day, per model, per answer).
+      const s = await withDeps(opts, (deps) => ({ ...getStats(deps), ai_costs: aiCosts(deps.db, deps.clock.now()) }));
       print(opts, s, () =>
         [
           table(
@@ -28,6 +32,11 @@ export function registerStats(program: Command) {
           ),
           "",
           table(["Forfait", "Utilisateurs"], PLANS.map((p) => [PLAN_LABELS[p], s.users_by_subscription[p]])),
+          "",
+          `Coût des IA, ${s.ai_costs.days} derniers jours : ${precise.format(s.ai_costs.total_eur)} ; ${s.ai_costs.answers} réponses, ${precise.format(s.ai_costs.average_per_answer_eur)} par réponse en moyenne`,
+          table(["Modèle", "Appels", "Coût"], s.ai_costs.spend_by_model.map((m) => [m.model, m.calls, precise.format(m.eur)])),
+          "",
+          table(["Jour", "Coût"], s.ai_costs.spend_by_day.map((d) => [d.day, precise.format(d.eur)])),
         ].join("\n"),
       );
     });

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { requireAdmin, requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
+import { aiCosts } from "../ai/ai.costs.ts";
 import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
 import { adminUserUpdateSchema, listUsersQuerySchema, usageQuerySchema, userIdParamSchema } from "./admin.schemas.ts";
@@ -23,6 +24,8 @@ export const adminRoutes = new Hono<AppEnv>()
     const { db, clock } = c.var.deps;
     return c.json(usageReport(db, clock.now(), c.req.valid("query").days ?? USAGE_DEFAULT_DAYS));
   })
+  // Apart from /stats, whose five fields are the spec's.
+  .get("/ai-costs", (c) => c.json(aiCosts(c.var.deps.db, c.var.deps.clock.now())))
   .get("/users", validate("query", listUsersQuerySchema), (c) => {
     const q = c.req.valid("query");
     return c.json(listUsers(c.var.deps, { page: q.page, perPage: q.per_page, q: q.q, plan: q.plan }));

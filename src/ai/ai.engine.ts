@@ -5,6 +5,8 @@ import type { Clock } from "../lib/clock.ts";
 import { Availability } from "./ai.availability.ts";
 import { buildRegistry, type ModelDef } from "./ai.registry.ts";
 import type { ModelKey, ModerationClient, ProviderClient, ProviderKey } from "./ai.types.ts";
+import type { LiveRun } from "../chat/run.live.ts";
+import { ModerationBreaker } from "./ai.moderation.breaker.ts";
 import { createAnthropicClient } from "./providers/anthropic.ts";
 import { createGoogleClient } from "./providers/google.ts";
 import { createMistralClient } from "./providers/mistral.ts";
@@ -22,15 +24,19 @@ export type Ai = {
   moderation: ModerationClient | null;
   availability: Availability;
   timeoutMs: number;
-  inflight: Map<number, Promise<unknown>>;
+  /** Final-processing runs in progress in this process, by run id. */
+  live: Map<number, LiveRun>;
+  moderationBreaker: ModerationBreaker;
+  /** SSE comment heartbeat: proxies close a silent upstream (nginx at 60 s). */
+  heartbeatMs: number;
   /** Claims and final answers of concurrent runs share commits (see group-commit.ts). */
   writes: GroupCommit;
 };
 
 export function createAi(config: Config, clock: Clock, db: Db): Ai {
   const { ai } = config;
-  // The SDK-level timeout is a backstop only: the engine aborts at its own deadline first.
-  const timeoutMs = ai.timeoutMs + 5_000;
+  // The SDK-level timeout is a backstop only: the engine aborts at its own deadline (within the budget) first.
+  const timeoutMs = Math.max(ai.timeoutMs, ai.budgetMs) + 5_000;
   const openai = ai.openai.apiKey ? createOpenAiClient({ apiKey: ai.openai.apiKey, baseUrl: ai.openai.baseUrl, timeoutMs }) : undefined;
   const clients: Ai["clients"] = {
     openai,
@@ -45,9 +51,11 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
     models,
     clients,
     moderation: openai ?? null,
-    availability: new Availability(configured, clock.now().getTime()),
+    availability: new Availability(configured, () => clock.now().getTime()),
     timeoutMs: ai.timeoutMs,
-    inflight: new Map(),
+    live: new Map(),
+    moderationBreaker: new ModerationBreaker(() => clock.now().getTime()),
+    heartbeatMs: 15_000,
     writes: createGroupCommit(db),
   };
 }
@@ -60,4 +68,21 @@ export function availableModels(ai: Ai): ModelDef[] {
 export function aiStatus(ai: Ai) {
   const ai_status = ai.models.map((m) => ({ name: m.name, available: ai.availability.isAvailable(m.key) }));
   return { ai_status, system_operational: ai_status.filter((s) => s.available).length >= 2 };
+}
+
+const parisTime = new Intl.DateTimeFormat("fr-FR", { timeZone: "Europe/Paris", hour: "2-digit", minute: "2-digit" });
+/** "14 h 02", as the answer names when a model became unavailable. */
+export function frenchTime(at: number): string {
+  return parisTime.format(new Date(at)).replace(":", " h ");
+}
+
+/** The models final processing will not ask, each with the reason the answer names. */
+export function skippedModels(ai: Ai, now: Date): Array<{ model: ModelDef; reason: string }> {
+  return ai.models.flatMap((m) => {
+    if (ai.availability.isAvailable(m.key)) return [];
+    const h = ai.availability.get(m.key);
+    if (!h.configured) return [{ model: m, reason: "non interrogé : clé API non configurée" }];
+    if (h.available && h.heldUntil > now.getTime()) return [{ model: m, reason: `non interrogé : limite de débit (reprise à ${frenchTime(h.heldUntil)})` }];
+    return [{ model: m, reason: `non interrogé : indisponible depuis ${frenchTime(h.unavailableSince ?? now.getTime())}` }];
+  });
 }

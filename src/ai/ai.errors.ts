@@ -1,18 +1,29 @@
 /**
  * One reading of the four SDKs' errors: openai and @anthropic-ai/sdk carry
- * `status`, @mistralai/mistralai `statusCode`, @google/generative-ai `status`
- * on its fetch error. A request our own deadline aborted is a timeout, whatever
- * the SDK calls it.
+ * `status` and `headers`, @mistralai/mistralai `statusCode` and
+ * `rawResponse`, @google/generative-ai `status` and `errorDetails` (RetryInfo).
+ * Which signal aborted the request decides between our deadline, a stalled
+ * stream and a model left out on purpose.
  */
+export type FailureKind = "timeout" | "error" | "refusal" | "cancelled";
+
 export type CallFailure = {
-  kind: "timeout" | "error";
+  kind: FailureKind;
   status: number | null;
   retryable: boolean;
+  /** Milliseconds the provider asked us to wait (`retry-after`), when it said. */
+  retryAfterMs: number | null;
   /** Short French reason stored in result_data and the AI-call log (no secrets, no stack). */
   reason: string;
   /** The provider's own words (its error message, one line, cut, key-like strings masked), for the operator's log. */
   detail?: string;
 };
+
+export type AbortCause = "deadline" | "stall" | "cancel";
+
+export function failure(kind: FailureKind, reason: string, status: number | null = null): CallFailure {
+  return { kind, status, retryable: false, retryAfterMs: null, reason };
+}
 
 /** Long token-like runs (API keys, even partly echoed back by a provider) never reach a log line. */
 const KEY_LIKE = /[A-Za-z0-9_\-*.]{24,}/g;
@@ -23,8 +34,10 @@ export function providerDetail(err: unknown): string | undefined {
   return message.replace(/\s+/g, " ").replace(KEY_LIKE, "[masqué]").trim().slice(0, 300);
 }
 
-export function classifyError(err: unknown, deadline: AbortSignal): CallFailure {
-  if (deadline.aborted) return { kind: "timeout", status: null, retryable: false, reason: "délai dépassé" };
+export function classifyError(err: unknown, aborted: AbortCause | null): CallFailure {
+  if (aborted === "cancel") return failure("cancelled", "écarté");
+  if (aborted === "stall") return failure("timeout", "flux interrompu (plus aucun texte reçu)");
+  if (aborted === "deadline") return failure("timeout", "délai dépassé");
   return { ...classify(err), detail: providerDetail(err) };
 }
 
@@ -34,14 +47,14 @@ function classify(err: unknown): CallFailure {
   const status = typeof raw === "number" ? raw : null;
   if (status !== null) {
     const retryable = status === 429 || status >= 500;
-    return { kind: "error", status, retryable, reason: reasonForStatus(status) };
+    return { kind: "error", status, retryable, retryAfterMs: retryAfterOf(err), reason: reasonForStatus(status) };
   }
   const name = typeof e?.name === "string" ? e.name : "";
   const message = typeof e?.message === "string" ? e.message : "";
-  if (/connection|fetch|ECONNRE|socket/i.test(`${name} ${message}`)) {
-    return { kind: "error", status: null, retryable: true, reason: "connexion impossible" };
+  if (/connection|fetch|ECONNRE|socket|terminated|coupée|closed|aborted/i.test(`${name} ${message}`)) {
+    return { kind: "error", status: null, retryable: true, retryAfterMs: null, reason: "connexion interrompue" };
   }
-  return { kind: "error", status: null, retryable: false, reason: "réponse invalide" };
+  return failure("error", "réponse invalide");
 }
 
 function reasonForStatus(status: number): string {
@@ -49,4 +62,26 @@ function reasonForStatus(status: number): string {
   if (status === 429) return "limite de débit atteinte (HTTP 429)";
   if (status >= 500) return `erreur du fournisseur (HTTP ${status})`;
   return `requête refusée (HTTP ${status})`;
+}
+
+function header(headers: unknown, name: string): string | null {
+  if (!headers) return null;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name);
+  const v = (headers as Record<string, unknown>)[name];
+  return typeof v === "string" ? v : null;
+}
+
+/** `retry-after` in seconds or as an HTTP date, or Gemini's RetryInfo "30s"; null when absent. */
+export function retryAfterOf(err: unknown): number | null {
+  const e = err as { headers?: unknown; rawResponse?: { headers?: unknown }; errorDetails?: Array<Record<string, unknown>> } | null;
+  const value = header(e?.headers, "retry-after") ?? header(e?.rawResponse?.headers, "retry-after");
+  if (value) {
+    const seconds = Number(value);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const at = Date.parse(value);
+    if (Number.isFinite(at)) return Math.max(0, at - Date.now());
+  }
+  const info = e?.errorDetails?.find((d) => String(d["@type"] ?? "").endsWith("RetryInfo"));
+  const delay = typeof info?.retryDelay === "string" ? Number.parseFloat(info.retryDelay) : Number.NaN;
+  return Number.isFinite(delay) ? delay * 1000 : null;
 }

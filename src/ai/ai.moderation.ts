@@ -1,8 +1,9 @@
 import type { Deps } from "../deps.ts";
 import { insertAiCall } from "./ai.calls.queries.ts";
 import { classifyError } from "./ai.errors.ts";
+import { AppError } from "../lib/errors.ts";
 
-const MODERATION_TIMEOUT_MS = 10_000;
+const MODERATION_TIMEOUT_MS = 5_000;
 
 /**
  * The local rule list, used when no OpenAI key is set or the moderation call
@@ -23,34 +24,50 @@ export function localModeration(text: string): { flagged: boolean; categories: s
   return { flagged: categories.length > 0, categories: [...new Set(categories)] };
 }
 
-/** OpenAI moderation when its key is set (logged like any AI call), the local rules otherwise. */
+/**
+ * OpenAI moderation when its key is set (logged like any AI call), the local
+ * rules otherwise. An outage (error, timeout, breaker open) is logged as a
+ * warning and handled as MODERATION_ON_OUTAGE says: the local rules, or a
+ * French 503 that charges nothing.
+ */
 export async function moderate(deps: Deps, text: string, ctx: { userId: number; conversationId?: number | null }) {
   const client = deps.ai.moderation;
   if (!client) return { ...localModeration(text), source: "local" as const };
-  const started = performance.now();
-  const deadline = AbortSignal.timeout(MODERATION_TIMEOUT_MS);
+  const breaker = deps.ai.moderationBreaker;
   let verdict: { flagged: boolean; categories: string[] } | null = null;
-  let error: string | null = null;
-  let outcome: "ok" | "error" | "timeout" = "ok";
-  try {
-    verdict = await client.moderate(text, deadline);
-  } catch (e) {
-    const f = classifyError(e, deadline);
-    outcome = f.kind;
-    error = f.reason;
+  let error: string | null = "circuit ouvert";
+  if (!breaker.isOpen()) {
+    const started = performance.now();
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), MODERATION_TIMEOUT_MS);
+    let outcome: "ok" | "error" | "timeout" = "ok";
+    error = null;
+    try {
+      verdict = await client.moderate(text, ctl.signal);
+      breaker.success();
+    } catch (e) {
+      const f = classifyError(e, ctl.signal.aborted ? "deadline" : null);
+      outcome = f.kind === "timeout" ? "timeout" : "error";
+      error = f.reason;
+      breaker.failure();
+    } finally {
+      clearTimeout(timer);
+    }
+    insertAiCall(deps.db, {
+      userId: ctx.userId,
+      conversationId: ctx.conversationId ?? null,
+      model: "omni-moderation-latest",
+      provider: "openai",
+      purpose: "moderation",
+      outcome,
+      error,
+      latencyMs: Math.round(performance.now() - started),
+      createdAt: deps.clock.now(),
+    });
   }
-  insertAiCall(deps.db, {
-    userId: ctx.userId,
-    conversationId: ctx.conversationId ?? null,
-    model: "omni-moderation-latest",
-    provider: "openai",
-    purpose: "moderation",
-    outcome,
-    error,
-    latencyMs: Math.round(performance.now() - started),
-    createdAt: deps.clock.now(),
-  });
-  // A moderation outage must not take the whole product down: the local rules still apply.
-  if (!verdict) return { ...localModeration(text), source: "local" as const };
-  return { ...verdict, source: "openai" as const };
+  if (verdict) return { ...verdict, source: "openai" as const };
+  const policy = deps.config.ai.moderationOnOutage;
+  deps.log.warn("moderation unavailable", { reason: error, policy });
+  if (policy === "refuse") throw new AppError("MODERATION_UNAVAILABLE");
+  return { ...localModeration(text), source: "local" as const };
 }

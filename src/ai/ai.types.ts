@@ -13,18 +13,36 @@ export type CompletionRequest = {
   maxTokens: number;
 };
 
+/**
+ * Why the model stopped, read from each SDK's own field (finish_reason,
+ * stop_reason, finishReason): "length" is a text cut at the token limit,
+ * "refusal" a native refusal signal (OpenAI `refusal`, Anthropic
+ * `stop_reason: refusal`, Gemini SAFETY/PROHIBITED_CONTENT/BLOCKLIST);
+ * "incomplete" a stream that ended without any finish marker (cut or aborted:
+ * the SDKs end an aborted stream quietly).
+ */
+export type StopReason = "end" | "length" | "refusal" | "incomplete" | "other";
+
 export type Completion = {
   text: string;
   tokensIn: number | null;
   tokensOut: number | null;
   /** URLs the model really cited (Sonar Pro's `citations`); empty for the others. */
   citations: string[];
+  stop: StopReason;
 };
 
-/** What an adapter does; `signal` abandons the HTTP request at the engine's deadline. */
+/** Called with each piece of text as the provider streams it. */
+export type OnText = (delta: string) => void;
+
+/**
+ * What an adapter does: one streamed completion through the official SDK.
+ * `signal` abandons the HTTP request (engine deadline, first-token timeout,
+ * soft deadline); `onText` sees the text as it is written.
+ */
 export interface ProviderClient {
   readonly provider: ProviderKey;
-  complete(modelId: string, req: CompletionRequest, signal: AbortSignal): Promise<Completion>;
+  stream(modelId: string, req: CompletionRequest, signal: AbortSignal, onText: OnText): Promise<Completion>;
 }
 
 export type ModerationVerdict = { flagged: boolean; categories: string[] };

@@ -7,7 +7,8 @@ import { CLARIFY_MAX_TOKENS, CLARIFY_SYSTEM } from "./chat.prompts.ts";
 
 /** Fast models first (DECISIONS.md: Claude 3 Haiku by default, next available otherwise). */
 const FAST_ORDER: readonly ModelKey[] = ["claudeHaiku", "gpt4", "mistralLarge", "geminiPro", "sonarPro", "claudeOpus"];
-const CLARIFY_TIMEOUT_MS = 20_000;
+/** The pre-pass may delay a question this long at most; it never feeds the answer breaker (see callModel). */
+const CLARIFY_TIMEOUT_MS = 5_000;
 const MAX_QUESTIONS = 3;
 
 const GREETINGS = /^(bonjour|bonsoir|salut|coucou|hello|hi|hey|test|aide|help|merci|ok|oui|non|\?+)[\s!.?]*$/i;
@@ -16,9 +17,11 @@ const GREETINGS = /^(bonjour|bonsoir|salut|coucou|hello|hi|hey|test|aide|help|me
  * Too vague to send anywhere: a greeting alone, or fewer than two words and
  * a handful of letters ("aide", "python ?"). Asking for details costs nothing.
  */
-export function isTooVague(message: string): boolean {
+export function isTooVague(message: string, followUp = false): boolean {
   const text = message.trim();
   if (GREETINGS.test(text)) return true;
+  // "Pourquoi ?" after an answer is a real question: the conversation gives it its subject.
+  if (followUp) return !/\p{L}{3,}/u.test(text);
   const words = text.split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w));
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   return words.length < 2 || letters < 8;
@@ -57,17 +60,21 @@ export async function clarifyingQuestions(
   available: readonly ModelDef[],
   question: string,
   ctx: { userId: number; conversationId: number | null },
+  context = "",
 ): Promise<string[]> {
   const model = FAST_ORDER.map((k) => available.find((m) => m.key === k)).find((m) => m !== undefined);
   if (!model) return [];
+  const content = context ? `Conversation jusqu'ici :\n${context}\n\nNouveau message :\n${question}` : question;
   const outcome = await callModel(
     deps,
     model,
-    { system: CLARIFY_SYSTEM, messages: [{ role: "user", content: question }], maxTokens: CLARIFY_MAX_TOKENS },
+    { system: CLARIFY_SYSTEM, messages: [{ role: "user", content }], maxTokens: CLARIFY_MAX_TOKENS },
     { purpose: "clarification", timeoutMs: Math.min(CLARIFY_TIMEOUT_MS, deps.ai.timeoutMs), ...ctx },
   );
   if (!outcome.ok) return [];
-  return parseVerdict(outcome.text) ?? [];
+  const verdict = parseVerdict(outcome.text);
+  if (verdict === null) deps.log.warn("clarification verdict unreadable", { model: model.name, chars: outcome.text.length });
+  return verdict ?? [];
 }
 
 export function clarificationText(questions: readonly string[]): string {

@@ -1,20 +1,25 @@
 import { callModel } from "../ai/ai.call.ts";
 import { byPriority, type ModelDef } from "../ai/ai.registry.ts";
-import type { AiCallLog } from "../ai/ai.calls.queries.ts";
 import type { ChatTurn } from "../ai/ai.types.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
+import { type AnswerState, collectAnswers, type RunCtx, timing } from "./chat.answers.ts";
+import { type Degradation, degradation, type Missing, noticeText } from "./chat.degraded.ts";
 import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./chat.prompts.ts";
 import { buildSynthesisInput, finishSynthesis } from "./chat.synthesis.ts";
+
+export type ModelStatus = "answered" | "failed" | "left_out" | "skipped";
 
 export type ModelReport = {
   name: string;
   provider: string;
   label: string | null;
+  status: ModelStatus;
   answer: string | null;
   latency_ms: number;
   tokens_in: number | null;
   tokens_out: number | null;
+  cost_eur: number;
   citations: string[];
   error: string | null;
 };
@@ -23,73 +28,117 @@ export type Consolidation = {
   final_response: string;
   primary_ai: string;
   available_ais: string[];
+  /** Every model that is not in the answer, with its reason (failed, left out, not asked). */
   failed_ais: Array<{ name: string; error: string }>;
   labels: Record<string, string>;
   models: ModelReport[];
-  synthesis: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; attempts: Array<{ name: string; error: string }> };
+  synthesis: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; cost_eur: number; attempts: Array<{ name: string; error: string }> };
+  degraded: Degradation | null;
+  notice: string | null;
+  /** Every call of the run (answers, every synthesis attempt), in euros. */
+  cost_eur: number;
 };
 
-/** `logs` collects the AI-call rows; the caller commits them with the outcome. */
-type Ctx = { userId: number; conversationId: number; logs: AiCallLog[] };
+/** A model not asked at all: the breaker holds it, or it has no key. */
+export type Skipped = { model: ModelDef; reason: string };
 
-/**
- * The engine's main job: every available model in parallel with the whole
- * question, each under its own deadline (one slow model never blocks the
- * others), then the synthesis by the first model of the priority chain that
- * answers. Throws NOT_ENOUGH_ANSWERS / SYNTHESIS_FAILED; the caller refunds.
- */
-export async function consolidate(deps: Deps, models: readonly ModelDef[], history: ChatTurn[], question: string, ctx: Ctx): Promise<Consolidation> {
-  const timeoutMs = deps.ai.timeoutMs;
-  const request = { system: ANSWER_SYSTEM, messages: [...history, { role: "user" as const, content: question }], maxTokens: ANSWER_MAX_TOKENS };
-  const outcomes = await Promise.all(models.map((m) => callModel(deps, m, request, { purpose: "answer", timeoutMs, userId: ctx.userId, conversationId: ctx.conversationId, deferLog: ctx.logs })));
+/** Below this, a synthesis attempt cannot finish: the budget is spent. */
+const MIN_SYNTHESIS_MS = 500;
 
-  const answered = models.flatMap((m, i) => {
-    const o = outcomes[i]!;
-    return o.ok ? [{ model: m, text: o.text, citations: o.citations }] : [];
-  });
-  const failed = models.flatMap((m, i) => {
-    const o = outcomes[i]!;
-    return o.ok ? [] : [{ name: m.name, error: o.reason }];
-  });
-  if (answered.length < 2) throw new AppError("NOT_ENOUGH_ANSWERS");
-
-  const input = buildSynthesisInput(question, answered.map((a) => ({ model: a.model.name, text: a.text, citations: a.citations })));
-  const labelOf = Object.fromEntries(Object.entries(input.labels).map(([label, name]) => [name, label]));
-  const synthesisRequest = { system: synthesisSystem(input.nonce), messages: [{ role: "user" as const, content: input.prompt }], maxTokens: SYNTHESIS_MAX_TOKENS };
-
-  // The primary AI is the best-ranked model that just answered; a failure passes the pen down the chain.
-  const attempts: Array<{ name: string; error: string }> = [];
-  for (const candidate of byPriority(answered.map((a) => a.model))) {
-    const s = await callModel(deps, candidate, synthesisRequest, { purpose: "synthesis", timeoutMs, userId: ctx.userId, conversationId: ctx.conversationId, deferLog: ctx.logs });
-    if (!s.ok) {
-      attempts.push({ name: candidate.name, error: s.reason });
-      continue;
-    }
-    const citations = answered.flatMap((a) => a.citations);
-    const missing = failed.map((f) => ({ model: f.name, reason: f.error }));
-    return {
-      final_response: finishSynthesis(s.text, input.labels, citations, missing),
-      primary_ai: candidate.name,
-      available_ais: answered.map((a) => a.model.name),
-      failed_ais: failed,
-      labels: input.labels,
-      models: models.map((m, i) => report(m, outcomes[i]!, labelOf[m.name] ?? null)),
-      synthesis: { model: candidate.name, latency_ms: s.latencyMs, tokens_in: s.tokensIn, tokens_out: s.tokensOut, attempts },
-    };
+/** Thrown when no synthesis could be written; carries what the models said so the page can show it. */
+export class NoSynthesis extends AppError {
+  constructor(
+    code: "NOT_ENOUGH_ANSWERS" | "SYNTHESIS_FAILED",
+    readonly answers: Array<{ name: string; answer: string }>,
+  ) {
+    super(code);
   }
-  throw new AppError("SYNTHESIS_FAILED");
 }
 
-function report(m: ModelDef, o: Awaited<ReturnType<typeof callModel>>, label: string | null): ModelReport {
+/**
+ * The engine's main job: the answers (soft deadline and quorum, see
+ * collectAnswers), then the synthesis by the first model of the priority
+ * chain that writes a complete one (checked: not cut, not refused, not
+ * empty), every attempt within what remains of the one budget.
+ */
+export async function consolidate(deps: Deps, models: readonly ModelDef[], skipped: readonly Skipped[], history: ChatTurn[], question: string, context: string, ctx: RunCtx): Promise<Consolidation> {
+  const t = timing(deps, models.length);
+  ctx.live.emit("run_started", { models: models.map((m) => m.name), skipped: skipped.map((s) => ({ model: s.model.name, reason: s.reason })), soft_deadline_ms: deps.config.ai.softDeadlineMs, quorum: t.quorum });
+  const request = { system: ANSWER_SYSTEM, messages: [...history, { role: "user" as const, content: question }], maxTokens: ANSWER_MAX_TOKENS };
+  const states = await collectAnswers(deps, models, request, t, ctx);
+  const answered = states.flatMap((s) => (s.outcome?.ok ? [{ model: s.model, text: s.outcome.text, citations: s.outcome.citations }] : []));
+  const individual = answered.map((a) => ({ name: a.model.name, answer: a.text }));
+  if (answered.length < 2) throw new NoSynthesis("NOT_ENOUGH_ANSWERS", individual);
+
+  const input = buildSynthesisInput(question, answered.map((a) => ({ model: a.model.name, text: a.text, citations: a.citations })), context);
+  const labelOf = Object.fromEntries(Object.entries(input.labels).map(([label, name]) => [name, label]));
+  const synthesisRequest = { system: synthesisSystem(input.nonce), messages: [{ role: "user" as const, content: input.prompt }], maxTokens: SYNTHESIS_MAX_TOKENS };
+  const intended = byPriority(models)[0]!.name;
+
+  const attempts: Array<{ name: string; error: string }> = [];
+  for (const candidate of byPriority(answered.map((a) => a.model))) {
+    const remaining = t.budgetEnd - performance.now();
+    if (remaining < MIN_SYNTHESIS_MS || ctx.live.abort.signal.aborted) break;
+    ctx.live.emit("synthesis_started", { model: candidate.name });
+    const s = await callModel(deps, candidate, synthesisRequest, {
+      purpose: "synthesis",
+      timeoutMs: remaining,
+      stallMs: t.stallMs,
+      signal: ctx.live.abort.signal,
+      onText: (text) => ctx.live.emit("synthesis_delta", { text }),
+      userId: ctx.userId,
+      conversationId: ctx.conversationId,
+      deferLog: ctx.logs,
+    });
+    if (!s.ok) {
+      attempts.push({ name: candidate.name, error: s.reason });
+      ctx.live.emit("synthesis_failed", { model: candidate.name, reason: s.reason });
+      continue;
+    }
+    const missing = missingOf(states, skipped);
+    const degraded = degradation({ answered: answered.length, asked: models.length + skipped.filter((s) => s.reason !== NO_KEY).length, missing: missing.filter((m) => m.reason !== NO_KEY), primary: candidate.name, intended });
+    const notice = degraded ? noticeText(degraded, candidate.name) : null;
+    return {
+      final_response: finishSynthesis(s.text, input.labels, answered.flatMap((a) => a.citations), notice),
+      primary_ai: candidate.name,
+      available_ais: answered.map((a) => a.model.name),
+      failed_ais: missing.map((m) => ({ name: m.name, error: m.reason })),
+      labels: input.labels,
+      models: [...states.map((st) => report(st, labelOf[st.model.name] ?? null)), ...skipped.map(skippedReport)],
+      synthesis: { model: candidate.name, latency_ms: s.latencyMs, tokens_in: s.tokensIn, tokens_out: s.tokensOut, cost_eur: s.costEur, attempts },
+      degraded,
+      notice,
+      cost_eur: ctx.logs.reduce((sum, row) => sum + (row.costEur ?? 0), 0),
+    };
+  }
+  throw new NoSynthesis("SYNTHESIS_FAILED", individual);
+}
+
+export const NO_KEY = "non interrogé : clé API non configurée";
+
+function missingOf(states: readonly AnswerState[], skipped: readonly Skipped[]): Missing[] {
+  const failed = states.flatMap((s) => (s.outcome && !s.outcome.ok ? [{ name: s.model.name, reason: s.leftOut ? "délai dépassé (non attendu)" : s.outcome.reason }] : []));
+  return [...failed, ...skipped.map((s) => ({ name: s.model.name, reason: s.reason }))];
+}
+
+function report(s: AnswerState, label: string | null): ModelReport {
+  const o = s.outcome!;
+  const usage = o as { tokensIn?: number | null; tokensOut?: number | null };
   return {
-    name: m.name,
-    provider: m.providerLabel,
+    name: s.model.name,
+    provider: s.model.providerLabel,
     label,
+    status: o.ok ? "answered" : s.leftOut ? "left_out" : "failed",
     answer: o.ok ? o.text : null,
     latency_ms: o.latencyMs,
-    tokens_in: o.ok ? o.tokensIn : null,
-    tokens_out: o.ok ? o.tokensOut : null,
+    tokens_in: usage.tokensIn ?? null,
+    tokens_out: usage.tokensOut ?? null,
+    cost_eur: o.costEur,
     citations: o.ok ? o.citations : [],
-    error: o.ok ? null : o.reason,
+    error: o.ok ? null : s.leftOut ? "délai dépassé (non attendu)" : o.reason,
   };
+}
+
+function skippedReport(s: Skipped): ModelReport {
+  return { name: s.model.name, provider: s.model.providerLabel, label: null, status: "skipped", answer: null, latency_ms: 0, tokens_in: null, tokens_out: null, cost_eur: 0, citations: [], error: s.reason };
 }

@@ -1,19 +1,22 @@
-import type { ModelDef } from "../ai/ai.registry.ts";
 import type { ChatTurn } from "../ai/ai.types.ts";
 import { type AiCallLog, insertAiCalls } from "../ai/ai.calls.queries.ts";
+import { skippedModels } from "../ai/ai.engine.ts";
+import type { ModelDef } from "../ai/ai.registry.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorCode } from "../lib/errors.ts";
 import { type QuotaSource, refundOneQuery, spendOneQuery } from "../users/quota.queries.ts";
 import { assertCanQuery, assertOperational, quotaError } from "./chat.access.ts";
-import { consolidate } from "./chat.consolidate.ts";
+import { consolidate, NoSynthesis } from "./chat.consolidate.ts";
+import { isCharged } from "./chat.degraded.ts";
 import { appendMessages, findMessage, listMessages, type MessageRow } from "./chat.queries.ts";
-import { claimRun, failRun, finishRun, findRun, markCharged, type RunRow } from "./chat.runs.queries.ts";
+import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type RunRow, saveRunEvents } from "./chat.runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
-import { composeQuestion, currentTurn, historyTurns } from "./chat.turn.ts";
+import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./chat.turn.ts";
 import { toPublicMessage } from "./chat.view.ts";
+import { LiveRun } from "./run.live.ts";
 
-export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
+export type ProcessResult = ReturnType<typeof answerOf>;
 
 const POLL_MS = 100;
 
@@ -21,11 +24,12 @@ const POLL_MS = 100;
 export type ProcessOptions = { history?: ChatTurn[] };
 
 /**
- * POST /process. The turn is the conversation's last user message. Exactly
- * one caller claims it (processing_runs) and pays for it; every other caller,
- * at the same moment or later, gets the same stored answer and pays nothing.
+ * Starts the final processing of the conversation's last turn, or finds the
+ * one that holds it. Exactly one caller claims a turn (processing_runs) and
+ * pays for it; the run then goes on in the server whether or not anybody
+ * listens, and every other caller (JSON, stream, reload, other device) joins it.
  */
-export async function processConversation(deps: Deps, user: UserRow, conversationId: number, opts: ProcessOptions = {}) {
+export async function startRun(deps: Deps, user: UserRow, conversationId: number, opts: ProcessOptions = {}): Promise<RunRow> {
   const { db, clock } = deps;
   const conversation = ownedConversation(deps, user.id, conversationId);
   const all = listMessages(db, conversation.id);
@@ -33,8 +37,7 @@ export async function processConversation(deps: Deps, user: UserRow, conversatio
   if (!turnMessage) throw new AppError("NOTHING_TO_PROCESS");
 
   const existing = findRun(db, conversation.id, turnMessage.id);
-  if (existing?.status === "done") return answerOf(deps, existing);
-  if (existing?.status === "running") return waitFor(deps, existing);
+  if (existing && existing.status !== "failed") return existing;
   if (all.at(-1)?.sender !== "user") throw new AppError("NOTHING_TO_PROCESS");
 
   assertCanQuery(user, clock.now());
@@ -49,70 +52,108 @@ export async function processConversation(deps: Deps, user: UserRow, conversatio
     markCharged(db, run.id, source);
     return { run, source: source! };
   });
-  if (!claim) return waitFor(deps, findRun(db, conversation.id, turnMessage.id)!);
+  if (!claim) return findRun(db, conversation.id, turnMessage.id)!;
 
-  const work = execute(deps, user, claim.run, claim.source, all, models, opts.history);
-  deps.ai.inflight.set(claim.run.id, work);
-  try {
-    return await work;
-  } finally {
-    deps.ai.inflight.delete(claim.run.id);
-  }
+  const lastId = (existing?.events ?? []).reduce((max, e) => Math.max(max, Number(e.id) || 0), 0);
+  const live = new LiveRun(claim.run.id, conversation.id, lastId);
+  deps.ai.live.set(claim.run.id, live);
+  live.onStoredEvent = storeEventsSoon(deps, live);
+  live.result = execute(deps, user, claim.run, claim.source, all, models, live, opts.history).finally(() => deps.ai.live.delete(claim.run.id));
+  // Nobody may be listening: a failure is already recorded and sent as an event.
+  live.result.catch(() => {});
+  return claim.run;
 }
 
-async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSource, all: MessageRow[], models: ModelDef[], history?: ChatTurn[]) {
+/** Events so far go to the run's row at most every EVENTS_WRITE_MS (one write for a burst of answers). */
+const EVENTS_WRITE_MS = 250;
+function storeEventsSoon(deps: Deps, live: LiveRun): () => void {
+  let pending = false;
+  return () => {
+    if (pending || live.finished) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      if (!live.finished) void deps.ai.writes.run(() => saveRunEvents(deps.db, live.runId, live.storedEvents())).catch(() => {});
+    }, EVENTS_WRITE_MS);
+  };
+}
+
+/** POST /process for a JSON client: the answer once the run is over, exactly as before runs were streamed. */
+export async function processConversation(deps: Deps, user: UserRow, conversationId: number, opts: ProcessOptions = {}): Promise<ProcessResult> {
+  const run = await startRun(deps, user, conversationId, opts);
+  return resultOf(deps, run);
+}
+
+export async function resultOf(deps: Deps, run: RunRow): Promise<ProcessResult> {
+  if (run.status === "done") return answerOf(deps, run);
+  const live = deps.ai.live.get(run.id);
+  if (live?.result) return (await live.result) as ProcessResult;
+  return waitFor(deps, run);
+}
+
+async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSource, all: MessageRow[], models: ModelDef[], live: LiveRun, history?: ChatTurn[]) {
   const { db, clock, log } = deps;
-  const turn = currentTurn(all);
+  const closed = closedTurns(db, run.conversationId, run.turnMessageId);
+  const turn = currentTurn(all, closed);
   const logs: AiCallLog[] = [];
+  const names = deps.ai.models.map((m) => m.name);
   try {
-    const result = await consolidate(deps, models, history ?? historyTurns(turn.earlier), composeQuestion(turn.messages), {
+    const skipped = skippedModels(deps.ai, clock.now());
+    const result = await consolidate(deps, models, skipped, history ?? historyTurns(turn.earlier, closed), composeQuestion(turn.messages), condenseTurns(history ?? historyTurns(turn.earlier, closed), names), {
       userId: user.id,
       conversationId: run.conversationId,
       logs,
+      live,
     });
+    const charged = isCharged(result.degraded);
     const done = await deps.ai.writes.run(() => {
       insertAiCalls(db, logs);
       const [message] = appendMessages(
         db,
         run.conversationId,
-        [{ sender: "assistant", messageType: "final_response", content: result.final_response, resultData: result }],
+        [{ sender: "assistant", messageType: "final_response", content: result.final_response, resultData: { ...result, charged } }],
         clock.now(),
       );
-      finishRun(db, run.id, message!.id, clock.now());
-      return { ...run, status: "done" as const, resultMessageId: message!.id };
+      // The cost rule of degraded answers: shown, not charged.
+      if (!charged) refundOneQuery(db, user.id, source, clock.now());
+      const answer = answerOf(deps, { resultMessageId: message!.id });
+      live.emit("final", answer);
+      finishRun(db, run.id, message!.id, clock.now(), live.storedEvents(), charged);
+      return answer;
     });
-    return answerOf(deps, done);
+    return done;
   } catch (e) {
     const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
+    const answers = e instanceof NoSynthesis ? e.answers : [];
     await deps.ai.writes.run(() => {
+      live.emit("failed", { code, detail: new AppError(code).message, refunded: true, answers });
       insertAiCalls(db, logs);
       refundOneQuery(db, user.id, source, clock.now());
-      failRun(db, run.id, code, clock.now());
+      failRun(db, run.id, code, clock.now(), live.storedEvents());
     });
     if (!(e instanceof AppError)) log.error("final processing failed", { run: run.id, error: e });
-    throw e instanceof AppError ? e : new AppError("SERVICE_UNAVAILABLE");
+    throw e instanceof AppError ? new AppError(e.code) : new AppError("SERVICE_UNAVAILABLE");
   }
 }
 
-function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">) {
+export function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">) {
   const message = findMessage(deps.db, run.resultMessageId!);
   if (!message) throw new AppError("CONVERSATION_NOT_FOUND");
-  const data = (message.resultData ?? {}) as { final_response?: string; primary_ai?: string; available_ais?: string[] };
+  const data = (message.resultData ?? {}) as { final_response?: string; primary_ai?: string; available_ais?: string[]; notice?: string | null; cost_eur?: number };
   return {
     conversation_id: message.conversationId,
     final_response: data.final_response ?? message.content,
     primary_ai: data.primary_ai ?? "",
     available_ais: data.available_ais ?? [],
+    degraded_notice: data.notice ?? null,
     message: toPublicMessage(message),
   };
 }
 
-/** Another call holds the turn: share its promise in this process, or watch its row (another process). */
+/** A run of another process (or one that just ended): watch its row. */
 async function waitFor(deps: Deps, run: RunRow): Promise<ProcessResult> {
-  const inflight = deps.ai.inflight.get(run.id);
-  if (inflight) return (await inflight) as ProcessResult;
-  // Worst case of one run: answers, then every synthesis attempt, each under the timeout.
-  const giveUpAt = performance.now() + deps.ai.timeoutMs * 8 + 10_000;
+  // Worst case of one run: the whole budget, plus the final write.
+  const giveUpAt = performance.now() + deps.config.ai.budgetMs + 10_000;
   while (performance.now() < giveUpAt) {
     const now = findRun(deps.db, run.conversationId, run.turnMessageId);
     if (now?.status === "done") return answerOf(deps, now);

@@ -4,7 +4,8 @@ import { requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
 import { spendLimit } from "../lib/spend-limit.ts";
 import { validate } from "../lib/validate.ts";
-import { processConversation } from "./chat.process.ts";
+import { conversationEvents, lastEventId, runStream, SSE_HEADERS } from "./chat.events.ts";
+import { resultOf, startRun } from "./chat.process.ts";
 import { chatBody, conversationParam, processBody } from "./chat.schemas.ts";
 import { conversationMessages, deleteConversation, history, sendMessage } from "./chat.service.ts";
 
@@ -22,8 +23,16 @@ export const chatRoutes = new Hono<AppEnv>()
   .post("/chat", requireUser, validate("json", chatBody), spendLimit({ trialCap: true }), async (c) => {
     return c.json(await sendMessage(c.var.deps, c.var.user, c.req.valid("json")));
   })
+  // JSON by default (the spec's client); with Accept: text/event-stream, the same run's events.
   .post("/process", requireUser, validate("json", processBody), spendLimit({ trialCap: false }), async (c) => {
-    return c.json(await processConversation(c.var.deps, c.var.user, c.req.valid("json").conversation_id));
+    const { deps, user } = c.var;
+    const run = await startRun(deps, user, c.req.valid("json").conversation_id);
+    if (wantsEvents(c.req.header("accept"))) return c.body(runStream(deps, run, lastEventId(c.req.header("last-event-id"))), 200, SSE_HEADERS);
+    return c.json(await resultOf(deps, run));
+  })
+  .get("/conversation/:id/events", requireUser, validate("param", conversationParam), (c) => {
+    const stream = conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id")));
+    return c.body(stream, 200, SSE_HEADERS);
   })
   .get("/history", requireUser, (c) => c.json(history(c.var.deps, c.var.user.id)))
   .get("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
@@ -32,3 +41,7 @@ export const chatRoutes = new Hono<AppEnv>()
   .delete("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
     return c.json(deleteConversation(c.var.deps, c.var.user.id, c.req.valid("param").id));
   });
+
+function wantsEvents(accept: string | undefined): boolean {
+  return /\btext\/event-stream\b/.test(accept ?? "");
+}

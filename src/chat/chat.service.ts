@@ -15,7 +15,8 @@ import {
   listMessages,
   type NewMessage,
 } from "./chat.queries.ts";
-import { awaitsClarificationReply, composeQuestion, currentTurn } from "./chat.turn.ts";
+import { closedTurns, runningRunOf } from "./chat.runs.queries.ts";
+import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./chat.turn.ts";
 import { titleFrom, toPublicMessage } from "./chat.view.ts";
 
 export type ChatInput = { conversation_id?: number | null; message: string };
@@ -40,8 +41,12 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
   const available = assertOperational(deps);
 
   const existing = input.conversation_id != null ? ownedConversation(deps, user.id, input.conversation_id) : undefined;
+  // A message during a run would land before its answer and never be answered itself.
+  if (existing && runningRunOf(db, existing.id)) throw new AppError("RUN_IN_PROGRESS");
   const previous = existing ? listMessages(db, existing.id) : [];
-  const turn = currentTurn(previous);
+  const closed = existing ? closedTurns(db, existing.id) : new Set<number>();
+  const turn = currentTurn(previous, closed);
+  const followUp = turn.earlier.some((m) => m.messageType === "final_response");
   const ctx = { userId: user.id, conversationId: existing?.id ?? null };
   const userMessage: NewMessage = { sender: "user", messageType: null, content: message };
 
@@ -58,14 +63,14 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
   const pendingReply = awaitsClarificationReply(turn) || turn.last?.sender === "user";
   if (pendingReply) return reply(deps, save(deps, user.id, existing, [userMessage]), false, true);
 
-  if (isTooVague(message)) {
+  if (isTooVague(message, followUp)) {
     const id = save(deps, user.id, existing, [userMessage, { sender: "assistant", messageType: "detail_request", content: DETAIL_REQUEST_TEXT }]);
     return reply(deps, id, false, false);
   }
 
   const questions = turn.hadClarification
     ? []
-    : await clarifyingQuestions(deps, available, composeQuestion([...turn.messages, userMessage]), ctx);
+    : await clarifyingQuestions(deps, available, composeQuestion([...turn.messages, userMessage]), ctx, condensedHistory(turn.earlier, closed, deps.ai.models.map((m) => m.name)));
   if (questions.length > 0) {
     const id = save(deps, user.id, existing, [
       userMessage,
@@ -122,7 +127,10 @@ export function conversationMessages(deps: Deps, userId: number, id: number) {
   return { id: conversation.id, title: conversation.title, source: conversation.source, messages: listMessages(deps.db, conversation.id).map(toPublicMessage) };
 }
 
+/** Refused while a run holds the conversation: the run would write its answer and its refund into nothing. */
 export function deleteConversation(deps: Deps, userId: number, id: number) {
+  const conversation = ownedConversation(deps, userId, id);
+  if (runningRunOf(deps.db, conversation.id)) throw new AppError("DELETE_DURING_RUN");
   if (!deleteOwnedConversation(deps.db, id, userId)) throw new AppError("CONVERSATION_NOT_FOUND");
   return { success: true };
 }

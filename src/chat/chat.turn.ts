@@ -18,10 +18,16 @@ export type Turn = {
   hadClarification: boolean;
 };
 
-export function currentTurn(all: readonly MessageRow[]): Turn {
+/**
+ * `closed` holds user messages whose final processing failed and that are
+ * not being retried: a new message after one starts a new turn instead of
+ * being read as a precision of the failed question.
+ */
+export function currentTurn(all: readonly MessageRow[], closed: ReadonlySet<number> = new Set()): Turn {
   let start = 0;
   all.forEach((m, i) => {
     if (m.sender === "assistant" && m.messageType && TURN_ENDS.has(m.messageType)) start = i + 1;
+    if (m.sender === "user" && closed.has(m.id)) start = i + 1;
   });
   const messages = all.slice(start);
   return {
@@ -53,10 +59,14 @@ function trim(text: string): string {
 }
 
 /** Earlier answered turns as a chat history (question, consolidated answer), newest kept. */
-export function historyTurns(earlier: readonly MessageRow[]): ChatTurn[] {
+export function historyTurns(earlier: readonly MessageRow[], closed: ReadonlySet<number> = new Set()): ChatTurn[] {
   const turns: ChatTurn[][] = [];
   let current: MessageRow[] = [];
   for (const m of earlier) {
+    if (m.sender === "user" && closed.has(m.id)) {
+      current = [];
+      continue;
+    }
     current.push(m);
     if (m.sender === "assistant" && m.messageType === "final_response") {
       turns.push([
@@ -69,4 +79,28 @@ export function historyTurns(earlier: readonly MessageRow[]): ChatTurn[] {
     }
   }
   return turns.slice(-HISTORY_TURNS).flat();
+}
+
+const CONTEXT_CHARS = 600;
+
+/**
+ * The conversation so far in a few lines, for the clarifier and the
+ * synthesiser: the last turns, each question and answer cut short, the
+ * degradation notice and the sources left out, and the model names removed
+ * (the synthesiser must not learn who said what).
+ */
+export function condensedHistory(earlier: readonly MessageRow[], closed: ReadonlySet<number> = new Set(), modelNames: readonly string[] = []): string {
+  return condenseTurns(historyTurns(earlier, closed), modelNames);
+}
+
+/** The same, from turns already paired (the page's stored turns, or an API client's messages). */
+export function condenseTurns(turns: readonly ChatTurn[], modelNames: readonly string[] = []): string {
+  const lines: string[] = [];
+  for (let i = 0; i + 1 < turns.length; i += 2) {
+    let answer = turns[i + 1]!.content.replace(/^>.*\n+/gm, "").replace(/\n## Sources[\s\S]*$/, "");
+    for (const name of modelNames) answer = answer.replaceAll(` (${name})`, "").replaceAll(name, "un modèle");
+    const cut = (t: string) => (t.length > CONTEXT_CHARS ? `${t.slice(0, CONTEXT_CHARS)}…` : t);
+    lines.push(`Question : ${cut(turns[i]!.content)}`, `Réponse donnée : ${cut(answer.trim())}`);
+  }
+  return lines.join("\n");
 }

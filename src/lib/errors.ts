@@ -62,6 +62,9 @@ const table = {
   CONTENT_REFUSED: [400, "Votre message ne peut pas être traité car il enfreint nos règles d'utilisation. Unisson fournit des informations utiles et constructives : merci de reformuler votre question."],
   NOTHING_TO_PROCESS: [409, "Aucune question n'attend d'analyse finale dans cette conversation."],
   NOT_ENOUGH_ANSWERS: [503, "Trop peu d'IA ont répondu pour établir une synthèse fiable (au moins 2 réponses sont nécessaires). Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
+  RUN_IN_PROGRESS: [409, "Une analyse est en cours dans cette conversation : attendez sa réponse avant d'envoyer un nouveau message."],
+  DELETE_DURING_RUN: [409, "Une analyse est en cours dans cette conversation : vous pourrez la supprimer dès que la réponse sera arrivée."],
+  MODERATION_UNAVAILABLE: [503, "La vérification de votre message est momentanément indisponible. Rien n'a été décompté : veuillez réessayer dans quelques instants."],
   SYNTHESIS_FAILED: [503, "La synthèse des réponses a échoué. Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
 
   // OpenAI-compatible API (/v1)

@@ -43,7 +43,7 @@ export function bindMetrics(deps: Deps): void {
     help: "Traitements finaux en cours dans ce processus",
     registers: [metrics.registry],
     collect() {
-      this.set(ai.inflight.size);
+      this.set(ai.live.size);
     },
   });
   new Gauge({

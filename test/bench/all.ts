@@ -12,6 +12,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["login screen (size and paint)", ["test/bench/spa.bench.ts"]],
   ["kill -9 under write load", ["test/bench/crash.bench.ts"]],
   ["final processing fan-out (bench:engine)", ["test/bench/engine.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
+  ["soft deadline against wait-for-all", ["test/bench/live.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
   ["memory under 10 minutes of mixed load", ["test/bench/memory.bench.ts"]],
 ];
 for (const [name, args, env] of runs) {

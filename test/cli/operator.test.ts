@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { purchases, users } from "../../src/db/schema/index.ts";
+import { aiCalls, conversations, processingRuns, purchases, users } from "../../src/db/schema/index.ts";
 import { createOutboxMailer } from "../../src/lib/mail/outbox.ts";
 import { createMemoryLogger } from "../../src/lib/log.ts";
 import { HOUR, systemClock } from "../../src/lib/clock.ts";
@@ -32,7 +32,26 @@ describe("unisson stats", () => {
       completed_purchases: 1,
       recent_users_7_days: 2,
       users_by_subscription: { trial: 0, basic: 0, pro: 1, expired: 1 },
+      ai_costs: { days: 30, total_eur: 0, spend_by_day: [], spend_by_model: [], answers: 0, average_per_answer_eur: 0 },
     });
+  });
+
+  test("shows the AI spend per model and per day, and the average cost of an answer", () => {
+    const { dir, cli } = setup();
+    withDb(dir, (db) => {
+      const { user } = makeUser(db, new Date());
+      const conversation = db.insert(conversations).values({ userId: user.id, title: "t", createdAt: new Date(), updatedAt: new Date() }).returning().get();
+      const call = { userId: user.id, provider: "openai", outcome: "ok" as const, latencyMs: 10, createdAt: new Date() };
+      db.insert(aiCalls).values([
+        { ...call, model: "GPT-4", purpose: "answer", costEur: 0.012 },
+        { ...call, model: "Claude Opus 4.1", purpose: "synthesis", costEur: 0.1 },
+      ]).run();
+      db.insert(processingRuns).values({ conversationId: conversation.id, turnMessageId: 1, userId: user.id, status: "done", createdAt: new Date(), finishedAt: new Date() }).run();
+    });
+    const r = cli("stats");
+    expect(r.stdout).toMatch(/Coût des IA, 30 derniers jours : 0,1120\s€ ; 1 réponses, 0,1120\s€ par réponse en moyenne/);
+    expect(r.stdout).toMatch(/Claude Opus 4\.1\s+1\s+0,1000\s€/);
+    expect(r.stdout).toMatch(/\d{4}-\d\d-\d\d\s+0,1120\s€/);
   });
 
   test("prints a French table with the revenue in euros", () => {

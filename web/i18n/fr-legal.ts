@@ -64,6 +64,7 @@ export const legalDocs: Record<"mentions" | "cgu" | "cgv" | "privacy", LegalDoc>
         paragraphs: [
           "Chaque nouveau compte bénéficie d'un essai gratuit de 7 jours comprenant 5 requêtes. L'essai prend fin au terme des 7 jours ou lorsque les 5 requêtes sont utilisées, selon ce qui survient en premier.",
           "Une requête est décomptée uniquement lorsqu'une réponse consolidée vous est remise. Les questions de précision et les demandes refusées par la modération ne sont pas décomptées ; une requête dont l'analyse finale échoue vous est restituée.",
+          "Lorsqu'une partie des modèles n'a pas répondu, la réponse l'indique en tête (« Réponse partielle »), avec les modèles manquants et la raison. Une réponse établie à partir de moins de 3 réponses de modèles vous est remise sans être décomptée ; à partir de 3 réponses, elle est décomptée comme toute réponse consolidée.",
         ],
       },
       {

@@ -1,35 +1,59 @@
 import { GoogleGenerativeAI } from "@google/generative-ai";
-import type { Completion, ProviderClient } from "../ai.types.ts";
+import type { Completion, ProviderClient, StopReason } from "../ai.types.ts";
+
+const REFUSALS = new Set(["SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION"]);
+
+function stopOf(reason: string | undefined, blocked: boolean): StopReason {
+  if (blocked || (reason && REFUSALS.has(reason))) return "refusal";
+  if (reason === "MAX_TOKENS") return "length";
+  if (reason === undefined) return "incomplete";
+  return reason === "STOP" ? "end" : "other";
+}
 
 /**
- * Gemini Pro. The SDK appends `/v1beta/models/...` to `baseUrl` itself. No
- * `timeout` option here: the SDK never clears that timer; the engine's signal
- * abandons the request instead.
+ * Gemini Pro, streamed (`:streamGenerateContent?alt=sse`). The SDK appends
+ * `/v1beta/models/...` to `baseUrl` itself. No `timeout` option here: the SDK
+ * never clears that timer; the engine's signal abandons the request instead.
+ * The chunks' `text()` helper throws on a blocked answer, so parts are read directly.
  */
 export function createGoogleClient(opts: { apiKey: string; baseUrl?: string }): ProviderClient {
   const sdk = new GoogleGenerativeAI(opts.apiKey);
   return {
     provider: "google",
-    async complete(modelId, req, signal): Promise<Completion> {
+    async stream(modelId, req, signal, onText): Promise<Completion> {
       const model = sdk.getGenerativeModel(
         { model: modelId, systemInstruction: req.system },
         opts.baseUrl ? { baseUrl: opts.baseUrl } : undefined,
       );
-      const res = await model.generateContent(
+      const res = await model.generateContentStream(
         {
           contents: req.messages.map((m) => ({ role: m.role === "assistant" ? "model" : "user", parts: [{ text: m.content }] })),
           generationConfig: { maxOutputTokens: req.maxTokens },
         },
         { signal },
       );
-      const parts = res.response.candidates?.[0]?.content?.parts ?? [];
-      const usage = res.response.usageMetadata;
-      return {
-        text: parts.map((p) => p.text ?? "").join(""),
-        tokensIn: usage?.promptTokenCount ?? null,
-        tokensOut: usage?.candidatesTokenCount ?? null,
-        citations: [],
-      };
+      // The SDK also aggregates the stream into `response`; its rejection is the stream's own error, read below.
+      res.response.catch(() => {});
+      let text = "";
+      let reason: string | undefined;
+      let blocked = false;
+      let tokensIn: number | null = null;
+      let tokensOut: number | null = null;
+      for await (const chunk of res.stream) {
+        const candidate = chunk.candidates?.[0];
+        const delta = (candidate?.content?.parts ?? []).map((p) => p.text ?? "").join("");
+        if (delta) {
+          text += delta;
+          onText(delta);
+        }
+        if (candidate?.finishReason) reason = candidate.finishReason;
+        if (chunk.promptFeedback?.blockReason) blocked = true;
+        if (chunk.usageMetadata) {
+          tokensIn = chunk.usageMetadata.promptTokenCount ?? tokensIn;
+          tokensOut = chunk.usageMetadata.candidatesTokenCount ?? tokensOut;
+        }
+      }
+      return { text, tokensIn, tokensOut, citations: [], stop: stopOf(reason, blocked) };
     },
   };
 }

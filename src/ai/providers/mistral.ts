@@ -1,7 +1,13 @@
 import type { Mistral } from "@mistralai/mistralai";
-import type { Completion, ProviderClient } from "../ai.types.ts";
+import type { Completion, ProviderClient, StopReason } from "../ai.types.ts";
 
-/** Mistral Large. The SDK appends `/v1/chat/completions` to `serverURL`; its retries stay off. */
+function stopOf(reason: string | null | undefined): StopReason {
+  if (reason === "length" || reason === "model_length") return "length";
+  if (reason == null) return "incomplete";
+  return reason === "stop" ? "end" : "other";
+}
+
+/** Mistral Large, streamed. The SDK appends `/v1/chat/completions` to `serverURL`; its retries stay off. */
 export function createMistralClient(opts: { apiKey: string; baseUrl?: string; timeoutMs: number }): ProviderClient {
   // Loading this SDK took ~150 ms of every start of the executable (docs/BENCHMARKS.md, cold start): load it at the first call.
   let sdk: Promise<Mistral> | undefined;
@@ -11,18 +17,30 @@ export function createMistralClient(opts: { apiKey: string; baseUrl?: string; ti
     ));
   return {
     provider: "mistral",
-    async complete(modelId, req, signal): Promise<Completion> {
-      const res = await (await client()).chat.complete(
-        {
-          model: modelId,
-          maxTokens: req.maxTokens,
-          messages: [{ role: "system", content: req.system }, ...req.messages],
-        },
+    async stream(modelId, req, signal, onText): Promise<Completion> {
+      const events = await (await client()).chat.stream(
+        { model: modelId, maxTokens: req.maxTokens, messages: [{ role: "system", content: req.system }, ...req.messages] },
         { signal, retries: { strategy: "none" } },
       );
-      const content = res.choices[0]?.message?.content;
-      const text = typeof content === "string" ? content : (content ?? []).map((c) => ("text" in c ? c.text : "")).join("");
-      return { text, tokensIn: res.usage?.promptTokens ?? null, tokensOut: res.usage?.completionTokens ?? null, citations: [] };
+      let text = "";
+      let reason: string | null | undefined;
+      let tokensIn: number | null = null;
+      let tokensOut: number | null = null;
+      for await (const ev of events) {
+        const choice = ev.data.choices[0];
+        const content = choice?.delta?.content;
+        const delta = typeof content === "string" ? content : (content ?? []).map((c) => ("text" in c ? c.text : "")).join("");
+        if (delta) {
+          text += delta;
+          onText(delta);
+        }
+        if (choice?.finishReason) reason = choice.finishReason;
+        if (ev.data.usage) {
+          tokensIn = ev.data.usage.promptTokens ?? tokensIn;
+          tokensOut = ev.data.usage.completionTokens ?? tokensOut;
+        }
+      }
+      return { text, tokensIn, tokensOut, citations: [], stop: stopOf(reason) };
     },
   };
 }

@@ -1,46 +1,74 @@
 import OpenAI from "openai";
-import type { Completion, CompletionRequest, ModerationClient, ModerationVerdict, ProviderClient } from "../ai.types.ts";
+import type { Completion, CompletionRequest, ModerationClient, ModerationVerdict, OnText, ProviderClient, StopReason } from "../ai.types.ts";
 
 export type OpenAiOptions = { apiKey: string; baseUrl?: string; timeoutMs: number };
 
 /**
  * The openai SDK retries 429/5xx twice and waits 10 minutes by default: both
- * are turned off here because the engine owns the deadline and its one retry.
+ * are turned off here because the engine owns the deadline and its retry.
  */
 export function openAiSdk(opts: OpenAiOptions): OpenAI {
   return new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs });
 }
 
+function stopOf(finish: string | null | undefined, refused: boolean): StopReason {
+  if (refused || finish === "content_filter") return "refusal";
+  if (finish === "length") return "length";
+  if (finish == null) return "incomplete";
+  return finish === "stop" ? "end" : "other";
+}
+
 /**
- * Chat completions request shared by OpenAI and OpenAI-compatible servers
- * (Perplexity, Ollama, vLLM); returns the raw answer too, for provider extras.
+ * Streamed chat completions, shared by OpenAI and OpenAI-compatible servers
+ * (Perplexity, Ollama, vLLM). `onChunk` sees each raw chunk for provider extras.
  */
-export async function openAiComplete(sdk: OpenAI, modelId: string, req: CompletionRequest, signal: AbortSignal) {
-  const res = await sdk.chat.completions.create(
+export async function openAiStream(
+  sdk: OpenAI,
+  modelId: string,
+  req: CompletionRequest,
+  signal: AbortSignal,
+  onText: OnText,
+  onChunk: (chunk: unknown) => void = () => {},
+): Promise<Completion> {
+  const stream = await sdk.chat.completions.create(
     {
       model: modelId,
       // max_tokens rather than max_completion_tokens: every OpenAI-compatible server understands it.
       max_tokens: req.maxTokens,
       messages: [{ role: "system", content: req.system }, ...req.messages],
+      stream: true,
+      stream_options: { include_usage: true },
     },
     { signal },
   );
-  const completion: Completion = {
-    text: res.choices[0]?.message?.content ?? "",
-    tokensIn: res.usage?.prompt_tokens ?? null,
-    tokensOut: res.usage?.completion_tokens ?? null,
-    citations: [],
-  };
-  return { completion, raw: res };
+  let text = "";
+  let refusal = "";
+  let finish: string | null = null;
+  let tokensIn: number | null = null;
+  let tokensOut: number | null = null;
+  for await (const chunk of stream) {
+    onChunk(chunk);
+    const choice = chunk.choices[0];
+    const delta = choice?.delta?.content;
+    if (delta) {
+      text += delta;
+      onText(delta);
+    }
+    if (choice?.delta?.refusal) refusal += choice.delta.refusal;
+    if (choice?.finish_reason) finish = choice.finish_reason;
+    if (chunk.usage) {
+      tokensIn = chunk.usage.prompt_tokens ?? null;
+      tokensOut = chunk.usage.completion_tokens ?? null;
+    }
+  }
+  return { text, tokensIn, tokensOut, citations: [], stop: stopOf(finish, refusal.length > 0) };
 }
 
 export function createOpenAiClient(opts: OpenAiOptions): ProviderClient & ModerationClient {
   const sdk = openAiSdk(opts);
   return {
     provider: "openai",
-    async complete(modelId, req, signal): Promise<Completion> {
-      return (await openAiComplete(sdk, modelId, req, signal)).completion;
-    },
+    stream: (modelId, req, signal, onText) => openAiStream(sdk, modelId, req, signal, onText),
     async moderate(text, signal): Promise<ModerationVerdict> {
       const res = await sdk.moderations.create({ model: "omni-moderation-latest", input: text }, { signal });
       const result = res.results[0];

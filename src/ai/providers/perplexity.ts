@@ -1,7 +1,7 @@
-import type { Completion, ProviderClient } from "../ai.types.ts";
-import { openAiComplete, openAiSdk } from "./openai.ts";
+import type { ProviderClient } from "../ai.types.ts";
+import { openAiSdk, openAiStream } from "./openai.ts";
 
-/** Perplexity adds these to the OpenAI chat completion shape; the SDK passes them through untouched. */
+/** Perplexity adds these to the OpenAI chat completion chunks; the SDK passes them through untouched. */
 type PerplexityExtras = { citations?: unknown; search_results?: Array<{ url?: unknown }> };
 
 /** Sonar Pro through the openai SDK against Perplexity's OpenAI-compatible API, keeping its citations. */
@@ -9,9 +9,13 @@ export function createPerplexityClient(opts: { apiKey: string; baseUrl: string; 
   const sdk = openAiSdk(opts);
   return {
     provider: "perplexity",
-    async complete(modelId, req, signal): Promise<Completion> {
-      const { completion, raw } = await openAiComplete(sdk, modelId, req, signal);
-      return { ...completion, citations: citationsOf(raw as unknown as PerplexityExtras) };
+    async stream(modelId, req, signal, onText) {
+      let citations: string[] = [];
+      const completion = await openAiStream(sdk, modelId, req, signal, onText, (chunk) => {
+        const found = citationsOf(chunk as PerplexityExtras);
+        if (found.length > 0) citations = found;
+      });
+      return { ...completion, citations };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { timestamp } from "./columns.ts";
 import { users } from "./users.ts";
 
@@ -71,6 +71,8 @@ export const processingRuns = sqliteTable(
     /** The balance the request came from, so a run cut short by a crash is refunded at the next start. */
     chargedFrom: text("charged_from", { enum: ["plan", "extra"] }),
     error: text("error"),
+    /** The run's events so far (without the synthesis text deltas), for a client that re-attaches later. */
+    events: text("events", { mode: "json" }).$type<Array<Record<string, unknown>>>(),
     createdAt: timestamp("created_at").notNull(),
     finishedAt: timestamp("finished_at"),
   },
@@ -87,11 +89,15 @@ export const aiCalls = sqliteTable(
     model: text("model").notNull(),
     provider: text("provider").notNull(),
     purpose: text("purpose", { enum: ["answer", "synthesis", "clarification", "moderation", "probe"] }).notNull(),
-    outcome: text("outcome", { enum: ["ok", "error", "timeout"] }).notNull(),
+    /** ok, error, timeout; refusal (the model declined); cancelled (left out at the soft deadline or with its run). */
+    outcome: text("outcome", { enum: ["ok", "error", "timeout", "refusal", "cancelled"] }).notNull(),
+    httpStatus: integer("http_status"),
     error: text("error"),
     latencyMs: integer("latency_ms").notNull(),
     tokensIn: integer("tokens_in"),
     tokensOut: integer("tokens_out"),
+    /** Euros, from the price table (AI_PRICE_<KEY>) at the time of the call. */
+    costEur: real("cost_eur"),
     createdAt: timestamp("created_at").notNull(),
   },
   (t) => [index("ai_calls_created_idx").on(t.createdAt), index("ai_calls_model_idx").on(t.model, t.createdAt)],

@@ -1,15 +1,30 @@
 import { MODEL_ENV_DEFAULTS } from "../../../src/config.ts";
 
-/** What a fake provider can be told to do wrong, as real providers do. */
-export type Failure = 500 | 429 | 401 | "hang" | "invalid-json";
+/**
+ * What a fake provider can be told to do wrong, as real providers do: an HTTP
+ * status in the provider's error shape, a request held open ("hang"), a body
+ * that is not JSON, or, inside a streamed answer: the connection cut mid-text
+ * ("cut"), a first token then silence ("stall"), no text at all ("empty"), the
+ * provider's native refusal signal ("refusal"), a text cut at the token limit
+ * with its finish reason ("length"), or a polite refusal in plain text ("decline").
+ */
+export type Failure = 400 | 401 | 403 | 429 | 500 | 503 | "hang" | "invalid-json" | "cut" | "stall" | "empty" | "refusal" | "length" | "decline";
 export type CallKind = "answer" | "synthesis" | "clarification" | "probe";
+
+export const DECLINE_TEXT = "Je suis désolé, je ne peux pas rédiger cette synthèse.";
 export type FakeModel = "gpt4" | "claudeOpus" | "claudeHaiku" | "geminiPro" | "mistralLarge" | "sonarPro";
 
 export type ModelScript = {
-  /** Delay before answering an answer/clarification/probe call. */
+  /** Delay before the first token of an answer/clarification/probe call. */
   latencyMs?: number;
-  /** Delay before answering a synthesis call (defaults to latencyMs). */
+  /** Time from the first to the last token of a streamed answer (default 0: all at once). */
+  durationMs?: number;
+  /** Delay before the first token of a synthesis call (defaults to latencyMs). */
   synthesisLatencyMs?: number;
+  /** First to last token of a synthesis (defaults to durationMs). */
+  synthesisDurationMs?: number;
+  /** The `retry-after` header (seconds) sent with a 429. */
+  retryAfterS?: number;
   fail?: Failure | null;
   /** Only these kinds fail (default: every kind). */
   failOn?: CallKind[];
@@ -20,7 +35,7 @@ export type ModelScript = {
   citations?: string[];
 };
 
-export type RecordedCall = { provider: string; model: FakeModel | string; kind: CallKind; system: string; messages: Array<{ role: string; content: string }> };
+export type RecordedCall = { provider: string; model: FakeModel | string; kind: CallKind; system: string; messages: Array<{ role: string; content: string }>; at: number };
 
 const NAMES: Record<FakeModel, string> = {
   gpt4: "GPT-4",
@@ -62,6 +77,8 @@ export class FakeControl {
   clarification: string = JSON.stringify({ needs_clarification: false, questions: [] });
   synthesis: (prompt: string, model: FakeModel | string) => string = defaultSynthesis;
   moderation: { flagged: boolean; categories: string[] } = { flagged: false, categories: [] };
+  /** The moderation endpoint failing (status or "hang"); null = it answers. */
+  moderationFail: Failure | null = null;
   calls: RecordedCall[] = [];
 
   set(model: FakeModel, script: ModelScript): this {
@@ -85,6 +102,7 @@ export class FakeControl {
     this.clarification = JSON.stringify({ needs_clarification: false, questions: [] });
     this.synthesis = defaultSynthesis;
     this.moderation = { flagged: false, categories: [] };
+    this.moderationFail = null;
     this.calls = [];
   }
 
@@ -100,7 +118,7 @@ export class FakeControl {
   plan(provider: string, modelId: string, system: string, messages: Array<{ role: string; content: string }>) {
     const model = this.modelOf(modelId);
     const kind = kindOf(system, messages);
-    this.calls.push({ provider, model, kind, system, messages });
+    this.calls.push({ provider, model, kind, system, messages, at: performance.now() });
     const script = this.scripts.get(model as FakeModel) ?? {};
     let failure: Failure | null = null;
     if (script.fail && (!script.failOn || script.failOn.includes(kind))) {
@@ -111,6 +129,7 @@ export class FakeControl {
       }
     }
     const latencyMs = kind === "synthesis" ? (script.synthesisLatencyMs ?? script.latencyMs ?? 0) : (script.latencyMs ?? 0);
+    const durationMs = kind === "synthesis" ? (script.synthesisDurationMs ?? script.durationMs ?? 0) : (script.durationMs ?? 0);
     const last = messages.at(-1)?.content ?? "";
     const name = NAMES[model as FakeModel] ?? modelId;
     const text =
@@ -118,7 +137,7 @@ export class FakeControl {
       : kind === "clarification" ? this.clarification
       : kind === "synthesis" ? this.synthesis(last, model)
       : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
-    return { kind, failure, latencyMs, text, citations: script.citations ?? [] };
+    return { kind, failure, latencyMs, durationMs, text: failure === "decline" ? DECLINE_TEXT : text, citations: script.citations ?? [], retryAfterS: script.retryAfterS };
   }
 }
 

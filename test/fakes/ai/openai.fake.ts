@@ -1,7 +1,7 @@
 import { type FakeControl, tokens } from "./control.ts";
-import { answer, contentText, type FakeServer, serveFake, unauthorized } from "./serve.ts";
+import { answer, contentText, type FakeServer, serveFake, sse, unauthorized, type Wire } from "./serve.ts";
 
-type ChatBody = { model: string; messages: Array<{ role: string; content: unknown }> };
+type ChatBody = { model: string; stream?: boolean; messages: Array<{ role: string; content: unknown }> };
 
 function openAiError(status: number, message: string) {
   const type = status === 401 ? "invalid_request_error" : status === 429 ? "rate_limit_error" : "server_error";
@@ -23,6 +23,27 @@ export function chatCompletion(model: string, text: string, prompt: string, extr
   };
 }
 
+/**
+ * `chat.completion.chunk` frames as OpenAI streams them (Mistral and Perplexity
+ * too, with their extras): a role delta, content deltas, the finish reason,
+ * then the usage chunk (`stream_options.include_usage`) and `[DONE]`.
+ */
+export function chunkWire(model: string, prompt: string, extra: Record<string, unknown> = {}): Wire {
+  const id = `chatcmpl-${crypto.randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choices: unknown[], more: Record<string, unknown> = {}) => sse({ id, object: "chat.completion.chunk", created, model, choices, ...extra, ...more });
+  const usage = (out: number) => ({ prompt_tokens: tokens(prompt), completion_tokens: out, total_tokens: tokens(prompt) + out });
+  return {
+    start: () => [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])],
+    delta: (text) => [chunk([{ index: 0, delta: { content: text }, finish_reason: null }])],
+    end: (stop, out) => [
+      chunk([{ index: 0, delta: {}, finish_reason: stop === "length" ? "length" : "stop" }]),
+      chunk([], { usage: usage(out) }),
+      "data: [DONE]\n\n",
+    ],
+  };
+}
+
 /** Splits an OpenAI-style message list into the system text and the rest, for the control. */
 export function splitMessages(body: ChatBody) {
   const system = body.messages.filter((m) => m.role === "system").map((m) => contentText(m.content)).join("\n");
@@ -30,7 +51,7 @@ export function splitMessages(body: ChatBody) {
   return { system, messages };
 }
 
-/** OpenAI: POST /v1/chat/completions and POST /v1/moderations, Bearer key. */
+/** OpenAI: POST /v1/chat/completions (JSON or streamed) and POST /v1/moderations, Bearer key. */
 export function startOpenAiFake(control: FakeControl): FakeServer {
   return serveFake(async (req, url) => {
     if (!req.headers.get("authorization")?.startsWith("Bearer ")) return unauthorized(openAiError(401, "Missing API key"));
@@ -39,18 +60,27 @@ export function startOpenAiFake(control: FakeControl): FakeServer {
       const verdict = control.moderation;
       const categories = Object.fromEntries(["hate", "harassment", "self-harm", "sexual", "sexual/minors", "violence", "illicit"].map((c) => [c, verdict.categories.includes(c)]));
       const scores = Object.fromEntries(Object.entries(categories).map(([k, v]) => [k, v ? 0.99 : 0.001]));
-      return Response.json({
-        id: `modr-${crypto.randomUUID()}`,
-        model: "omni-moderation-latest",
-        results: [{ flagged: verdict.flagged, categories, category_scores: scores, category_applied_input_types: {}, input: body.input }],
-      });
+      const plan = { failure: control.moderationFail, latencyMs: 0, durationMs: 0, text: "" };
+      return answer(
+        req,
+        plan,
+        () => ({
+          id: `modr-${crypto.randomUUID()}`,
+          model: "omni-moderation-latest",
+          results: [{ flagged: verdict.flagged, categories, category_scores: scores, category_applied_input_types: {}, input: body.input }],
+        }),
+        openAiError,
+      );
     }
     if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
       const body = (await req.json()) as ChatBody;
       const { system, messages } = splitMessages(body);
       const plan = control.plan("openai", body.model, system, messages);
       const prompt = system + messages.map((m) => m.content).join("");
-      return answer(req, plan, () => chatCompletion(body.model, plan.text, prompt), openAiError);
+      const wire = chunkWire(body.model, prompt);
+      // OpenAI's native refusal: a `refusal` delta instead of content.
+      wire.refusal = () => [sse({ id: "chatcmpl-r", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta: { refusal: "I'm sorry, I can't help with that." }, finish_reason: "stop" }] }), "data: [DONE]\n\n"];
+      return answer(req, plan, () => chatCompletion(body.model, plan.text, prompt), openAiError, body.stream ? { wire, tokensOut: tokens } : undefined);
     }
     return Response.json(openAiError(404, `Unknown path ${url.pathname}`), { status: 404 });
   });

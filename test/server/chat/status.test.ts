@@ -70,13 +70,17 @@ describe("GET /api/unisson/status and /models", () => {
     expect(res.body.ai_status.find((s: { name: string }) => s.name === "Mistral Large").available).toBe(true);
   });
 
-  test("a model that failed in final processing shows KO until a probe succeeds", async () => {
+  // Issue 19: one failed request no longer opens the circuit; three within the window do.
+  test("a model that failed in three final processings shows KO until a probe succeeds", async () => {
     const t = chatApp(fakes());
     fakes().control.set("sonarPro", { fail: 500, failOn: ["answer"] });
-    const id = await askReady(t);
-    await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
-    const res = await t.call("GET", "/api/unisson/status");
-    expect(res.body.ai_status.find((s: { name: string }) => s.name === "Sonar Pro").available).toBe(false);
+    const sonar = async () => (await t.call("GET", "/api/unisson/status")).body.ai_status.find((s: { name: string }) => s.name === "Sonar Pro").available;
+    for (let i = 0; i < 3; i++) {
+      expect(await sonar()).toBe(true);
+      const id = await askReady(t, `Question numéro ${i} sur la géographie de la France`);
+      await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
+    }
+    expect(await sonar()).toBe(false);
   });
 
   test("a model marked KO is not asked in the next final processing", async () => {

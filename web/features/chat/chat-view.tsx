@@ -7,6 +7,7 @@ import type { ChatMessage } from "./chat-types.ts";
 import { Composer } from "./composer.tsx";
 import { MessageDetail } from "./message-detail.tsx";
 import { MessageItem } from "./message-item.tsx";
+import { LiveRun } from "./live/live-run.tsx";
 import { ModelList } from "./model-list.tsx";
 import { NoticeBox } from "./notice-box.tsx";
 import { ProgressBar } from "./progress-bar.tsx";
@@ -39,7 +40,7 @@ export function ChatView({
   // Keep the newest message in view as the conversation grows.
   useEffect(() => {
     endRef.current?.scrollIntoView?.({ block: "end", behavior: "smooth" });
-  }, [chat.messages.length, chat.busy]);
+  }, [chat.messages.length, chat.busy, chat.live?.models.length, chat.live?.synthesisBy, chat.live?.failed]);
 
   if (!started) {
     return (
@@ -72,7 +73,8 @@ export function ChatView({
         {chat.messages.map((m) => (
           <MessageItem key={m.id} message={m} onOpen={setDetail} />
         ))}
-        {chat.busy && !chat.progress && (
+        {chat.live && <LiveRun state={chat.live} onRetry={chat.retry} />}
+        {chat.busy && !chat.progress && !chat.live && (
           <li className="message from-assistant typing" aria-label={t.thinking}>
             <span className="dots" aria-hidden="true">
               <i />

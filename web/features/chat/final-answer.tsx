@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { fr } from "../../i18n/fr.ts";
 import { type ChatMessage, readFinalResult } from "./chat-types.ts";
+import { DegradedNotice, splitNotice } from "./live/degraded-notice.tsx";
+import { ModelPanel } from "./live/model-panel.tsx";
 import { Markdown } from "./markdown.tsx";
 
 const t = fr.chat;
@@ -10,9 +12,11 @@ export function FinalAnswer({ message }: { message: ChatMessage }) {
   const r = readFinalResult(message.result_data);
   const [open, setOpen] = useState<string | null>(null);
   const shown = r.answers.find((a) => a.name === open);
+  const { notice, body } = splitNotice(message.content, message.result_data?.notice);
   return (
     <div className="final-answer">
-      <Markdown text={message.content} />
+      {notice && <DegradedNotice text={notice} />}
+      <Markdown text={body} />
       {(r.primary || r.answers.length > 0) && (
         <div className="answer-meta">
           {r.primary && <p className="synthesis-by">{t.synthesisBy(r.primary)}</p>}
@@ -51,6 +55,7 @@ export function FinalAnswer({ message }: { message: ChatMessage }) {
               <Markdown text={shown.content} />
             </div>
           )}
+          <ModelPanel data={message.result_data} />
         </div>
       )}
     </div>

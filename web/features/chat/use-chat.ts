@@ -1,9 +1,12 @@
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { fr } from "../../i18n/fr.ts";
 import { ApiError, api, unwrap } from "../../lib/api.ts";
 import { blockFor, type Notice } from "./chat-blocks.ts";
 import type { ChatMessage } from "./chat-types.ts";
+import { EMPTY, type LiveState, reduce } from "./live/live-state.ts";
+import { followRun } from "./live/run-stream.ts";
+import { rememberedRun, rememberRun } from "./live/remember-run.ts";
 import { useProgress } from "./use-progress.ts";
 
 const e = fr.chat.errors;
@@ -40,35 +43,81 @@ export function useChat(deps: ChatDeps) {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const { progress, start, finish, cancel } = useProgress();
+  const { progress, finish, cancel } = useProgress();
   // A ref, not state: two quick Enter presses must not both pass the "already running" check.
   const running = useRef(false);
   const depsRef = useRef(deps);
   depsRef.current = deps;
   const generation = useRef(0);
 
+  const [live, setLive] = useState<LiveState | null>(null);
+  const stream = useRef<AbortController | null>(null);
+
+  /**
+   * Final processing as a live run: starts it (`start`) or re-attaches to it
+   * (a reload, a conversation opened from the history), shows each event as
+   * it comes, and ends with the stored answer or the failure and its
+   * "Réessayer". The conversation id is kept for the tab so a reload resumes.
+   */
   const runFinal = useCallback(
-    async (id: number, gen: number) => {
-      start();
+    async (id: number, gen: number, startRun = true) => {
+      stream.current?.abort();
+      const ctl = new AbortController();
+      stream.current = ctl;
+      rememberRun(id);
+      setLive(startRun ? EMPTY : null);
+      let final: ChatMessage | null = null;
       try {
-        const r = await unwrap(api.unisson.process.$post({ json: { conversation_id: id } }));
+        await followRun(id, {
+          start: startRun,
+          signal: ctl.signal,
+          onEvent: (ev) => {
+            if (gen !== generation.current) return;
+            if (ev.type === "failed" && ev.data?.idle) return;
+            if (ev.type === "final") final = ev.data.message as ChatMessage;
+            setLive((s) => reduce(s ?? EMPTY, ev));
+          },
+        });
         if (gen !== generation.current) return;
-        setMessages((m) => merge(m, [r.message]));
-        finish();
-        depsRef.current.onAnswered();
+        rememberRun(null);
+        if (final) {
+          const message: ChatMessage = final;
+          setMessages((m) => merge(m, [message]));
+          setLive(null);
+          finish();
+        }
+        depsRef.current.onAnswered(); // the request was spent or given back: show the true count
       } catch (err) {
-        if (gen !== generation.current) return;
+        if (gen !== generation.current || ctl.signal.aborted) return;
+        rememberRun(null);
+        setLive(null);
         cancel();
         setNotice(
           err instanceof ApiError && err.status === 503 && err.detail
             ? { kind: "system", title: e.systemTitle, text: err.detail }
-            : { kind: "error", text: e.process },
+            : err instanceof ApiError && err.status === 409 && err.detail
+              ? { kind: "error", text: err.detail }
+              : { kind: "error", text: e.process },
         );
-        depsRef.current.onAnswered(); // the request was given back or spent: show the true count
+        depsRef.current.onAnswered();
       }
     },
-    [start, finish, cancel],
+    [finish, cancel],
   );
+
+  /** "Réessayer" after a failed run: the same turn again (POST /process), never a merged question. */
+  const retry = useCallback(async () => {
+    if (conversationId === null || running.current) return;
+    running.current = true;
+    setBusy(true);
+    setNotice(null);
+    try {
+      await runFinal(conversationId, generation.current);
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  }, [conversationId, runFinal]);
 
   /** Returns false when the message was not taken (blank, busy, blocked, failed), so the box keeps the text. */
   const send = useCallback(
@@ -124,13 +173,18 @@ export function useChat(deps: ChatDeps) {
       setNotice(null);
       setConversationId(id);
       setMessages(conv.messages);
+      // A question still waiting for its answer: its run may be going on, or have failed (Réessayer).
+      if (conv.messages.at(-1)?.sender === "user") void runFinal(id, generation.current, false);
     },
-    [cancel],
+    [cancel, runFinal],
   );
 
   /** 'Nouvelle question': forget the current conversation (it stays in the history). */
   const reset = useCallback(() => {
     generation.current += 1;
+    stream.current?.abort();
+    rememberRun(null);
+    setLive(null);
     running.current = false;
     setBusy(false);
     cancel();
@@ -143,7 +197,15 @@ export function useChat(deps: ChatDeps) {
     if (id === conversationId) reset();
   }, [conversationId, reset]);
 
-  return { conversationId, messages, busy, progress, notice, setNotice, send, load, reset, forget };
+  // After a reload during a run: re-open its conversation and re-attach to the run.
+  useEffect(() => {
+    const id = rememberedRun();
+    if (id !== null) load(id).catch(() => rememberRun(null));
+    // Once, at mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  return { conversationId, messages, busy, progress, live, notice, setNotice, send, retry, load, reset, forget };
 }
 
 export type ChatState = ReturnType<typeof useChat>;

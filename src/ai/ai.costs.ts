@@ -1,0 +1,43 @@
+import { and, count, eq, gte, sql, sum } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { aiCalls, processingRuns } from "../db/schema/index.ts";
+
+const DAY = 86_400_000;
+
+export type AiCosts = {
+  days: number;
+  /** Every AI call of the window (answers, syntheses, clarifications, probes), euros. */
+  total_eur: number;
+  spend_by_day: Array<{ day: string; eur: number }>;
+  spend_by_model: Array<{ model: string; calls: number; eur: number }>;
+  answers: number;
+  /** Answer and synthesis calls of the window divided by the answers stored in it. */
+  average_per_answer_eur: number;
+};
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/** What the AI calls cost over the last `days` days, from ai_calls.cost_eur (the price table at call time). */
+export function aiCosts(db: Db, now: Date, days = 30): AiCosts {
+  const since = new Date(now.getTime() - days * DAY);
+  const inWindow = gte(aiCalls.createdAt, since);
+  const eur = sql<number>`coalesce(sum(${aiCalls.costEur}), 0)`;
+  const day = sql<string>`strftime('%Y-%m-%d', ${aiCalls.createdAt} / 1000, 'unixepoch')`;
+  const byDay = db.select({ day, eur }).from(aiCalls).where(inWindow).groupBy(day).orderBy(day).all();
+  const byModel = db.select({ model: aiCalls.model, calls: count(), eur }).from(aiCalls).where(inWindow).groupBy(aiCalls.model).orderBy(sql`2 desc`).all();
+  const answering = db
+    .select({ eur: sum(aiCalls.costEur) })
+    .from(aiCalls)
+    .where(and(inWindow, sql`${aiCalls.purpose} in ('answer', 'synthesis')`))
+    .get();
+  const answers = db.select({ n: count() }).from(processingRuns).where(and(eq(processingRuns.status, "done"), gte(processingRuns.finishedAt, since))).get()?.n ?? 0;
+  const total = byDay.reduce((s, d) => s + Number(d.eur), 0);
+  return {
+    days,
+    total_eur: round(total),
+    spend_by_day: byDay.map((d) => ({ day: d.day, eur: round(Number(d.eur)) })),
+    spend_by_model: byModel.map((m) => ({ model: m.model, calls: m.calls, eur: round(Number(m.eur)) })),
+    answers,
+    average_per_answer_eur: answers > 0 ? round(Number(answering?.eur ?? 0) / answers) : 0,
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Honest degradation (docs/DECISIONS.md, "Degraded answers"): when fewer than
+ * all the models asked answered, or a fallback wrote the synthesis, a notice
+ * above the answer says so, from how many answers and why each is missing.
+ * The cost rule: an answer built from fewer than FREE_UNDER_ANSWERS answers is
+ * stored and shown, but not charged.
+ */
+export const FREE_UNDER_ANSWERS = 3;
+
+export type Missing = { name: string; reason: string };
+
+export type Degradation = {
+  answered: number;
+  /** The configured models (an operator's choice not to configure one is not a degradation). */
+  asked: number;
+  missing: Missing[];
+  /** The synthesiser that should have written it, when another one did. */
+  fallback_from: string | null;
+  charged: boolean;
+};
+
+export function degradation(p: { answered: number; asked: number; missing: Missing[]; primary: string; intended: string }): Degradation | null {
+  const fallback = p.primary !== p.intended;
+  if (p.answered >= p.asked && !fallback) return null;
+  return { answered: p.answered, asked: p.asked, missing: p.missing, fallback_from: fallback ? p.intended : null, charged: p.answered >= FREE_UNDER_ANSWERS };
+}
+
+export function isCharged(d: Degradation | null): boolean {
+  return d === null || d.charged;
+}
+
+/** The French notice shown above the answer (API result and page). */
+export function noticeText(d: Degradation, primary: string): string {
+  const parts = [`**Réponse partielle** : synthèse établie à partir de ${d.answered} réponse${d.answered > 1 ? "s" : ""} sur ${d.asked}.`];
+  if (d.missing.length > 0) parts.push(`Sans réponse : ${d.missing.map((m) => `${m.name} (${m.reason})`).join(", ")}.`);
+  if (d.fallback_from) parts.push(`Synthèse rédigée par ${primary} à la place de ${d.fallback_from}.`);
+  if (!d.charged) parts.push(`Moins de ${FREE_UNDER_ANSWERS} réponses : cette requête ne vous est pas décomptée.`);
+  return parts.join(" ");
+}

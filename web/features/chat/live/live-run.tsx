@@ -1,0 +1,73 @@
+import { frLive } from "../../../i18n/fr-live.ts";
+import { fr } from "../../../i18n/fr.ts";
+import { Markdown } from "../markdown.tsx";
+import { ProgressBar } from "../progress-bar.tsx";
+import "./live.css";
+import type { LiveState, ModelLine } from "./live-state.ts";
+
+const t = frLive.run;
+
+function lineText(m: ModelLine): string {
+  if (m.state === "answered") return t.answered(m.seconds ?? "?");
+  if (m.state === "failed") return t.failed(m.reason ?? "");
+  if (m.state === "left_out") return t.leftOut;
+  if (m.state === "skipped") return t.skipped(m.reason ?? "");
+  return t.waiting;
+}
+
+/**
+ * The run as it happens: the bar (the spec's steps as its floor, moved by
+ * real events), one line per model, then the synthesis as it is written.
+ * After a failure: the reason, the "Réessayer" button and the models' own
+ * answers, labelled as such.
+ */
+export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void }) {
+  const label = fr.chat.progress[state.step as keyof typeof fr.chat.progress];
+  return (
+    <li className="message from-assistant live-run" aria-live="polite" aria-busy={!state.done}>
+      {!state.failed && <ProgressBar progress={{ value: state.step, label }} />}
+      {state.models.length > 0 && (
+        <ul className="live-models" aria-label={t.title}>
+          {state.models.map((m) => (
+            <li key={m.name} className={`live-model state-${m.state}`}>
+              <span className="live-dot" aria-hidden="true" />
+              <span className="live-name">{m.name}</span>
+              <span className="live-status">{lineText(m)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {state.handovers.map((h) => (
+        <p key={h.model} className="muted small live-handover">
+          {t.synthesisRetry(h.model, h.reason)}
+        </p>
+      ))}
+      {state.synthesisBy && !state.failed && (
+        <div className="live-synthesis">
+          <p className="muted small">{t.synthesis(state.synthesisBy)}</p>
+          {state.text && <Markdown text={state.text} />}
+        </div>
+      )}
+      {state.failed && (
+        <div className="live-failed" role="alert">
+          <strong className="notice-title">{t.failedTitle}</strong>
+          <p>{state.failed.detail}</p>
+          <button type="button" className="primary small-button" onClick={onRetry}>
+            {t.retry}
+          </button>
+          {state.failed.answers.length > 0 && (
+            <details className="live-individual">
+              <summary>{t.individualTitle}</summary>
+              {state.failed.answers.map((a) => (
+                <section key={a.name} className="model-answer">
+                  <h4>{a.name}</h4>
+                  <Markdown text={a.answer} />
+                </section>
+              ))}
+            </details>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

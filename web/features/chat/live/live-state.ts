@@ -1,0 +1,60 @@
+import type { RunEvent } from "./run-stream.ts";
+
+export type ModelLine = { name: string; state: "waiting" | "answered" | "failed" | "left_out" | "skipped"; seconds?: string; reason?: string };
+
+export type LiveState = {
+  models: ModelLine[];
+  synthesisBy: string | null;
+  /** Synthesis text as it is written; reset when a synthesiser fails and the next one starts. */
+  text: string;
+  /** The synthesisers that failed, with their reason. */
+  handovers: Array<{ model: string; reason: string }>;
+  /** 15/30/65/85/95/100: the spec's steps, driven by real events. */
+  step: number;
+  failed: { detail: string; answers: Array<{ name: string; answer: string }> } | null;
+  done: boolean;
+};
+
+export const EMPTY: LiveState = { models: [], synthesisBy: null, text: "", handovers: [], step: 15, failed: null, done: false };
+
+const seconds = (ms: unknown) => (typeof ms === "number" ? (ms / 1000).toLocaleString("fr-FR", { maximumFractionDigits: 1 }) : undefined);
+
+function setModel(s: LiveState, name: string, patch: Partial<ModelLine>): ModelLine[] {
+  return s.models.map((m) => (m.name === name ? { ...m, ...patch } : m));
+}
+
+/** One event applied to the live view (pure: the tests replay event lists through it). */
+export function reduce(s: LiveState, e: RunEvent): LiveState {
+  const d = e.data ?? {};
+  switch (e.type) {
+    case "run_started":
+      return {
+        ...EMPTY,
+        step: 30,
+        models: [
+          ...(d.models as string[]).map((name): ModelLine => ({ name, state: "waiting" })),
+          ...(d.skipped as Array<{ model: string; reason: string }>).map((k): ModelLine => ({ name: k.model, state: "skipped", reason: k.reason })),
+        ],
+      };
+    case "model_answered": {
+      const models = setModel(s, d.model, { state: "answered", seconds: seconds(d.latency_ms) });
+      return { ...s, models, step: Math.max(s.step, 65) };
+    }
+    case "model_failed":
+      return { ...s, models: setModel(s, d.model, { state: "failed", reason: d.reason }) };
+    case "model_left_out":
+      return { ...s, models: setModel(s, d.model, { state: "left_out", reason: d.reason }) };
+    case "synthesis_started":
+      return { ...s, synthesisBy: d.model, text: "", step: Math.max(s.step, 85) };
+    case "synthesis_delta":
+      return { ...s, text: s.text + d.text, step: 95 };
+    case "synthesis_failed":
+      return { ...s, text: "", handovers: [...s.handovers, { model: d.model, reason: d.reason }] };
+    case "final":
+      return { ...s, step: 100, done: true };
+    case "failed":
+      return { ...s, failed: { detail: d.detail, answers: d.answers ?? [] }, done: true };
+    default:
+      return s;
+  }
+}

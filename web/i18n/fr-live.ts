@@ -1,0 +1,43 @@
+/** Texts of the live run view and of the AI costs (issue "live answers"), kept apart so layout changes merge. */
+export const frLive = {
+  costs: {
+    title: "Coût des IA (30 derniers jours)",
+    total: "Dépense totale",
+    answers: "Réponses consolidées",
+    average: "Coût moyen par réponse",
+    byModel: "Par modèle",
+    byDay: "Par jour",
+    model: "Modèle",
+    calls: "Appels",
+    cost: "Coût",
+    day: "Jour",
+    none: "Aucun appel aux IA sur la période.",
+  },
+  run: {
+    title: "Analyse en cours",
+    waiting: "en attente…",
+    writing: "rédige…",
+    answered: (s: string) => `a répondu en ${s} s`,
+    failed: (reason: string) => `échec : ${reason}`,
+    leftOut: "non attendu (délai dépassé)",
+    skipped: (reason: string) => reason,
+    synthesis: (model: string) => `Synthèse rédigée par ${model}…`,
+    synthesisRetry: (model: string, reason: string) => `${model} n'a pas pu rédiger la synthèse (${reason}) : le modèle suivant prend le relais.`,
+    done: "Analyse terminée",
+    retry: "Réessayer",
+    failedTitle: "La synthèse n'a pas pu être établie",
+    individualTitle: "Réponses individuelles des modèles (sans synthèse)",
+  },
+  panel: {
+    toggle: "Détail par modèle",
+    answerCost: (eur: string) => `Coût de cette réponse : ${eur}`,
+    latency: (s: string) => `${s} s`,
+    tokens: (i: number | null, o: number | null) => `${i ?? "?"} → ${o ?? "?"} jetons`,
+    status: { answered: "a répondu", failed: "échec", left_out: "non attendu", skipped: "non interrogé" } as Record<string, string>,
+    synthesisBy: (m: string) => `Synthèse : ${m}`,
+    notCharged: "Non décomptée",
+  },
+};
+
+/** Fractions of a cent: four decimals, French format. */
+export const preciseEuros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR", minimumFractionDigits: 4, maximumFractionDigits: 4 });
