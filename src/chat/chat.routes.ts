@@ -4,8 +4,9 @@ import { requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
 import { processConversation } from "./chat.process.ts";
-import { chatBody, conversationParam, processBody } from "./chat.schemas.ts";
-import { conversationMessages, deleteConversation, history, sendMessage } from "./chat.service.ts";
+import { history } from "./chat.history.ts";
+import { chatBody, conversationParam, historyQuery, processBody } from "./chat.schemas.ts";
+import { conversationMessages, deleteConversation, sendMessage } from "./chat.service.ts";
 
 /**
  * /api/unisson. /status and /models are public: they reveal only which
@@ -24,7 +25,7 @@ export const chatRoutes = new Hono<AppEnv>()
   .post("/process", requireUser, validate("json", processBody), async (c) => {
     return c.json(await processConversation(c.var.deps, c.var.user, c.req.valid("json").conversation_id));
   })
-  .get("/history", requireUser, (c) => c.json(history(c.var.deps, c.var.user.id)))
+  .get("/history", requireUser, validate("query", historyQuery), (c) => c.json(history(c.var.deps, c.var.user.id, c.req.valid("query"))))
   .get("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
     return c.json(conversationMessages(c.var.deps, c.var.user.id, c.req.valid("param").id));
   })

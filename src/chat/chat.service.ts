@@ -11,7 +11,6 @@ import {
   deleteOwnedConversation,
   findOwnedConversation,
   insertConversation,
-  listConversations,
   listMessages,
   type NewMessage,
 } from "./chat.queries.ts";
@@ -102,17 +101,6 @@ function reply(deps: Deps, conversationId: number, needsClarification: boolean, 
     needs_clarification: needsClarification,
     requires_final_processing: requiresFinal,
   };
-}
-
-export function history(deps: Deps, userId: number) {
-  const conversations = listConversations(deps.db, userId).map((c) => ({
-    id: c.id,
-    title: c.title,
-    first_message: c.firstMessage ?? "",
-    message_count: c.messageCount,
-    updated_at: c.updatedAt.toISOString(),
-  }));
-  return { conversations };
 }
 
 export function conversationMessages(deps: Deps, userId: number, id: number) {

@@ -10,8 +10,9 @@ type MigrationMeta = { sql: string[]; bps: boolean; folderMillis: number; hash: 
  * executable migrates with no files beside it. Same bookkeeping table and
  * hashes as drizzle's own folder migrator. Used by the server, CLI and tests.
  */
-export function runMigrations(db: Db): number {
-  const metas: MigrationMeta[] = migrations.map((m) => ({
+export function runMigrations(db: Db, upTo = migrations.length): number {
+  // upTo: apply only the first n (tests of a migration over existing rows).
+  const metas: MigrationMeta[] = migrations.slice(0, upTo).map((m) => ({
     sql: m.sql.split("--> statement-breakpoint"),
     bps: m.breakpoints,
     folderMillis: m.when,

@@ -16,7 +16,7 @@ export function useHistory() {
 
   const reload = useCallback(async () => {
     try {
-      const r = await unwrap(api.unisson.history.$get());
+      const r = await unwrap(api.unisson.history.$get({ query: {} }));
       setItems(r.conversations as ConversationSummary[]);
       setFailed(false);
     } catch (err) {

@@ -1,0 +1,73 @@
+import type { Db } from "../db/client.ts";
+
+/** How much of the first message the history list carries: the list shows a preview, not the question. */
+export const FIRST_MESSAGE_PREVIEW = 300;
+
+export type HistoryRow = {
+  id: number;
+  title: string;
+  messageCount: number;
+  updatedAt: number;
+  firstMessage: string | null;
+};
+
+/** Where the previous page stopped: the last row's (updated_at, id). */
+export type HistoryCursor = { updatedAt: number; id: number };
+
+// Plain SQL: FTS5 MATCH, bm25 and the row-value keyset comparison have no drizzle spelling.
+const columns = `c.id AS id, c.title AS title, c.message_count AS messageCount, c.updated_at AS updatedAt,
+  (SELECT substr(m.content, 1, ${FIRST_MESSAGE_PREVIEW}) FROM messages m
+   WHERE m.conversation_id = c.id AND m.sender = 'user' ORDER BY m.id LIMIT 1) AS firstMessage`;
+
+/**
+ * One page of the history, newest first. Keyset on (updated_at, id): the index
+ * conversations_user_updated_idx (user_id, updated_at) carries the rowid `id`
+ * as its last key, so each page is one index range, never an OFFSET scan.
+ * Reads limit + 1 rows to know whether another page follows.
+ */
+export function historyPage(db: Db, userId: number, limit: number, after?: HistoryCursor): { rows: HistoryRow[]; next: HistoryCursor | null } {
+  const rows = after
+    ? (db.$client
+        .query(
+          `SELECT ${columns} FROM conversations c
+           WHERE c.user_id = ?1 AND (c.updated_at, c.id) < (?2, ?3)
+           ORDER BY c.updated_at DESC, c.id DESC LIMIT ?4`,
+        )
+        .all(userId, after.updatedAt, after.id, limit + 1) as HistoryRow[])
+    : (db.$client
+        .query(`SELECT ${columns} FROM conversations c WHERE c.user_id = ?1 ORDER BY c.updated_at DESC, c.id DESC LIMIT ?2`)
+        .all(userId, limit + 1) as HistoryRow[]);
+  if (rows.length <= limit) return { rows, next: null };
+  rows.length = limit;
+  const last = rows[limit - 1]!;
+  return { rows, next: { updatedAt: last.updatedAt, id: last.id } };
+}
+
+/**
+ * The user's conversations whose messages (questions or answers; the title is
+ * the first question's start) hold every word of the query, best match first.
+ * The owner term keeps FTS5 inside the user's own rows; bm25 weighs only the
+ * text column. Each word is a prefix query: FTS5 has no French stemmer, and a
+ * prefix catches plurals and most inflections ("région" finds "régions").
+ */
+export function searchConversations(db: Db, userId: number, words: string[], limit: number): HistoryRow[] {
+  if (words.length === 0) return [];
+  const match = [`owner:u${userId}`, ...words.map((w) => `body:"${w.replaceAll('"', '""')}"*`)].join(" AND ");
+  return db.$client
+    .query(
+      `WITH matched AS MATERIALIZED (
+         SELECT rowid AS mid, bm25(chat_search, 0.0, 1.0) AS score FROM chat_search WHERE chat_search MATCH ?1),
+       hits AS (
+         SELECT m.conversation_id AS cid, min(matched.score) AS score
+         FROM matched JOIN messages m ON m.id = matched.mid GROUP BY m.conversation_id)
+       SELECT ${columns} FROM hits JOIN conversations c ON c.id = hits.cid
+       WHERE c.user_id = ?2
+       ORDER BY hits.score, c.updated_at DESC, c.id DESC LIMIT ?3`,
+    )
+    .all(match, userId, limit) as HistoryRow[];
+}
+
+/** The words of a search box: letters and digits, at most 8, each at most 40 characters. */
+export function searchWords(q: string): string[] {
+  return (q.normalize("NFC").match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 40));
+}
