@@ -6,6 +6,7 @@ import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
 import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
+import { compressJson } from "./lib/compress.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
@@ -47,6 +48,8 @@ export function createApp(deps: Deps) {
       },
     }),
   );
+
+  app.use("/api/*", compressJson);
 
   const routes = app.route("/api", apiRoutes());
 
