@@ -4,8 +4,9 @@ import { requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
 import { validate } from "../lib/validate.ts";
 import { processConversation } from "./chat.process.ts";
+import { exportConversation } from "./chat.export.ts";
 import { history } from "./chat.history.ts";
-import { chatBody, conversationParam, historyQuery, processBody } from "./chat.schemas.ts";
+import { chatBody, conversationParam, exportQuery, historyQuery, processBody } from "./chat.schemas.ts";
 import { conversationMessages, deleteConversation, sendMessage } from "./chat.service.ts";
 
 /**
@@ -28,6 +29,10 @@ export const chatRoutes = new Hono<AppEnv>()
   .get("/history", requireUser, validate("query", historyQuery), (c) => c.json(history(c.var.deps, c.var.user.id, c.req.valid("query"))))
   .get("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
     return c.json(conversationMessages(c.var.deps, c.var.user.id, c.req.valid("param").id));
+  })
+  .get("/conversation/:id/export", requireUser, validate("param", conversationParam), validate("query", exportQuery), (c) => {
+    const file = exportConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("query").format);
+    return c.body(file.body, 200, { "Content-Type": file.type, "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "no-store" });
   })
   .delete("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
     return c.json(deleteConversation(c.var.deps, c.var.user.id, c.req.valid("param").id));

@@ -37,3 +37,7 @@ export const historyQuery = z.object({
     .optional(),
   q: z.string().trim().max(MAX_SEARCH_CHARS, `La recherche est trop longue (${MAX_SEARCH_CHARS} caractères au plus).`).optional(),
 });
+
+export const exportQuery = z.object({
+  format: z.enum(["md", "json"], { error: "Format d'export invalide (md ou json)." }).default("md"),
+});
