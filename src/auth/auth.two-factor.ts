@@ -81,6 +81,28 @@ export async function requestTwoFactorCode(deps: Deps, email: string, password: 
 }
 
 /**
+ * Spends a code of the user's (call inside an immediate transaction): true
+ * when it matches a live one, which ends them all; false after recording the
+ * failure against every live code. Shared by sign-in and account deletion.
+ */
+export function spendTwoFactorCode(deps: Pick<Deps, "db">, userId: number, code: string, now: Date): boolean {
+  assertNotLocked(deps, userId, now);
+  const hash = hashCode(userId, code);
+  const live = liveCodes(deps.db, userId, now);
+  const match = live.find((c) => sameHash(c.codeHash, hash));
+  if (!match) {
+    recordFailure(deps.db, userId, "two_factor", now);
+    for (const c of live) {
+      const tries = c.failedAttempts + 1;
+      setCodeAttempts(deps.db, c.id, tries, tries >= MAX_TRIES_PER_CODE ? now : null);
+    }
+    return false;
+  }
+  endCodes(deps.db, userId, now);
+  return true;
+}
+
+/**
  * Checks a code. Right: the code is used up and a session opens (plus a
  * remembered device when asked), in one transaction. Wrong: the failure is
  * recorded and counted against every live code before the 400 is thrown,
@@ -94,20 +116,8 @@ export function verifyTwoFactorCode(
   const user = findUserByEmail(deps.db, input.email);
   if (!user) throw new AppError("TWO_FACTOR_CODE_INVALID");
   const now = deps.clock.now();
-  const hash = hashCode(user.id, input.code);
   const outcome = immediate(deps.db, () => {
-    assertNotLocked(deps, user.id, now);
-    const live = liveCodes(deps.db, user.id, now);
-    const match = live.find((c) => sameHash(c.codeHash, hash));
-    if (!match) {
-      recordFailure(deps.db, user.id, "two_factor", now);
-      for (const c of live) {
-        const tries = c.failedAttempts + 1;
-        setCodeAttempts(deps.db, c.id, tries, tries >= MAX_TRIES_PER_CODE ? now : null);
-      }
-      return undefined;
-    }
-    endCodes(deps.db, user.id, now);
+    if (!spendTwoFactorCode(deps, user.id, input.code, now)) return undefined;
     const deviceToken = input.remember_device ? rememberDevice(deps.db, user.id, now) : undefined;
     return { ...signIn(deps, user, meta), deviceToken };
   });

@@ -29,6 +29,8 @@ const table = {
   TWO_FACTOR_TOO_SOON: [429, "Veuillez patienter 60 secondes avant de demander un nouveau code."],
   TWO_FACTOR_LOCKED: [429, "Trop de codes incorrects. Veuillez réessayer dans 15 minutes."],
   RESET_TOKEN_INVALID: [400, "Ce lien de réinitialisation est invalide ou a expiré."],
+  ACCOUNT_WRONG_PASSWORD: [403, "Mot de passe incorrect."],
+  ACCOUNT_ADMIN_DELETE: [403, "Un compte administrateur ne se supprime pas depuis « Mon compte » : demandez-le à un autre administrateur."],
   MAIL_FAILED: [503, "L'envoi de l'email a échoué. Veuillez réessayer dans quelques instants."],
 
   // Administration

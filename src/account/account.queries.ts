@@ -1,0 +1,75 @@
+import { asc, eq, or } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import {
+  aiCalls,
+  checkoutSessions,
+  contactMessages,
+  conversations,
+  messages,
+  pendingPlanChanges,
+  purchases,
+  referrals,
+  rememberedDevices,
+  sessions,
+} from "../db/schema/index.ts";
+
+/**
+ * Every row that names the user, table by table, for the data export. Secrets
+ * are left out by selecting columns: session and device token hashes, codes.
+ */
+export function userRows(db: Db, userId: number, email: string) {
+  return {
+    conversations: db.select().from(conversations).where(eq(conversations.userId, userId)).orderBy(asc(conversations.id)).all(),
+    // One query for every message, grouped by the caller: thousands of conversations, not thousands of queries.
+    messages: db
+      .select({ m: messages })
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(eq(conversations.userId, userId))
+      .orderBy(asc(messages.id))
+      .all()
+      .map((r) => r.m),
+    purchases: db.select().from(purchases).where(eq(purchases.userId, userId)).orderBy(asc(purchases.id)).all(),
+    planChanges: db.select().from(pendingPlanChanges).where(eq(pendingPlanChanges.userId, userId)).orderBy(asc(pendingPlanChanges.id)).all(),
+    checkouts: db.select().from(checkoutSessions).where(eq(checkoutSessions.userId, userId)).orderBy(asc(checkoutSessions.createdAt)).all(),
+    referrals: db
+      .select()
+      .from(referrals)
+      .where(or(eq(referrals.referrerId, userId), eq(referrals.refereeId, userId)))
+      .orderBy(asc(referrals.id))
+      .all(),
+    sessions: db
+      .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, ip: sessions.ip, userAgent: sessions.userAgent })
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(asc(sessions.id))
+      .all(),
+    devices: db
+      .select({ createdAt: rememberedDevices.createdAt, expiresAt: rememberedDevices.expiresAt, revokedAt: rememberedDevices.revokedAt })
+      .from(rememberedDevices)
+      .where(eq(rememberedDevices.userId, userId))
+      .orderBy(asc(rememberedDevices.id))
+      .all(),
+    contact: db
+      .select({ name: contactMessages.name, email: contactMessages.email, subject: contactMessages.subject, message: contactMessages.message, createdAt: contactMessages.createdAt })
+      .from(contactMessages)
+      .where(or(eq(contactMessages.userId, userId), eq(contactMessages.email, email)))
+      .orderBy(asc(contactMessages.id))
+      .all(),
+    aiCalls: db
+      .select({
+        conversationId: aiCalls.conversationId,
+        model: aiCalls.model,
+        purpose: aiCalls.purpose,
+        outcome: aiCalls.outcome,
+        latencyMs: aiCalls.latencyMs,
+        tokensIn: aiCalls.tokensIn,
+        tokensOut: aiCalls.tokensOut,
+        createdAt: aiCalls.createdAt,
+      })
+      .from(aiCalls)
+      .where(eq(aiCalls.userId, userId))
+      .orderBy(asc(aiCalls.id))
+      .all(),
+  };
+}
