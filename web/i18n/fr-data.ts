@@ -40,5 +40,6 @@ export const frData = {
     codeSent: "Un code vient de vous être envoyé par e-mail.",
     confirm: "Supprimer définitivement",
     deleteError: "Erreur lors de la suppression du compte. Veuillez réessayer.",
+    adminNote: "Un compte administrateur se supprime par un autre administrateur, depuis le panneau d'administration.",
   },
 } as const;
