@@ -17,8 +17,9 @@ export const frData = {
   },
   export: {
     label: "Exporter",
-    markdown: "Exporter en Markdown",
-    json: "Exporter en JSON",
+    group: "Exporter la conversation",
+    markdown: "Markdown",
+    json: "JSON",
     error: "Erreur lors de l'export de la conversation. Veuillez réessayer.",
   },
   account: {

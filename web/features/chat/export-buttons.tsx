@@ -26,7 +26,10 @@ export function ExportButtons({ conversationId }: { conversationId: number }) {
   }
 
   return (
-    <div className="export-buttons" role="group" aria-label={t.label}>
+    <div className="export-buttons" role="group" aria-label={t.group}>
+      <span className="small muted" aria-hidden="true">
+        {t.label}
+      </span>
       <button type="button" className="secondary small-button" disabled={busy} onClick={() => void download("md")}>
         {t.markdown}
       </button>

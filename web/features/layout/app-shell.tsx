@@ -98,7 +98,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
       {contact && (
         <ContactDialog initial={{ name: `${user.first_name} ${user.last_name}`.trim(), email: user.email }} onClose={() => setContact(false)} />
       )}
-      {account && <AccountDialog user={user} onClose={() => setAccount(false)} onDeleted={() => void logout()} />}
+      {account && <AccountDialog user={user} onClose={() => setAccount(false)} onDeleted={() => void logout(true)} />}
       {legal && (
         <Suspense fallback={null}>
           <LegalModal page={legal} onClose={() => setLegal(null)} />
