@@ -6,6 +6,7 @@ import { openDb } from "../../src/db/client.ts";
 import { toPublicUser } from "../../src/users/users.view.ts";
 import { makeUser, TEST_PASSWORD } from "../helpers/fixtures.ts";
 import { seedHistory } from "../helpers/history-seed.ts";
+import { checkA11y } from "./a11y-check.ts";
 import { DESKTOP, type E2E, PHONE, shot, useE2E } from "./harness.ts";
 
 const world = useE2E();
@@ -49,6 +50,7 @@ describe("history of 3,000 conversations on a phone at 4x CPU slowdown", () => {
     await page.getByRole("heading", { name: "Aujourd'hui" }).waitFor();
     expect(pages).toEqual(["?limit=50"]);
     await shot(page, "history-3000-phone", false);
+    await checkA11y(page, "history tab");
 
     // Scroll down: the next pages come by cursor; the DOM keeps a screenful of rows.
     for (let i = 0; i < 40 && pages.length < 3; i++) {
@@ -69,11 +71,13 @@ describe("history of 3,000 conversations on a phone at 4x CPU slowdown", () => {
     await expect(items(page).count()).resolves.toBe(1);
     await expect(items(page).first().textContent()).resolves.toContain("Question 2345 :");
     await shot(page, "history-search-phone", false);
+    await checkA11y(page, "history search");
 
     // Open it and export it as Markdown.
     await items(page).first().locator(".history-open").click();
     await page.getByText("réponse2345", { exact: false }).first().waitFor();
     await shot(page, "conversation-export-phone", false);
+    await checkA11y(page, "conversation with export");
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("group", { name: "Exporter la conversation" }).getByRole("button", { name: "Markdown" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^unisson-conversation-\d+\.md$/);
     const md = readFileSync((await download.path())!, "utf8");
@@ -99,6 +103,7 @@ describe("Mon compte", () => {
     const dialog = page.getByRole("dialog", { name: "Mon compte" });
     await dialog.waitFor();
     await shot(page, "account-phone", false);
+    await checkA11y(page, "Mon compte");
     const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Télécharger mes données" }).click()]);
     const data = JSON.parse(readFileSync((await download.path())!, "utf8"));
     expect(data.conversations).toHaveLength(20);
