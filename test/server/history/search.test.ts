@@ -71,6 +71,13 @@ describe("history search", () => {
     expect((await historyIds(t, q('"montagne"*'))).ids).toEqual([hit]);
   });
 
+  test("an elided article is not a word: « l'économie » finds « économie »", async () => {
+    const t = historyApp();
+    const hit = seedConversation(t, "Comment va l'économie française ?");
+    seedConversation(t, "Les lapins et les loups");
+    expect((await historyIds(t, q("L’Économie"))).ids).toEqual([hit]);
+  });
+
   test("a search with no letters or digits finds nothing", async () => {
     const t = historyApp();
     seedConversation(t, "Une question");
