@@ -44,27 +44,34 @@ export function historyPage(db: Db, userId: number, limit: number, after?: Histo
 }
 
 /**
- * The user's conversations whose messages (questions or answers; the title is
- * the first question's start) hold every word of the query, best match first.
- * The owner term keeps FTS5 inside the user's own rows; bm25 weighs only the
- * text column. Each word is a prefix query: FTS5 has no French stemmer, and a
- * prefix catches plurals and most inflections ("région" finds "régions").
+ * The user's conversations that hold every word of the query somewhere in
+ * their messages (a word of the question and one of the answer together
+ * find it; the title is the first question's start), best match first.
+ * One FTS5 query per word, whose matches are grouped by conversation; the
+ * conversations in every group are the hits, ranked by the sum of each
+ * word's best bm25 (only the text column weighs). The owner term keeps FTS5
+ * inside the user's own rows. Each word is a prefix query: FTS5 has no French
+ * stemmer, and a prefix catches plurals and most inflections ("région"
+ * finds "régions").
  */
 export function searchConversations(db: Db, userId: number, words: string[], limit: number): HistoryRow[] {
   if (words.length === 0) return [];
-  const match = [`owner:u${userId}`, ...words.map((w) => `body:"${w.replaceAll('"', '""')}"*`)].join(" AND ");
+  const matches = words.map((w) => `owner:u${userId} AND body:"${w.replaceAll('"', '""')}"*`);
+  // bm25 is only readable in the query that runs MATCH: each word's scores are materialised first.
+  const perWord = matches.map(
+    (_, i) => `m${i} AS MATERIALIZED (SELECT rowid AS mid, bm25(chat_search, 0.0, 1.0) AS score FROM chat_search WHERE chat_search MATCH ?${i + 3}),
+       w${i} AS MATERIALIZED (SELECT m.conversation_id AS cid, min(m${i}.score) AS score FROM m${i} JOIN messages m ON m.id = m${i}.mid GROUP BY m.conversation_id)`,
+  );
+  const joins = matches.slice(1).map((_, i) => `JOIN w${i + 1} ON w${i + 1}.cid = w0.cid`).join(" ");
+  const score = matches.map((_, i) => `w${i}.score`).join(" + ");
   return db.$client
     .query(
-      `WITH matched AS MATERIALIZED (
-         SELECT rowid AS mid, bm25(chat_search, 0.0, 1.0) AS score FROM chat_search WHERE chat_search MATCH ?1),
-       hits AS (
-         SELECT m.conversation_id AS cid, min(matched.score) AS score
-         FROM matched JOIN messages m ON m.id = matched.mid GROUP BY m.conversation_id)
-       SELECT ${columns} FROM hits JOIN conversations c ON c.id = hits.cid
-       WHERE c.user_id = ?2
-       ORDER BY hits.score, c.updated_at DESC, c.id DESC LIMIT ?3`,
+      `WITH ${perWord.join(",\n       ")}
+       SELECT ${columns} FROM w0 ${joins} JOIN conversations c ON c.id = w0.cid
+       WHERE c.user_id = ?1
+       ORDER BY ${score}, c.updated_at DESC, c.id DESC LIMIT ?2`,
     )
-    .all(match, userId, limit) as HistoryRow[];
+    .all(userId, limit, ...matches) as HistoryRow[];
 }
 
 /**

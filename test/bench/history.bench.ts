@@ -148,6 +148,7 @@ try {
   const cursor = `${Date.parse((deepAt as { messages: Array<{ timestamp: string }> }).messages[0]!.timestamp)}.${deep}`;
   row(`a page of 100 in the middle (cursor)`, await measure(`${api}?limit=100&cursor=${cursor}`, seeded.token));
   row("search, common word (\"jardin\", 1 in 10)", await measure(`${api}?q=jardin`, seeded.token));
+  row("search, two words: the question's topic and a word of one answer", await measure(`${api}?q=${encodeURIComponent(`jardin réponse${Math.floor(CONVERSATIONS / 2)}`)}`, seeded.token));
   row("search, rare word only in one answer", await measure(`${api}?q=${encodeURIComponent(`réponse${Math.floor(CONVERSATIONS / 3)}`)}`, seeded.token));
   tabRow("paged, virtualised list (this code)", await tabTimes(server));
 } finally {

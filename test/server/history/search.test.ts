@@ -23,6 +23,13 @@ describe("history search", () => {
     expect((await historyIds(t, q("capétiens"))).ids).toEqual([hit]);
   });
 
+  test("a word of the question and a word only in the answer find it together", async () => {
+    const t = historyApp();
+    const hit = seedConversation(t, "Quelle est la capitale de la France ?", "Paris, depuis l'époque des Capétiens.");
+    seedConversation(t, "Quelle est la capitale de l'Italie ?", "Rome.");
+    expect((await historyIds(t, q("capitale capétiens"))).ids).toEqual([hit]);
+  });
+
   test("accent- and case-insensitive, both ways", async () => {
     const t = historyApp();
     const a = seedConversation(t, "Les régions de France et leur économie");
@@ -44,6 +51,7 @@ describe("history search", () => {
     const short = seedConversation(t, "Le jardin sans tomate ? Non : sans légumes.");
     expect((await historyIds(t, q("tomate"))).ids).toEqual([strong, short, weak]);
     expect((await historyIds(t, q("tomate variété"))).ids).toEqual([strong]);
+    expect((await historyIds(t, q("tomate jardin"))).ids.sort()).toEqual([weak, short].sort());
   });
 
   test("never another user's conversations", async () => {
