@@ -7,8 +7,10 @@ import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
 import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
+import { compressJson } from "./lib/compress.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { apiKeyRoutes } from "./auth/api-keys.routes.ts";
+import { accountRoutes } from "./account/account.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { contactRoutes } from "./contact/contact.routes.ts";
@@ -28,7 +30,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * AppType, which the SPA's hc<AppType> client reads), then the SPA.
  */
 function apiRoutes() {
-  return new Hono<AppEnv>().route("/", systemRoutes).route("/auth/api-keys", apiKeyRoutes).route("/auth", authRoutes).route("/admin", adminRoutes).route("/contact", contactRoutes).route("/pricing", pricingRoutes).route("/stripe", stripeRoutes).route("/subscription", subscriptionRoutes).route("/promo", promoRoutes).route("/unisson", chatRoutes);
+  return new Hono<AppEnv>().route("/", systemRoutes).route("/auth/api-keys", apiKeyRoutes).route("/auth", authRoutes).route("/auth", accountRoutes).route("/admin", adminRoutes).route("/contact", contactRoutes).route("/pricing", pricingRoutes).route("/stripe", stripeRoutes).route("/subscription", subscriptionRoutes).route("/promo", promoRoutes).route("/unisson", chatRoutes);
 }
 
 export function createApp(deps: Deps) {
@@ -53,6 +55,8 @@ export function createApp(deps: Deps) {
       },
     }),
   );
+
+  app.use("/api/*", compressJson);
 
   const routes = app.route("/api", apiRoutes());
   // The OpenAI-compatible API: personal keys only, OpenAI's error shape (src/openai).

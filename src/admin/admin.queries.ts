@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { mailOutbox, type Plan, purchases, type UserRow, users } from "../db/schema/index.ts";
+import { contactMessages, mailOutbox, type Plan, purchases, rateLimits, type UserRow, users } from "../db/schema/index.ts";
 
 /**
  * The plan as users see it (users.quota.ts effectivePlan), in SQL, so that
@@ -71,7 +71,23 @@ export function purchaseTotals(db: Db): { cents: number; completed: number } {
   return { cents: Number(row?.cents ?? 0), completed: row?.completed ?? 0 };
 }
 
+/**
+ * Erases the account: the user row (the cascades take conversations,
+ * sessions, devices, codes, links, runs), plus what names them without a
+ * foreign key: their contact messages, the mails kept to or about them and
+ * the rate-limit counters kept under their e-mail. Purchases,
+ * fulfilments and AI-call counts stay, their user_id set null: anonymised
+ * records that accounting law requires. Call inside a transaction.
+ */
 export function deleteUserRow(db: Db, userId: number): boolean {
+  const user = db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+  if (!user) return false;
+  const email = user.email.toLowerCase();
+  db.delete(contactMessages).where(or(eq(contactMessages.userId, userId), sql`lower(${contactMessages.email}) = ${email}`)).run();
+  // Mails to them, and mails about them (their contact messages' copies to support).
+  db.delete(mailOutbox).where(sql`lower(${mailOutbox.to}) = ${email} OR instr(lower(${mailOutbox.text}), ${email}) > 0`).run();
+  // Per-e-mail counters (login failures, reset and code requests) name them too: "<kind>:<rule>:<e-mail>".
+  db.delete(rateLimits).where(sql`substr(${rateLimits.key}, -${email.length + 1}) = ${`:${email}`}`).run();
   return db.delete(users).where(eq(users.id, userId)).returning({ id: users.id }).all().length > 0;
 }
 

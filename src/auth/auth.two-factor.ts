@@ -76,12 +76,33 @@ export async function requestTwoFactorCode(
 }
 
 /**
- * Checks a code against the live codes of the same pending login (or the
- * unbound ones when no id is sent). Right: the code is used up and a session
- * opens (plus a remembered device when asked), in one transaction. Wrong:
- * each of those codes counts one try and dies at the 5th. Nothing is counted
- * against the account itself, and without a live code nothing at all, so a
- * stranger who knows only the e-mail cannot lock its owner out.
+ * Spends a code of the user's (call inside an immediate transaction),
+ * among the live codes of the same pending login (or the unbound ones when
+ * no id is sent): true when it matches, which ends them all; false after
+ * counting one try against each of those codes (the 5th ends a code).
+ * Nothing is counted against the account itself, and without a live code
+ * nothing at all, so a stranger who knows only the e-mail cannot lock its
+ * owner out. Shared by sign-in and account deletion.
+ */
+export function spendTwoFactorCode(deps: Pick<Deps, "db">, userId: number, code: string, now: Date, pendingLogin?: string): boolean {
+  const hash = hashCode(userId, code);
+  const loginHash = loginHashOf(pendingLogin);
+  const live = liveCodes(deps.db, userId, now).filter((c) => c.loginHash === loginHash);
+  const match = live.find((c) => sameHash(c.codeHash, hash));
+  if (!match) {
+    for (const c of live) {
+      const tries = c.failedAttempts + 1;
+      setCodeAttempts(deps.db, c.id, tries, tries >= MAX_TRIES_PER_CODE ? now : null);
+    }
+    return false;
+  }
+  endCodes(deps.db, userId, now);
+  return true;
+}
+
+/**
+ * Checks a code (spendTwoFactorCode). Right: the code is used up and a
+ * session opens (plus a remembered device when asked), in one transaction.
  */
 export function verifyTwoFactorCode(
   deps: Deps,
@@ -92,19 +113,8 @@ export function verifyTwoFactorCode(
   const user = findUserByEmail(deps.db, input.email);
   if (!user) throw new AppError("TWO_FACTOR_CODE_INVALID");
   const now = deps.clock.now();
-  const hash = hashCode(user.id, input.code);
-  const loginHash = loginHashOf(input.pending_login);
   const outcome = immediate(deps.db, () => {
-    const live = liveCodes(deps.db, user.id, now).filter((c) => c.loginHash === loginHash);
-    const match = live.find((c) => sameHash(c.codeHash, hash));
-    if (!match) {
-      for (const c of live) {
-        const tries = c.failedAttempts + 1;
-        setCodeAttempts(deps.db, c.id, tries, tries >= MAX_TRIES_PER_CODE ? now : null);
-      }
-      return undefined;
-    }
-    endCodes(deps.db, user.id, now);
+    if (!spendTwoFactorCode(deps, user.id, input.code, now, input.pending_login)) return undefined;
     const deviceToken = input.remember_device ? rememberDevice(deps.db, user.id, now) : undefined;
     return { ...signIn(deps, user, meta), deviceToken };
   });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type ConversationSource, conversations, type MessageType, messages } from "../db/schema/index.ts";
 
@@ -41,31 +41,6 @@ export function listMessages(db: Db, conversationId: number): MessageRow[] {
 
 export function findMessage(db: Db, id: number): MessageRow | undefined {
   return db.select().from(messages).where(eq(messages.id, id)).get();
-}
-
-/** How much of the first message the history list carries: the list shows a preview, not the question. */
-export const FIRST_MESSAGE_PREVIEW = 300;
-
-/** The history list, newest first, with the start of each conversation's first user message. */
-export function listConversations(db: Db, userId: number) {
-  // Spelled out: drizzle drops the table name of single-table columns, which would bind `id` to m.id.
-  const firstMessage = sql<string | null>`(
-    SELECT substr(m.content, 1, ${FIRST_MESSAGE_PREVIEW}) FROM messages m
-    WHERE m.conversation_id = conversations.id AND m.sender = 'user'
-    ORDER BY m.id LIMIT 1)`;
-  return db
-    .select({
-      id: conversations.id,
-      title: conversations.title,
-      messageCount: conversations.messageCount,
-      source: conversations.source,
-      updatedAt: conversations.updatedAt,
-      firstMessage,
-    })
-    .from(conversations)
-    .where(eq(conversations.userId, userId))
-    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
-    .all();
 }
 
 /** Deletes the caller's conversation (messages and runs go with it, by cascade); false when not theirs. */

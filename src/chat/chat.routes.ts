@@ -5,9 +5,11 @@ import type { AppEnv } from "../deps.ts";
 import { spendLimit } from "../lib/spend-limit.ts";
 import { validate } from "../lib/validate.ts";
 import { conversationEvents, lastEventId, runStream, SSE_HEADERS } from "./chat.events.ts";
+import { exportConversation } from "./chat.export.ts";
+import { history } from "./chat.history.ts";
 import { resultOf, startRun } from "./chat.process.ts";
-import { chatBody, conversationParam, processBody } from "./chat.schemas.ts";
-import { conversationMessages, deleteConversation, history, sendMessage } from "./chat.service.ts";
+import { chatBody, conversationParam, exportQuery, historyQuery, processBody } from "./chat.schemas.ts";
+import { conversationMessages, deleteConversation, sendMessage } from "./chat.service.ts";
 
 /**
  * /api/unisson. /status and /models are public: they reveal only which
@@ -34,9 +36,13 @@ export const chatRoutes = new Hono<AppEnv>()
     const stream = conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id")));
     return c.body(stream, 200, SSE_HEADERS);
   })
-  .get("/history", requireUser, (c) => c.json(history(c.var.deps, c.var.user.id)))
+  .get("/history", requireUser, validate("query", historyQuery), (c) => c.json(history(c.var.deps, c.var.user.id, c.req.valid("query"))))
   .get("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
     return c.json(conversationMessages(c.var.deps, c.var.user.id, c.req.valid("param").id));
+  })
+  .get("/conversation/:id/export", requireUser, validate("param", conversationParam), validate("query", exportQuery), (c) => {
+    const file = exportConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("query").format);
+    return c.body(file.body, 200, { "Content-Type": file.type, "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "no-store" });
   })
   .delete("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
     return c.json(deleteConversation(c.var.deps, c.var.user.id, c.req.valid("param").id));

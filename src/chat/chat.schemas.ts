@@ -21,3 +21,23 @@ export const processBody = z.object({
 export const conversationParam = z.object({
   id: id("Identifiant de conversation invalide."),
 });
+
+/** Longest search text read; the words beyond the first eight are ignored anyway. */
+export const MAX_SEARCH_CHARS = 200;
+export const HISTORY_PAGE = { default: 50, max: 200 } as const;
+
+const limitMessage = `La limite doit être un nombre entre 1 et ${HISTORY_PAGE.max}.`;
+
+/** GET /history: no parameters = the first page, as the spec's client asks for it. */
+export const historyQuery = z.object({
+  limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(HISTORY_PAGE.max, limitMessage).default(HISTORY_PAGE.default),
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}\.\d{1,15}$/, "Curseur de pagination invalide.")
+    .optional(),
+  q: z.string().trim().max(MAX_SEARCH_CHARS, `La recherche est trop longue (${MAX_SEARCH_CHARS} caractères au plus).`).optional(),
+});
+
+export const exportQuery = z.object({
+  format: z.enum(["md", "json"], { error: "Format d'export invalide (md ou json)." }).default("md"),
+});

@@ -11,7 +11,6 @@ import {
   deleteOwnedConversation,
   findOwnedConversation,
   insertConversation,
-  listConversations,
   listMessages,
   type NewMessage,
 } from "./chat.queries.ts";
@@ -107,19 +106,6 @@ function reply(deps: Deps, conversationId: number, needsClarification: boolean, 
     needs_clarification: needsClarification,
     requires_final_processing: requiresFinal,
   };
-}
-
-export function history(deps: Deps, userId: number) {
-  const conversations = listConversations(deps.db, userId).map((c) => ({
-    id: c.id,
-    title: c.title,
-    first_message: c.firstMessage ?? "",
-    message_count: c.messageCount,
-    /** "api" when asked through /v1 with a personal key. */
-    source: c.source,
-    updated_at: c.updatedAt.toISOString(),
-  }));
-  return { conversations };
 }
 
 export function conversationMessages(deps: Deps, userId: number, id: number) {

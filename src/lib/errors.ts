@@ -38,6 +38,8 @@ const table = {
   RESET_TOKEN_INVALID: [400, "Ce lien de réinitialisation est invalide ou a expiré."],
   API_KEY_LIMIT: [409, "Vous avez déjà 10 clés d'API : révoquez-en une avant d'en créer une autre."],
   API_KEY_NOT_FOUND: [404, "Clé d'API introuvable."],
+  ACCOUNT_WRONG_PASSWORD: [403, "Mot de passe incorrect."],
+  ACCOUNT_ADMIN_DELETE: [403, "Un compte administrateur ne se supprime pas depuis « Mon compte » : demandez-le à un autre administrateur."],
   MAIL_FAILED: [503, "L'envoi de l'email a échoué. Veuillez réessayer dans quelques instants."],
 
   // Administration

@@ -1,16 +1,36 @@
 import { type Context, Hono } from "hono";
 import { files, html } from "../../build/web/manifest.ts";
 import type { AppEnv } from "../deps.ts";
+import { compressNow, type Encoding, pickEncoding } from "../lib/compress.ts";
 
-type Asset = { body: Uint8Array; gzip: Uint8Array; type: string; immutable: boolean; etag: string };
+/** One file in every encoding we hold, with its validator. */
+type Asset = { variants: Partial<Record<Encoding | "identity", Uint8Array>>; type: string; etag: string; cache: string };
+
+const YEAR = "public, max-age=31536000, immutable";
+/** Unhashed files (manifest, icons, robots.txt) may change at the next release. */
+const HOUR = "public, max-age=3600";
+/** index.html names the hashed files of the current release: revalidated every time, 304 when unchanged. */
+const REVALIDATE = "no-cache";
+
+const bytes = async (path: string | null) => (path ? new Uint8Array(await Bun.file(path).arrayBuffer()) : undefined);
+const etagOf = (body: Uint8Array) => `"${Bun.hash(body).toString(36)}"`;
+
+/** A page made in memory (index.html, the 404 page), compressed once. */
+function pageAsset(text: string): Asset {
+  const body = new TextEncoder().encode(text);
+  return { variants: { identity: body, br: compressNow(body, "br"), gzip: compressNow(body, "gzip") }, type: "text/html; charset=UTF-8", etag: etagOf(body), cache: REVALIDATE };
+}
 
 /**
- * Serves the bundled SPA: hashed assets cached for a year, index.html never
- * cached, gzip when the browser accepts it. Files are read and compressed once,
- * on first request, from disk or from the executable's embedded files.
+ * Serves the bundled SPA. Hashed files are cached for a year and sent as the
+ * Brotli or gzip copy written at build (scripts/build-web.ts), whichever the
+ * client accepts; index.html carries an ETag and is revalidated. Files are
+ * read once, on first request, from disk or from the executable.
  */
 export function spaRoutes() {
   const cache = new Map<string, Promise<Asset | undefined>>();
+  const index = pageAsset(html);
+  const notFound = pageAsset(notFoundHtml);
 
   function load(url: string): Promise<Asset | undefined> {
     let hit = cache.get(url);
@@ -18,14 +38,12 @@ export function spaRoutes() {
       const entry = files.get(url);
       hit = entry
         ? (async () => {
-            const file = Bun.file(entry.path);
-            const body = new Uint8Array(await file.arrayBuffer());
+            const identity = (await bytes(entry.path))!;
             return {
-              body,
-              gzip: Bun.gzipSync(body),
-              type: file.type,
-              immutable: entry.immutable,
-              etag: `"${Bun.hash(body).toString(36)}"`,
+              variants: { identity, br: await bytes(entry.br), gzip: await bytes(entry.gzip) },
+              type: Bun.file(entry.path).type,
+              etag: etagOf(identity),
+              cache: entry.immutable ? YEAR : HOUR,
             };
           })()
         : Promise.resolve(undefined);
@@ -34,25 +52,26 @@ export function spaRoutes() {
     return hit;
   }
 
-  const page = (c: Context<AppEnv>, status: 200 | 404) =>
-    c.html(status === 200 ? html : notFoundHtml, status, { "Cache-Control": "no-cache" });
+  function send(c: Context<AppEnv>, asset: Asset, status: 200 | 404 = 200) {
+    const common = { ETag: asset.etag, "Cache-Control": asset.cache, Vary: "Accept-Encoding" };
+    if (status === 200 && c.req.header("if-none-match") === asset.etag) return c.body(null, 304, common);
+    const offered = (["br", "gzip"] as const).filter((e) => asset.variants[e]);
+    const enc = pickEncoding(c.req.header("accept-encoding"), offered);
+    const body = asset.variants[enc ?? "identity"]!;
+    return c.body(body as Uint8Array<ArrayBuffer>, status, {
+      ...common,
+      "Content-Type": asset.type,
+      ...(enc ? { "Content-Encoding": enc } : {}),
+    });
+  }
 
   return new Hono<AppEnv>()
-    .get("/", (c) => page(c, 200))
+    .get("/", (c) => send(c, index))
     .get("*", async (c) => {
       const path = c.req.path;
-      if (path.includes("reset-password")) return page(c, 200);
+      if (path.includes("reset-password")) return send(c, index);
       const asset = await load(path);
-      if (!asset) return page(c, 404);
-      if (c.req.header("if-none-match") === asset.etag) return c.body(null, 304);
-      const gz = /\bgzip\b/.test(c.req.header("accept-encoding") ?? "") && asset.gzip.length < asset.body.length;
-      return c.body((gz ? asset.gzip : asset.body) as Uint8Array<ArrayBuffer>, 200, {
-        "Content-Type": asset.type,
-        "Cache-Control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-        ETag: asset.etag,
-        Vary: "Accept-Encoding",
-        ...(gz ? { "Content-Encoding": "gzip" } : {}),
-      });
+      return asset ? send(c, asset) : send(c, notFound, 404);
     });
 }
 

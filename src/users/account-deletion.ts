@@ -14,7 +14,7 @@ import { findUserById } from "./users.queries.ts";
  * Stripe refuses or cannot be reached, the deletion is refused and nothing
  * is changed. Then the row goes, with its conversations, sessions and codes
  * through the foreign keys' cascades; purchases and billing records stay for
- * accounting with user_id set null. `actor`: "cli", "admin:<id>", "user".
+ * accounting with user_id set null. `actor`: "cli", "admin:<id>", "user:<id>".
  */
 export async function deleteAccount(deps: Deps, userId: number, actor: string): Promise<void> {
   const user = findUserById(deps.db, userId);

@@ -49,7 +49,7 @@ const server = await startServer(dir.path, { LOG_LEVEL: process.env.BENCH_LOG_LE
 const rows: Row[] = [
   { name: "reference: bare Hono + 1 SQLite lookup", url: `${ref.url}/me`, headers: bearer(plain.token), pid: () => ref.pid, runs: [] },
   { name: "GET /api/auth/me", url: `${server.url}/api/auth/me`, headers: bearer(plain.token), pid: () => server.pid, runs: [] },
-  { name: "GET /api/unisson/history (200 conversations)", url: `${server.url}/api/unisson/history`, headers: bearer(heavy.token), pid: () => server.pid, runs: [] },
+  { name: "GET /api/unisson/history (first page: 50 of 200 conversations)", url: `${server.url}/api/unisson/history`, headers: bearer(heavy.token), pid: () => server.pid, runs: [] },
   { name: "GET /api/unisson/status", url: `${server.url}/api/unisson/status`, headers: {}, pid: () => server.pid, runs: [] },
   { name: "GET / (SPA page)", url: `${server.url}/`, headers: {}, pid: () => server.pid, runs: [] },
 ];

@@ -34,6 +34,8 @@ export function ensureChromium(): string | null {
 
 export type E2E = {
   url: string;
+  /** The server's data folder: its database is unisson.db there (tests may seed it, WAL allows it). */
+  dataDir: string;
   fakes: FakeProviders;
   smtp: SmtpFake;
   browser: Browser;
@@ -56,6 +58,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const contexts: BrowserContext[] = [];
   return {
     url: server.url,
+    dataDir: dir.path,
     fakes,
     smtp,
     browser,

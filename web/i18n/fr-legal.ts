@@ -180,7 +180,7 @@ export const legalDocs: Record<"mentions" | "cgu" | "cgv" | "privacy", LegalDoc>
       {
         heading: "5. Vos droits",
         paragraphs: [
-          "Vous disposez d'un droit d'accès, de rectification, d'effacement, de limitation, d'opposition et de portabilité de vos données. Exercez-les via le formulaire « Nous contacter ». Vous pouvez également saisir la CNIL (www.cnil.fr).",
+          "Vous disposez d'un droit d'accès, de rectification, d'effacement, de limitation, d'opposition et de portabilité de vos données. Les droits d'accès et de portabilité (« Télécharger mes données », un fichier JSON de tout ce que nous conservons sur vous) et d'effacement (« Supprimer mon compte », qui résilie aussi votre abonnement) s'exercent vous-même, connecté, sous « Mon compte » en bas de page ; les pièces comptables que la loi nous oblige à garder sont conservées sans votre nom. Pour les autres droits, écrivez-nous via le formulaire « Nous contacter ». Vous pouvez également saisir la CNIL (www.cnil.fr).",
         ],
       },
       {

@@ -6,6 +6,7 @@ import m3 from "./0003_api_keys.sql" with { type: "text" };
 import m4 from "./0004_accounts_rate_limits_audit.sql" with { type: "text" };
 import m5 from "./0005_billing_changes_disputes.sql" with { type: "text" };
 import m6 from "./0006_live_runs_costs.sql" with { type: "text" };
+import m7 from "./0007_history_search.sql" with { type: "text" };
 
 export const migrations = [
   { tag: "0000_init", when: 1795277333112, breakpoints: true, sql: m0 as unknown as string },
@@ -15,4 +16,5 @@ export const migrations = [
   { tag: "0004_accounts_rate_limits_audit", when: 1795427051345, breakpoints: true, sql: m4 as unknown as string },
   { tag: "0005_billing_changes_disputes", when: 1795428250139, breakpoints: true, sql: m5 as unknown as string },
   { tag: "0006_live_runs_costs", when: 1795431532737, breakpoints: true, sql: m6 as unknown as string },
+  { tag: "0007_history_search", when: 1795431978878, breakpoints: true, sql: m7 as unknown as string },
 ];

@@ -35,6 +35,9 @@ export const MATRIX: Record<string, Row> = {
   "POST /api/auth/2fa/verify": { req: (w) => ({ path: "/api/auth/2fa/verify", json: { email: w.admin.email, code: "000000" } }), expect: [400, 400, 400, 400, 400] },
   "GET /api/auth/me": { req: () => ({ path: "/api/auth/me" }), expect: SIGNED_IN },
   "POST /api/auth/logout": { req: () => ({ path: "/api/auth/logout" }), expect: SIGNED_IN },
+  "GET /api/auth/export": { req: () => ({ path: "/api/auth/export" }), expect: SIGNED_IN },
+  // Each caller deletes their own account with their password; an admin account is never deleted from here.
+  "DELETE /api/auth/account": { req: () => ({ path: "/api/auth/account", json: { password: TEST_PASSWORD } }), expect: [401, 401, 200, 200, 403] },
   "POST /api/auth/forgot-password": { req: (w) => ({ path: "/api/auth/forgot-password", json: { email: w.user.email } }), expect: PUBLIC_200 },
   "GET /api/auth/validate-reset-token/:token": { req: () => ({ path: "/api/auth/validate-reset-token/inconnu-0123456789" }), expect: PUBLIC_200 },
   "POST /api/auth/reset-password": { req: () => ({ path: "/api/auth/reset-password", json: { token: "inconnu-0123456789", new_password: "Nouveau123" } }), expect: [400, 400, 400, 400, 400] },
@@ -80,6 +83,7 @@ export const MATRIX: Record<string, Row> = {
   "GET /api/unisson/history": { req: () => ({ path: "/api/unisson/history" }), expect: SIGNED_IN },
   "GET /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
   "GET /api/unisson/conversation/:id/events": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/events` }), expect: OWNER_ONLY },
+  "GET /api/unisson/conversation/:id/export": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/export?format=json` }), expect: OWNER_ONLY },
   "DELETE /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
   "GET /": { req: () => ({ path: "/" }), expect: PUBLIC_200 },
   "GET /*": { req: () => ({ path: "/reset-password" }), expect: PUBLIC_200 },

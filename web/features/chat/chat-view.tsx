@@ -5,6 +5,7 @@ import { fr } from "../../i18n/fr.ts";
 import { blockFor, inputLocked } from "./chat-blocks.ts";
 import type { ChatMessage } from "./chat-types.ts";
 import { Composer } from "./composer.tsx";
+import { ExportButtons } from "./export-buttons.tsx";
 import { MessageDetail } from "./message-detail.tsx";
 import { MessageItem } from "./message-item.tsx";
 import { LiveRun } from "./live/live-run.tsx";
@@ -68,6 +69,7 @@ export function ChatView({
         <button type="button" className="secondary" onClick={chat.reset}>
           <PlusIcon size={16} /> {t.newQuestion}
         </button>
+        {chat.conversationId !== null && <ExportButtons conversationId={chat.conversationId} />}
       </div>
       <ol className="message-list" aria-live="polite" aria-busy={chat.busy}>
         {chat.messages.map((m) => (

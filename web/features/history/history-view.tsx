@@ -1,16 +1,17 @@
 import { useState } from "react";
+import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { Modal } from "../../components/ui/modal.tsx";
-import { TrashIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
-import { relativeTime } from "../../lib/format.ts";
+import { frData } from "../../i18n/fr-data.ts";
 import type { AiStatusValue } from "../chat/use-ai-status.ts";
 import { AiStatusGrid } from "./ai-status-grid.tsx";
+import { HistoryList } from "./history-list.tsx";
 import { type ConversationSummary, conversationTitle, useHistory } from "./use-history.ts";
-import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.history;
+const td = frData.history;
 
-/** Saved conversations and the AI status grid; a click opens the conversation in the query tab. */
+/** Saved conversations (searchable, by date, loaded as the user scrolls) and the AI status grid; a click opens one in the query tab. */
 export function HistoryView({
   status,
   onOpen,
@@ -21,7 +22,7 @@ export function HistoryView({
   onOpen(id: number): Promise<void>;
   onDeleted(id: number): void;
 }) {
-  const { items, remove } = useHistory();
+  const h = useHistory();
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<ConversationSummary | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -40,7 +41,7 @@ export function HistoryView({
     setDeleting(true);
     setError(null);
     try {
-      await remove(confirm.id);
+      await h.remove(confirm.id);
       onDeleted(confirm.id);
     } catch {
       setError(t.deleteError);
@@ -50,37 +51,52 @@ export function HistoryView({
     }
   }
 
+  const typed = h.query.trim();
   return (
     <div className="history-layout">
       <section className="card" aria-labelledby="history-title">
         <h1 id="history-title">{t.title}</h1>
+        <div className="history-search">
+          <label htmlFor="history-search" className="sr-only">
+            {td.searchLabel}
+          </label>
+          <input id="history-search" type="search" enterKeyHint="search" placeholder={td.searchPlaceholder} value={h.query} onChange={(e) => h.setQuery(e.target.value)} />
+        </div>
         <ErrorAlert message={error} />
-        {items === null ? (
+        {h.searching && h.items && (
+          <p className="small muted" role="status">
+            {h.items.length === 0 ? td.noResults(h.q) : td.results(h.items.length)}
+          </p>
+        )}
+        {h.items === null ? (
           <p className="muted" role="status">
             <span className="spinner" aria-hidden="true" /> {fr.common.loading}
           </p>
-        ) : items.length === 0 ? (
+        ) : h.items.length === 0 && !typed && !h.failed ? (
           <p className="muted">{t.empty}</p>
         ) : (
-          <ul className="history-list">
-            {items.map((c) => {
-              const title = conversationTitle(c);
-              return (
-                <li key={c.id} className="history-item">
-                  <button type="button" className="history-open" onClick={() => void open(c.id)}>
-                    <strong className="history-title">{title}</strong>
-                    {c.first_message && <span className="history-first muted">{c.first_message}</span>}
-                    <span className="history-meta small muted">
-                      {t.messages(c.message_count)} · {relativeTime(c.updated_at)}
-                    </span>
-                  </button>
-                  <button type="button" className="icon-button danger history-delete" aria-label={t.deleteLabel(title)} onClick={() => setConfirm(c)}>
-                    <TrashIcon />
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
+          <HistoryList items={h.items} grouped={!h.searching} hasMore={!!h.next && !h.failed} onNearEnd={() => void h.loadMore()} onOpen={(id) => void open(id)} onDelete={setConfirm} />
+        )}
+        {h.failed && (
+          <div className="history-more">
+            <ErrorAlert message={td.listError} />
+            <button type="button" className="secondary small-button" onClick={() => void h.retry()}>
+              {td.retry}
+            </button>
+          </div>
+        )}
+        {h.next && !h.failed && (
+          <div className="history-more">
+            {h.loadingMore ? (
+              <p className="small muted" role="status">
+                <span className="spinner" aria-hidden="true" /> {td.loadingMore}
+              </p>
+            ) : (
+              <button type="button" className="secondary small-button" onClick={() => void h.loadMore()}>
+                {td.loadMore}
+              </button>
+            )}
+          </div>
         )}
       </section>
       <AiStatusGrid status={status} />

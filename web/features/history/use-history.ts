@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api, unwrap } from "../../lib/api.ts";
 
 export type ConversationSummary = {
@@ -9,33 +9,83 @@ export type ConversationSummary = {
   updated_at: string;
 };
 
-/** The saved conversations, loaded each time the history tab opens. */
-export function useHistory() {
-  const [items, setItems] = useState<ConversationSummary[] | null>(null);
-  const [failed, setFailed] = useState(false);
+/** The first page is small so the tab opens at once; later pages are larger, fetched while scrolling. */
+export const FIRST_PAGE = 50;
+export const NEXT_PAGE = 100;
+/** Typing pauses this long before a search goes out. */
+export const SEARCH_DEBOUNCE_MS = 300;
 
-  const reload = useCallback(async () => {
+type State = {
+  /** null until the first answer. */
+  items: ConversationSummary[] | null;
+  next: string | null;
+  /** The search the items answer ("" = the plain list). */
+  q: string;
+  loadingMore: boolean;
+  failed: boolean;
+};
+
+/**
+ * The saved conversations, a page at a time (GET /history?limit&cursor), or
+ * the best matches of a search (?q=), typed text debounced. A late answer to
+ * an older request is dropped, so fast typing never shows stale results.
+ */
+export function useHistory() {
+  const [query, setQuery] = useState("");
+  const [state, setState] = useState<State>({ items: null, next: null, q: "", loadingMore: false, failed: false });
+  const request = useRef(0);
+  // loadMore reads the latest state without being re-created on every page.
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  const loadFirst = useCallback(async (q: string) => {
+    const mine = ++request.current;
     try {
-      const r = await unwrap(api.unisson.history.$get());
-      setItems(r.conversations as ConversationSummary[]);
-      setFailed(false);
+      const r = await unwrap(api.unisson.history.$get({ query: q ? { q, limit: String(NEXT_PAGE) } : { limit: String(FIRST_PAGE) } }));
+      if (mine !== request.current) return;
+      setState({ items: r.conversations as ConversationSummary[], next: r.next_cursor, q, loadingMore: false, failed: false });
     } catch (err) {
+      if (mine !== request.current) return;
       console.warn("history", err);
-      setFailed(true);
-      setItems((old) => old ?? []);
+      setState((s) => ({ ...s, items: s.items ?? [], q, loadingMore: false, failed: true }));
     }
   }, []);
 
   useEffect(() => {
-    void reload();
-  }, [reload]);
+    const q = query.trim();
+    // The plain list at once (tab opened, search cleared); a search after a pause in typing.
+    const timer = setTimeout(() => void loadFirst(q), q ? SEARCH_DEBOUNCE_MS : 0);
+    return () => clearTimeout(timer);
+  }, [query, loadFirst]);
+
+  const loadMore = useCallback(async () => {
+    const { next, loadingMore, q } = stateRef.current;
+    if (!next || loadingMore) return;
+    const mine = request.current;
+    setState((s) => ({ ...s, loadingMore: true }));
+    try {
+      const r = await unwrap(api.unisson.history.$get({ query: { limit: String(NEXT_PAGE), cursor: next } }));
+      if (mine !== request.current) return;
+      setState((s) => {
+        const seen = new Set(s.items?.map((c) => c.id));
+        const fresh = (r.conversations as ConversationSummary[]).filter((c) => !seen.has(c.id));
+        return { ...s, items: [...(s.items ?? []), ...fresh], next: r.next_cursor, q, loadingMore: false, failed: false };
+      });
+    } catch (err) {
+      if (mine !== request.current) return;
+      console.warn("history", err);
+      setState((s) => ({ ...s, loadingMore: false, failed: true }));
+    }
+  }, []);
 
   const remove = useCallback(async (id: number) => {
     await unwrap(api.unisson.conversation[":id"].$delete({ param: { id: String(id) } }));
-    setItems((old) => old?.filter((c) => c.id !== id) ?? null);
+    setState((s) => ({ ...s, items: s.items?.filter((c) => c.id !== id) ?? null }));
   }, []);
 
-  return { items, failed, reload, remove };
+  const retry = useCallback(() => (stateRef.current.next && stateRef.current.items?.length ? loadMore() : loadFirst(query.trim())), [loadMore, loadFirst, query]);
+
+  return { ...state, query, setQuery, loadMore, remove, retry, searching: state.q !== "" };
 }
 
 /** Title, or the first 50 characters of the first message (spec section 2). */

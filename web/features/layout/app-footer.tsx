@@ -1,10 +1,11 @@
 import { fr } from "../../i18n/fr.ts";
+import { frData } from "../../i18n/fr-data.ts";
 import { LEGAL_PAGES, type LegalPage } from "../legal/legal-pages.ts";
 
 const t = fr.footer;
 
 /** The four legal pages (in a modal), the contact form and the version label (spec section 2). */
-export function AppFooter({ onLegal, onContact }: { onLegal(page: LegalPage): void; onContact(): void }) {
+export function AppFooter({ onLegal, onContact, onAccount }: { onLegal(page: LegalPage): void; onContact(): void; onAccount?(): void }) {
   return (
     <footer className="app-footer">
       <nav aria-label={t.legalNav}>
@@ -16,6 +17,11 @@ export function AppFooter({ onLegal, onContact }: { onLegal(page: LegalPage): vo
         <button type="button" className="link-muted" onClick={onContact}>
           {t.contact}
         </button>
+        {onAccount && (
+          <button type="button" className="link-muted" onClick={onAccount}>
+            {frData.account.open}
+          </button>
+        )}
       </nav>
       <span className="muted small">
         {fr.brand.name} · {t.version(fr.brand.version)}

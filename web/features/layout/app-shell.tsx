@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Modal } from "../../components/ui/modal.tsx";
 import { fr } from "../../i18n/fr.ts";
+import { AccountDialog } from "../account/account-dialog.tsx";
 import { AdminPanel } from "../admin/admin-panel.tsx";
 import { ChatView } from "../chat/chat-view.tsx";
 import { useAiStatus } from "../chat/use-ai-status.ts";
@@ -32,6 +33,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
   const [pricing, setPricing] = useState(false);
   const [legal, setLegal] = useState<LegalPage | null>(null);
   const [contact, setContact] = useState(false);
+  const [account, setAccount] = useState(false);
   const [codeOpen, setCodeOpen] = useState(false);
   const [payment, setPayment] = useState(paymentSessionId);
   const status = useAiStatus();
@@ -83,7 +85,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
           )}
         </div>
       </main>
-      <AppFooter onLegal={setLegal} onContact={() => setContact(true)} />
+      <AppFooter onLegal={setLegal} onContact={() => setContact(true)} onAccount={() => setAccount(true)} />
       <ReferralBanner user={user} onSeeCode={() => setCodeOpen(true)} onSubscribe={openPricing} />
       <InstallBanner />
       <PricingOverlay open={pricing} user={user} onClose={() => setPricing(false)} onUserRefresh={refreshUser} />
@@ -96,6 +98,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
       {contact && (
         <ContactDialog initial={{ name: `${user.first_name} ${user.last_name}`.trim(), email: user.email }} onClose={() => setContact(false)} />
       )}
+      {account && <AccountDialog user={user} onClose={() => setAccount(false)} onDeleted={() => void logout(true)} />}
       {legal && (
         <Suspense fallback={null}>
           <LegalModal page={legal} onClose={() => setLegal(null)} />

@@ -12,8 +12,8 @@ export type SessionValue = {
   setSession(user: PublicUser, token: string): void;
   /** GET /auth/me; a 401 logs out (spec section 4), other failures keep the user. */
   refreshUser(): Promise<void>;
-  /** Revokes the session on the server (best effort) and clears storage. */
-  logout(): Promise<void>;
+  /** Revokes the session on the server (best effort) and clears storage; `ended`: the server already ended it (account deleted). */
+  logout(ended?: boolean): Promise<void>;
 };
 
 export const SessionContext = createContext<SessionValue | null>(null);
@@ -48,14 +48,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [signOutLocally]);
 
-  const logout = useCallback(async () => {
-    try {
-      await api.auth.logout.$post();
-    } catch {
-      // Offline or already revoked: the local sign-out below is what matters to the user.
-    }
-    signOutLocally();
-  }, [signOutLocally]);
+  const logout = useCallback(
+    async (ended = false) => {
+      try {
+        if (!ended) await api.auth.logout.$post();
+      } catch {
+        // Offline or already revoked: the local sign-out below is what matters to the user.
+      }
+      signOutLocally();
+    },
+    [signOutLocally],
+  );
 
   const value = useMemo<SessionValue>(
     () => ({ user: state?.user ?? null, token: state?.token ?? null, setSession, refreshUser, logout }),

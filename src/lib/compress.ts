@@ -1,0 +1,54 @@
+import { brotliCompressSync, constants } from "node:zlib";
+import { createMiddleware } from "hono/factory";
+import { parseAccept } from "hono/utils/accept";
+
+export type Encoding = "br" | "gzip";
+
+/** JSON smaller than this goes as it is: compressing it saves less than its own headers. */
+export const JSON_COMPRESS_THRESHOLD = 1024;
+
+/**
+ * The best of `offered` the client accepts (Accept-Encoding with q-values;
+ * q=0 refuses, `*` stands for the rest), Brotli first on a tie.
+ */
+export function pickEncoding(header: string | undefined, offered: readonly Encoding[]): Encoding | undefined {
+  if (!header) return undefined;
+  const accepts = parseAccept(header);
+  const wildcard = accepts.find((a) => a.type === "*")?.q ?? 0;
+  let best: { enc: Encoding; q: number } | undefined;
+  for (const enc of offered) {
+    const q = accepts.find((a) => a.type.toLowerCase() === enc)?.q ?? wildcard;
+    if (q > 0 && (!best || q > best.q)) best = { enc, q };
+  }
+  return best?.enc;
+}
+
+/** Brotli at quality 4 for answers made per request: most of the gain of 11 at a fraction of the time. */
+export function compressNow(body: Uint8Array, enc: Encoding): Uint8Array {
+  if (enc === "gzip") return Bun.gzipSync(body as Uint8Array<ArrayBuffer>);
+  return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+}
+
+/**
+ * Compresses JSON answers above the threshold, Brotli or gzip as the client
+ * accepts. JSON bodies are already whole strings (c.json), so this buffers
+ * nothing that was not buffered; streams (text/event-stream) pass untouched.
+ */
+export const compressJson = createMiddleware(async (c, next) => {
+  await next();
+  const res = c.res;
+  if (c.req.method === "HEAD" || res.headers.has("Content-Encoding") || !res.body) return;
+  if (!/^application\/json\b/i.test(res.headers.get("Content-Type") ?? "")) return;
+  res.headers.append("Vary", "Accept-Encoding");
+  const enc = pickEncoding(c.req.header("Accept-Encoding"), ["br", "gzip"]);
+  if (!enc) return;
+  const body = new Uint8Array(await res.arrayBuffer());
+  const headers = new Headers(res.headers);
+  if (body.length < JSON_COMPRESS_THRESHOLD) {
+    c.res = new Response(body, { status: res.status, headers });
+    return;
+  }
+  headers.set("Content-Encoding", enc);
+  headers.delete("Content-Length");
+  c.res = new Response(compressNow(body, enc) as Uint8Array<ArrayBuffer>, { status: res.status, headers });
+});
