@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { PlusIcon, WarningIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
@@ -22,12 +23,15 @@ export function ChatView({
   user,
   onPricing,
   aside,
+  dock = null,
 }: {
   chat: ChatState;
   status: AiStatusValue;
   user: PublicUser;
   onPricing(): void;
   aside?: ReactNode;
+  /** The fixed bottom dock's slot: the reply box lives there, always on screen. */
+  dock?: HTMLElement | null;
 }) {
   const [detail, setDetail] = useState<ChatMessage | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
@@ -36,10 +40,18 @@ export function ChatView({
   // A locked box says why, before the user tries (spec section 5).
   const notice = chat.notice ?? (locked ? blockFor(user, status.available, status.loaded) : null);
 
-  // Keep the newest message in view as the conversation grows.
+  const listRef = useRef<HTMLOListElement>(null);
+  const last = chat.messages.at(-1);
+
+  // A new answer is shown from its start (its first line under the header); while waiting, the end stays in view.
   useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: "end", behavior: "smooth" });
-  }, [chat.messages.length, chat.busy]);
+    if (last && last.sender !== "user" && !chat.busy) {
+      const item = listRef.current?.lastElementChild;
+      item?.scrollIntoView?.({ block: "start", behavior: "smooth" });
+    } else {
+      endRef.current?.scrollIntoView?.({ block: "end", behavior: "smooth" });
+    }
+  }, [last?.id, chat.busy]);
 
   if (!started) {
     return (
@@ -58,6 +70,9 @@ export function ChatView({
     );
   }
 
+  const reply = (
+    <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+  );
   return (
     <div className="conversation">
       <div className="conversation-bar">
@@ -68,7 +83,7 @@ export function ChatView({
           <PlusIcon size={16} /> {t.newQuestion}
         </button>
       </div>
-      <ol className="message-list" aria-live="polite" aria-busy={chat.busy}>
+      <ol className="message-list" ref={listRef} aria-live="polite" aria-busy={chat.busy}>
         {chat.messages.map((m) => (
           <MessageItem key={m.id} message={m} onOpen={setDetail} />
         ))}
@@ -85,8 +100,8 @@ export function ChatView({
       </ol>
       <ProgressBar progress={chat.progress} />
       {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
-      <div ref={endRef} />
-      <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+      <div ref={endRef} className="conversation-end" />
+      {dock ? createPortal(reply, dock) : reply}
       {detail && <MessageDetail message={detail} onClose={() => setDetail(null)} />}
     </div>
   );

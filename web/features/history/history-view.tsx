@@ -21,7 +21,7 @@ export function HistoryView({
   onOpen(id: number): Promise<void>;
   onDeleted(id: number): void;
 }) {
-  const { items, remove } = useHistory();
+  const { items, failed, reload, remove } = useHistory();
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<ConversationSummary | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -55,7 +55,14 @@ export function HistoryView({
       <section className="card" aria-labelledby="history-title">
         <h1 id="history-title">{t.title}</h1>
         <ErrorAlert message={error} />
-        {items === null ? (
+        {failed && items === null ? (
+          <div className="alert error load-error" role="alert">
+            <p>{t.loadError}</p>
+            <button type="button" className="secondary small-button" onClick={() => void reload()}>
+              {fr.common.retry}
+            </button>
+          </div>
+        ) : items === null ? (
           <p className="muted" role="status">
             <span className="spinner" aria-hidden="true" /> {fr.common.loading}
           </p>

@@ -15,14 +15,15 @@ export function useHistory() {
   const [failed, setFailed] = useState(false);
 
   const reload = useCallback(async () => {
+    setFailed(false);
     try {
       const r = await unwrap(api.unisson.history.$get());
       setItems(r.conversations as ConversationSummary[]);
       setFailed(false);
     } catch (err) {
       console.warn("history", err);
+      // Loading, empty and failed are three states: a failure never reads as "no conversation".
       setFailed(true);
-      setItems((old) => old ?? []);
     }
   }, []);
 

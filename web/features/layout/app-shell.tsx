@@ -18,6 +18,7 @@ import { useReferral } from "../referral/use-referral.ts";
 import { useSignedInUser } from "../session/use-session.ts";
 import { AppFooter } from "./app-footer.tsx";
 import { AppHeader } from "./app-header.tsx";
+import { BottomDock } from "./bottom-dock.tsx";
 import { Tabs } from "./tabs.tsx";
 
 const LegalModal = lazy(() => import("../legal/legal-modal.tsx").then((m) => ({ default: m.LegalModal })));
@@ -34,6 +35,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
   const [contact, setContact] = useState(false);
   const [codeOpen, setCodeOpen] = useState(false);
   const [payment, setPayment] = useState(paymentSessionId);
+  const [dock, setDock] = useState<HTMLDivElement | null>(null);
   const status = useAiStatus();
   const referral = useReferral(user.id, user.subscription_type);
   useKeepAlive();
@@ -70,7 +72,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
         />
         <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
           {tab === "query" ? (
-            <ChatView chat={chat} status={status} user={user} onPricing={openPricing} aside={referralCard} />
+            <ChatView chat={chat} status={status} user={user} onPricing={openPricing} aside={referralCard} dock={dock} />
           ) : (
             <HistoryView
               status={status}
@@ -84,8 +86,10 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
         </div>
       </main>
       <AppFooter onLegal={setLegal} onContact={() => setContact(true)} />
-      <ReferralBanner user={user} onSeeCode={() => setCodeOpen(true)} onSubscribe={openPricing} />
-      <InstallBanner />
+      <BottomDock
+        onSlot={setDock}
+        banner={<InstallBanner otherwise={<ReferralBanner user={user} onSeeCode={() => setCodeOpen(true)} onSubscribe={openPricing} />} />}
+      />
       <PricingOverlay open={pricing} user={user} onClose={() => setPricing(false)} onUserRefresh={refreshUser} />
       {payment && <PaymentReturn sessionId={payment} onClose={() => setPayment(null)} onUserRefresh={refreshUser} />}
       {codeOpen && referral && (
