@@ -170,6 +170,7 @@ describe.skipIf(!!skip)("e2e: the page on a phone (issue 20)", () => {
     await page.getByRole("button", { name: "Abonnement", exact: true }).click();
     const promo = page.getByLabel("Code promo ou de parrainage");
     await promo.waitFor();
+    expect(await promo.getAttribute("placeholder")).toBe("Ex. : AMI2024");
     expect(await promo.evaluate((el) => getComputedStyle(el).textTransform)).not.toBe("uppercase");
     await promo.fill("bienvenue");
     expect(await promo.evaluate((el) => getComputedStyle(el).textTransform)).toBe("uppercase");

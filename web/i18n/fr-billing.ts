@@ -39,7 +39,7 @@ export const frPricing = {
   },
   promo: {
     label: "Code promo ou de parrainage",
-    placeholder: "EX. : AMI2024",
+    placeholder: "Ex. : AMI2024",
     checking: "Vérification du code…",
     error: "Erreur lors de la validation du code",
   },
