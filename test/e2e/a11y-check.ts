@@ -20,9 +20,10 @@ async function axeViolations(page: Page, runOnly?: string[]): Promise<Violation[
 const describeAll = (screen: string, vs: Violation[]) =>
   vs.map((v) => `${screen}: [${v.impact}] ${v.id} — ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 
-/** Fails on any serious or critical axe violation, listing them. */
-export async function checkA11y(page: Page, screen: string): Promise<void> {
-  const bad = (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+/** Fails on any serious or critical axe violation (plus the impacts in `also`, e.g. moderate), listing them. */
+export async function checkA11y(page: Page, screen: string, also: string[] = []): Promise<void> {
+  const failing = new Set(["serious", "critical", ...also]);
+  const bad = (await axeViolations(page)).filter((v) => failing.has(v.impact ?? ""));
   expect(describeAll(screen, bad)).toEqual([]);
 }
 

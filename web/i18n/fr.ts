@@ -192,6 +192,7 @@ export const fr = {
     showModel: (ai: string) => `Voir la réponse de ${ai}`,
     hideModel: (ai: string) => `Masquer la réponse de ${ai}`,
     letterName: (l: string) => `Réponse ${l}`,
+    conversationTitle: "Conversation en cours",
     letterMeaning: (l: string) => `Réponse ${l} : la lettre sous laquelle la synthèse cite cette réponse`,
     enlarge: "Agrandir le message",
     progress: {

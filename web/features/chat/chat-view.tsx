@@ -75,6 +75,7 @@ export function ChatView({
   );
   return (
     <div className="conversation">
+      <h1 className="sr-only">{t.conversationTitle}</h1>
       <div className="conversation-bar">
         <p className="warning-line">
           <WarningIcon size={16} /> {t.warning}
