@@ -24,6 +24,7 @@ const final: ChatMessage = {
 describe("answers", () => {
   test("a final answer is safe Markdown: no raw HTML, no javascript: link; it names the synthesiser and opens each model's answer", async () => {
     const { MessageItem } = await import("../../web/features/chat/message-item.tsx");
+    await (await import("../../web/features/chat/markdown.tsx")).preloadMarkdown();
     const opened: ChatMessage[] = [];
     render(<MessageItem message={final} onOpen={(m) => opened.push(m)} />);
     const q = within(document.body);

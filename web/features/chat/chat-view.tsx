@@ -6,6 +6,7 @@ import { fr } from "../../i18n/fr.ts";
 import { blockFor, inputLocked } from "./chat-blocks.ts";
 import type { ChatMessage } from "./chat-types.ts";
 import { Composer } from "./composer.tsx";
+import { preloadMarkdown } from "./markdown.tsx";
 import { MessageDetail } from "./message-detail.tsx";
 import { MessageItem } from "./message-item.tsx";
 import { ModelList } from "./model-list.tsx";
@@ -56,7 +57,7 @@ export function ChatView({
   if (!started) {
     return (
       <div className="start-layout">
-        <section className="card hero-card" aria-labelledby="ask-title">
+        <section className="card hero-card" aria-labelledby="ask-title" onFocusCapture={() => void preloadMarkdown()}>
           <h1 id="ask-title">{t.heroTitle}</h1>
           <p className="muted">{t.heroText}</p>
           {notice && <NoticeBox notice={notice} onPricing={onPricing} />}

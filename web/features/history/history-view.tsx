@@ -1,4 +1,5 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { preloadMarkdown } from "../chat/markdown.tsx";
 import { Modal } from "../../components/ui/modal.tsx";
 import { TrashIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
@@ -22,6 +23,8 @@ export function HistoryView({
   onDeleted(id: number): void;
 }) {
   const { items, failed, reload, remove } = useHistory();
+  // A conversation opened from here shows Markdown: its renderer comes while the list loads.
+  useEffect(() => void preloadMarkdown(), []);
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<ConversationSummary | null>(null);
   const [deleting, setDeleting] = useState(false);
