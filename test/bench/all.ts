@@ -10,6 +10,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["API throughput and latency", ["test/bench/http.bench.ts"]],
   ["cold start", ["test/bench/cold-start.bench.ts"]],
   ["login screen (size and paint)", ["test/bench/spa.bench.ts"]],
+  ["Lighthouse: login and app screens, mobile and desktop", ["test/bench/lighthouse.bench.ts"]],
   ["kill -9 under write load", ["test/bench/crash.bench.ts"]],
   ["final processing fan-out (bench:engine)", ["test/bench/engine.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
   ["memory under 10 minutes of mixed load", ["test/bench/memory.bench.ts"]],
