@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { checkA11y } from "./a11y-check.ts";
 import { DESKTOP, ensureChromium, PHONE, useE2E } from "./harness.ts";
 import { layoutShiftScore, recordLayoutShifts, resetShifts, throttle } from "./layout-shift.ts";
-import { registerThroughApi } from "./page-checks.ts";
+import { askThroughApi, registerThroughApi } from "./page-checks.ts";
 
 const skip = ensureChromium();
 if (skip) console.warn(skip);
@@ -22,7 +22,7 @@ describe.skipIf(!!skip)("e2e: nothing moves (issue 24)", () => {
       const { page, context, errors } = await e.newPage(viewport);
       page.setDefaultTimeout(30_000);
       await recordLayoutShifts(context);
-      await registerThroughApi(page, { first: "Jeanne", last: "Moreau", email: `still${++n}@example.fr`, password: "Secret123" });
+      const token = await registerThroughApi(page, { first: "Jeanne", last: "Moreau", email: `still${++n}@example.fr`, password: "Secret123" });
       await throttle(context, page);
 
       await page.goto("/");
@@ -41,6 +41,8 @@ describe.skipIf(!!skip)("e2e: nothing moves (issue 24)", () => {
       const answer = await layoutShiftScore(page);
       expect(answer.score, JSON.stringify(answer.shifts)).toBeLessThan(GOOD);
 
+      // A history of several conversations: the list that arrives is longer than its loading line.
+      for (let i = 0; i < 4; i++) await askThroughApi(page, token, `Question ${i} : quelle est la capitale de l'Italie ?`);
       await resetShifts(page);
       await page.getByRole("tab", { name: "Historique" }).click();
       await page.locator(".history-item").first().waitFor();

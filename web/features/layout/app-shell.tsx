@@ -46,6 +46,11 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
   }, [refreshUser]);
 
   const openPricing = () => setPricing(true);
+  // Another tab starts at the top of the page, scrolled before it renders: the tabs stay put, nothing jumps.
+  const showTab = (next: Tab) => {
+    if (next !== tab) window.scrollTo?.({ top: 0 });
+    setTab(next);
+  };
   const chat = useChat({
     user,
     available: status.available,
@@ -64,7 +69,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
       <main className="app-main">
         <Tabs<Tab>
           value={tab}
-          onChange={setTab}
+          onChange={showTab}
           items={[
             { id: "query", label: fr.tabs.query },
             { id: "history", label: fr.tabs.history },
@@ -78,7 +83,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
               status={status}
               onOpen={async (id) => {
                 await chat.load(id);
-                setTab("query");
+                showTab("query");
               }}
               onDeleted={chat.forget}
             />
