@@ -56,7 +56,7 @@ export function ChatView({
 
   if (!started) {
     return (
-      <div className="start-layout">
+      <div className="start-layout" key="start">
         <section className="card hero-card" aria-labelledby="ask-title" onFocusCapture={() => void preloadMarkdown()}>
           <h1 id="ask-title">{t.heroTitle}</h1>
           <p className="muted">{t.heroText}</p>
@@ -75,7 +75,8 @@ export function ChatView({
     <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
   );
   return (
-    <div className="conversation">
+    // Its own key: the conversation is a new box, not the start screen's box moved (which counts as a layout shift).
+    <div className="conversation" key="conversation">
       <h1 className="sr-only">{t.conversationTitle}</h1>
       <div className="conversation-bar">
         <p className="warning-line">
