@@ -35,8 +35,13 @@ const css = result.outputs.filter((o) => o.path.endsWith(".css"));
 if (!entry) throw new Error("no entry point produced");
 
 const url = (p: string) => `/assets/${basename(p)}`;
+// One render-blocking stylesheet instead of one per chunk: the CSS of every chunk, in build order, under one hashed name.
+const allCss = (await Promise.all(css.map((o) => Bun.file(o.path).text()))).join("\n");
+for (const o of css) rmSync(o.path);
+const cssName = `styles-${Bun.hash(allCss).toString(36)}.css`;
+writeFileSync(join(out, "assets", cssName), allCss);
 const html = (await Bun.file(join(root, "web", "index.html")).text())
-  .replace("<!--styles-->", css.map((o) => `<link rel="stylesheet" href="${url(o.path)}">`).join(""))
+  .replace("<!--styles-->", `<link rel="stylesheet" href="/assets/${cssName}">`)
   .replace("<!--script-->", `<script type="module" src="${url(entry.path)}"></script>`);
 writeFileSync(join(out, "index.html"), html);
 

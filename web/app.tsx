@@ -6,7 +6,9 @@ import { SessionProvider } from "./features/session/session-context.tsx";
 import { useSession } from "./features/session/use-session.ts";
 
 // The signed-in app is a separate chunk: the login screen loads only what it shows.
-const AppShell = lazy(() => import("./features/layout/app-shell.tsx").then((m) => ({ default: m.AppShell })));
+// main.tsx starts fetching it before React mounts when a session is stored (the same import, so the same chunk).
+export const loadAppShell = () => import("./features/layout/app-shell.tsx");
+const AppShell = lazy(() => loadAppShell().then((m) => ({ default: m.AppShell })));
 
 /** There is no router: the view is chosen by state and URL (spec section 2). */
 export function App({ entry }: { entry: EntryUrl }) {

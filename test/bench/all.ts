@@ -11,6 +11,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["cold start", ["test/bench/cold-start.bench.ts"]],
   ["login screen (size and paint)", ["test/bench/spa.bench.ts"]],
   ["history of 10,000 conversations", ["test/bench/history.bench.ts"]],
+  ["Lighthouse: login and app screens, mobile and desktop", ["test/bench/lighthouse.bench.ts"]],
   ["kill -9 under write load", ["test/bench/crash.bench.ts"]],
   ["final processing fan-out (bench:engine)", ["test/bench/engine.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
   ["soft deadline against wait-for-all", ["test/bench/live.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],

@@ -24,6 +24,7 @@ const final: ChatMessage = {
 describe("answers", () => {
   test("a final answer is safe Markdown: no raw HTML, no javascript: link; it names the synthesiser and opens each model's answer", async () => {
     const { MessageItem } = await import("../../web/features/chat/message-item.tsx");
+    await (await import("../../web/features/chat/markdown.tsx")).preloadMarkdown();
     const opened: ChatMessage[] = [];
     render(<MessageItem message={final} onOpen={(m) => opened.push(m)} />);
     const q = within(document.body);
@@ -35,7 +36,7 @@ describe("answers", () => {
     expect((window as { hacked?: number }).hacked).toBeUndefined();
     expect(q.getByText("Synthèse rédigée par Claude Opus 4.1")).toBeTruthy();
     expect(q.getByText(/Gemini Pro/).textContent).toContain("indisponible");
-    fireEvent.click(q.getByRole("button", { name: "Voir la réponse de GPT-4" }));
+    fireEvent.click(q.getByRole("button", { name: "GPT-4 · Réponse A : voir la réponse de GPT-4" }));
     expect(document.querySelector(".model-answer")?.textContent).toContain("GPT-4 dit");
     expect(opened).toEqual([]); // opening a model's answer does not enlarge the message
     fireEvent.click(q.getByRole("button", { name: "Agrandir le message" }));

@@ -183,7 +183,7 @@ describe("buying (spec sections 4 and 8)", () => {
     net = routeFetch(noStripe.app);
     const b = await open({}, noStripe);
     choose("Basic");
-    expect(await notice()).toBe("Problème de configuration de paiement. Contactez le support.");
+    expect(await notice()).toBe("Le paiement en ligne n'est pas configuré sur ce serveur. Contactez le support pour changer de forfait.");
     b.view.unmount();
 
     net.restore();

@@ -36,14 +36,15 @@ export const frPricing = {
   checkoutErrors: {
     default: "Erreur lors de la création de la session de paiement",
     unauthorized: "Session expirée. Veuillez vous reconnecter et réessayer.",
-    paymentConfig: "Problème de configuration de paiement. Contactez le support.",
+    // 402: the server has no Stripe key (PAYMENTS_DISABLED), said plainly instead of as a fault.
+    paymentConfig: "Le paiement en ligne n'est pas configuré sur ce serveur. Contactez le support pour changer de forfait.",
     server: "Erreur serveur temporaire. Veuillez réessayer dans quelques instants.",
     timeout: "Délai d'attente dépassé. Vérifiez votre connexion et réessayez.",
     network: "Problème de connexion réseau. Vérifiez votre connexion internet.",
   },
   promo: {
     label: "Code promo ou de parrainage",
-    placeholder: "EX. : AMI2024",
+    placeholder: "Ex. : AMI2024",
     checking: "Vérification du code…",
     error: "Erreur lors de la validation du code",
   },
@@ -130,6 +131,7 @@ export const frPayment = {
   expired: "Session de paiement expirée. Veuillez réessayer.",
   timeout: "Délai de vérification dépassé. Veuillez vérifier votre compte ou contacter le support.",
   error: "Erreur lors de la vérification du paiement. Veuillez contacter le support.",
+  unconfigured: "Le paiement en ligne n'est pas configuré sur ce serveur. Aucun paiement n'a pu être vérifié : contactez le support.",
   home: "Retour à l'accueil",
 } as const;
 

@@ -57,6 +57,7 @@ export const fr = {
     expired: "Le code a expiré. Demandez-en un nouveau.",
     spamTip: "Vous ne trouvez pas l'email ? Pensez à vérifier vos courriers indésirables (spam).",
     sent: "Un nouveau code vous a été envoyé.",
+    alreadySent: "Un code vous a déjà été envoyé il y a moins d'une minute : saisissez-le ci-dessous.",
     invalidFormat: "Veuillez saisir un code à 6 chiffres",
     requestError: "Erreur lors de l'envoi du code",
     verifyError: "Code incorrect ou expiré",
@@ -191,6 +192,9 @@ export const fr = {
     failedModel: "indisponible",
     showModel: (ai: string) => `Voir la réponse de ${ai}`,
     hideModel: (ai: string) => `Masquer la réponse de ${ai}`,
+    letterName: (l: string) => `Réponse ${l}`,
+    conversationTitle: "Conversation en cours",
+    letterMeaning: (l: string) => `Réponse ${l} : la lettre sous laquelle la synthèse cite cette réponse`,
     enlarge: "Agrandir le message",
     progress: {
       15: "Analyse de votre question…",

@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string | undefined,
+    /** Seconds of the Retry-After header, when the server sent one (429). */
+    readonly retryAfter?: number,
   ) {
     super(detail ?? `HTTP ${status}`);
   }
@@ -32,7 +34,7 @@ export const api = hc<AppType>("/", {
   },
 }).api;
 
-type Res<T> = { ok: boolean; status: number; json(): Promise<T> };
+type Res<T> = { ok: boolean; status: number; headers?: Headers; json(): Promise<T> };
 
 /** Awaits a client call and returns its JSON, or throws ApiError with the server's detail. */
 export async function unwrap<T>(call: Promise<Res<T>> | Res<T>): Promise<T> {
@@ -42,7 +44,7 @@ export async function unwrap<T>(call: Promise<Res<T>> | Res<T>): Promise<T> {
 }
 
 /** The ApiError of a response: its status and the `detail` of its JSON body, if any. */
-export async function apiError(res: { status: number; json(): Promise<unknown> }): Promise<ApiError> {
+export async function apiError(res: { status: number; headers?: Headers; json(): Promise<unknown> }): Promise<ApiError> {
   let detail: string | undefined;
   try {
     const body = (await res.json()) as { detail?: unknown };
@@ -50,7 +52,8 @@ export async function apiError(res: { status: number; json(): Promise<unknown> }
   } catch {
     // Not JSON (a proxy's error page): no detail to show.
   }
-  return new ApiError(res.status, detail);
+  const retry = Number(res.headers?.get("Retry-After") ?? Number.NaN);
+  return new ApiError(res.status, detail, Number.isFinite(retry) ? retry : undefined);
 }
 
 /** The server's French detail when there is one, else the screen's own message. */

@@ -20,12 +20,12 @@ export function Modal({
   const titleId = useId();
   return (
     <Dialog labelledBy={titleId} onClose={onClose} className={`modal-${size} ${className}`}>
-      <header className="modal-header">
+      <div className="modal-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="icon-button" aria-label={fr.common.close} onClick={onClose}>
           <CloseIcon />
         </button>
-      </header>
+      </div>
       <div className="modal-body">{children}</div>
     </Dialog>
   );

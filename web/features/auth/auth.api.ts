@@ -1,5 +1,5 @@
 import type { PublicUser } from "../../../src/users/users.view.ts";
-import { api, apiError, unwrap } from "../../lib/api.ts";
+import { api, ApiError, apiError, unwrap } from "../../lib/api.ts";
 
 export type SignedIn = { user: PublicUser; token: string };
 
@@ -9,6 +9,8 @@ export type SignedIn = { user: PublicUser; token: string };
  * e-mail can neither try nor burn it (docs/SECURITY.md, "Throttling").
  */
 let pendingLogin: string | undefined;
+/** The login the last mailed code is bound to: a new login within the minute reuses it (the code already sent). */
+let codeSentFor: { email: string; pendingLogin: string | undefined } | undefined;
 
 /** POST /auth/login: 200 signs in, 202 asks for the second factor; any other answer is an error (spec section 7). */
 export async function loginCall(email: string, password: string): Promise<SignedIn | "2FA_REQUIRED"> {
@@ -27,8 +29,21 @@ export async function loginCall(email: string, password: string): Promise<Signed
 export const registerCall = (body: { email: string; password: string; first_name: string; last_name: string }) =>
   unwrap(api.auth.register.$post({ json: body }));
 
-export const requestTwoFactorCall = (email: string, password: string) =>
-  unwrap(api.auth["2fa"].request.$post({ json: { email, password, pending_login: pendingLogin } }));
+/**
+ * Asks for a code. A 429 "too soon" means the code mailed less than a minute
+ * ago is still the one to type: it is bound to the login that asked for it,
+ * so the verification goes on with that login's id.
+ */
+export async function requestTwoFactorCall(email: string, password: string) {
+  try {
+    const out = await unwrap(api.auth["2fa"].request.$post({ json: { email, password, pending_login: pendingLogin } }));
+    codeSentFor = { email, pendingLogin };
+    return out;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 429 && codeSentFor?.email === email) pendingLogin = codeSentFor.pendingLogin;
+    throw err;
+  }
+}
 
 export const verifyTwoFactorCall = (email: string, code: string, remember: boolean) =>
   unwrap(api.auth["2fa"].verify.$post({ json: { email, code, remember_device: remember, pending_login: pendingLogin } }));

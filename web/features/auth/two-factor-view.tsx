@@ -4,7 +4,7 @@ import { Brand } from "../../components/ui/brand.tsx";
 import { Field } from "../../components/ui/field.tsx";
 import { ShieldIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
-import { errorText } from "../../lib/api.ts";
+import { ApiError, errorText } from "../../lib/api.ts";
 import { minSec } from "../../lib/format.ts";
 import { useCountdown } from "./use-countdown.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
@@ -45,7 +45,11 @@ export function TwoFactorView({
       restart();
       if (isResend) setInfo(t.sent);
     } catch (err) {
-      setError(errorText(err, t.requestError));
+      const wait = isResend ? undefined : codeSentSecondsAgo(err);
+      if (wait === undefined) return setError(errorText(err, t.requestError));
+      // Back on the screen within the minute: the code mailed then is still the one to type, with its own time left.
+      restart(CODE_TTL_S - wait);
+      setInfo(t.alreadySent);
     }
   }
 
@@ -154,4 +158,15 @@ export function TwoFactorView({
       </main>
     </div>
   );
+}
+
+/**
+ * The server refuses a new code within 60 s of the last one (429, Retry-After
+ * = seconds until a new one may be asked): how long ago that code was sent,
+ * or undefined for any other failure.
+ */
+function codeSentSecondsAgo(err: unknown): number | undefined {
+  if (!(err instanceof ApiError) || err.status !== 429 || err.retryAfter === undefined) return undefined;
+  if (err.retryAfter > RESEND_AFTER_S) return undefined;
+  return RESEND_AFTER_S - err.retryAfter;
 }

@@ -16,6 +16,7 @@ export function useCountdown(seconds: number) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [deadline]);
 
-  const restart = useCallback(() => setDeadline(Date.now() + seconds * 1000), [seconds]);
+  /** From the full time again, or from the seconds really left (a code sent earlier). */
+  const restart = useCallback((left: number = seconds) => setDeadline(Date.now() + left * 1000), [seconds]);
   return { remaining, restart };
 }

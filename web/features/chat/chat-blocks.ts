@@ -14,7 +14,11 @@ export const MIN_AVAILABLE_AIS = 2;
  * (spec section 5): expired, no requests left (per plan), maintenance.
  */
 export function blockFor(user: PublicUser, available: number, statusLoaded: boolean): Notice | null {
-  if (user.subscription_type === "expired") return { kind: "blocked", title: e.blockedTitle, text: e.expired, pricing: true };
+  if (user.subscription_type === "expired") {
+    // A trial ends on whichever limit comes first: days still left mean its 5 requests ran out.
+    const text = trialSpent(user) ? e.quota.trial : e.expired;
+    return { kind: "blocked", title: e.blockedTitle, text, pricing: true };
+  }
   if (user.remaining_queries <= 0) {
     const plan = user.subscription_type;
     const text = plan === "trial" || plan === "basic" || plan === "pro" ? e.quota[plan] : e.quota.other;
@@ -27,4 +31,12 @@ export function blockFor(user: PublicUser, available: number, statusLoaded: bool
 /** The input is disabled when expired or out of requests (spec section 5). */
 export function inputLocked(user: PublicUser): boolean {
   return user.subscription_type === "expired" || user.remaining_queries <= 0;
+}
+
+/**
+ * A trial ended by its 5 requests rather than its 7 days: the API reads such a
+ * trial as `expired` but still counts the days left in it (users.quota.ts).
+ */
+export function trialSpent(user: PublicUser): boolean {
+  return user.subscription_type === "expired" && user.trial_days_remaining > 0 && user.remaining_queries <= 0;
 }

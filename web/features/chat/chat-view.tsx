@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { PlusIcon, WarningIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
@@ -6,6 +7,7 @@ import { blockFor, inputLocked } from "./chat-blocks.ts";
 import type { ChatMessage } from "./chat-types.ts";
 import { Composer } from "./composer.tsx";
 import { ExportButtons } from "./export-buttons.tsx";
+import { preloadMarkdown } from "./markdown.tsx";
 import { MessageDetail } from "./message-detail.tsx";
 import { MessageItem } from "./message-item.tsx";
 import { LiveRun } from "./live/live-run.tsx";
@@ -24,12 +26,15 @@ export function ChatView({
   user,
   onPricing,
   aside,
+  dock = null,
 }: {
   chat: ChatState;
   status: AiStatusValue;
   user: PublicUser;
   onPricing(): void;
   aside?: ReactNode;
+  /** The fixed bottom dock's slot: the reply box lives there, always on screen. */
+  dock?: HTMLElement | null;
 }) {
   const [detail, setDetail] = useState<ChatMessage | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
@@ -38,15 +43,23 @@ export function ChatView({
   // A locked box says why, before the user tries (spec section 5).
   const notice = chat.notice ?? (locked ? blockFor(user, status.available, status.loaded) : null);
 
-  // Keep the newest message in view as the conversation grows.
+  const listRef = useRef<HTMLOListElement>(null);
+  const last = chat.messages.at(-1);
+
+  // A new answer is shown from its start (its first line under the header); while waiting, the end stays in view.
   useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: "end", behavior: "smooth" });
-  }, [chat.messages.length, chat.busy, chat.live?.models.length, chat.live?.synthesisBy, chat.live?.failed]);
+    if (last && last.sender !== "user" && !chat.busy) {
+      const item = listRef.current?.lastElementChild;
+      item?.scrollIntoView?.({ block: "start", behavior: "smooth" });
+    } else {
+      endRef.current?.scrollIntoView?.({ block: "end", behavior: "smooth" });
+    }
+  }, [last?.id, chat.busy, chat.live?.models.length, chat.live?.synthesisBy, chat.live?.failed]);
 
   if (!started) {
     return (
-      <div className="start-layout">
-        <section className="card hero-card" aria-labelledby="ask-title">
+      <div className="start-layout" key="start">
+        <section className="card hero-card" aria-labelledby="ask-title" onFocusCapture={() => void preloadMarkdown()}>
           <h1 id="ask-title">{t.heroTitle}</h1>
           <p className="muted">{t.heroText}</p>
           {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
@@ -60,8 +73,13 @@ export function ChatView({
     );
   }
 
+  const reply = (
+    <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+  );
   return (
-    <div className="conversation">
+    // Its own key: the conversation is a new box, not the start screen's box moved (which counts as a layout shift).
+    <div className="conversation" key="conversation">
+      <h1 className="sr-only">{t.conversationTitle}</h1>
       <div className="conversation-bar">
         <p className="warning-line">
           <WarningIcon size={16} /> {t.warning}
@@ -71,7 +89,7 @@ export function ChatView({
         </button>
         {chat.conversationId !== null && <ExportButtons conversationId={chat.conversationId} />}
       </div>
-      <ol className="message-list" aria-live="polite" aria-busy={chat.busy}>
+      <ol className="message-list" ref={listRef} aria-live="polite" aria-busy={chat.busy}>
         {chat.messages.map((m) => (
           <MessageItem key={m.id} message={m} onOpen={setDetail} />
         ))}
@@ -89,8 +107,8 @@ export function ChatView({
       </ol>
       <ProgressBar progress={chat.progress} />
       {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
-      <div ref={endRef} />
-      <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+      <div ref={endRef} className="conversation-end" />
+      {dock ? createPortal(reply, dock) : reply}
       {detail && <MessageDetail message={detail} onClose={() => setDetail(null)} />}
     </div>
   );

@@ -42,6 +42,7 @@ export function Composer({
   return (
     <form
       className={`composer${large ? " large" : ""}`}
+      aria-label={label}
       onSubmit={(e) => {
         e.preventDefault();
         void submit();

@@ -29,7 +29,8 @@ export function FinalAnswer({ message }: { message: ChatMessage }) {
                   type="button"
                   className={`chip${open === a.name ? " active" : ""}`}
                   aria-expanded={open === a.name}
-                  aria-label={open === a.name ? t.hideModel(a.name) : t.showModel(a.name)}
+                  title={a.label ? t.letterMeaning(letterOf(a.label)) : undefined}
+                  aria-label={chipName(a.name, a.label, open === a.name)}
                   onClick={(e) => {
                     e.stopPropagation();
                     setOpen((o) => (o === a.name ? null : a.name));
@@ -60,4 +61,16 @@ export function FinalAnswer({ message }: { message: ChatMessage }) {
       )}
     </div>
   );
+}
+
+/** The anonymous letter the synthesis cites; older answers stored it as "Réponse A". */
+const letterOf = (label: string) => label.replace(/^Réponse\s+/i, "");
+
+/** Starts with the chip's visible text ("GPT-4 · F", WCAG 2.5.3), then says what the letter is and what the click does. */
+function chipName(name: string, label: string | null, open: boolean): string {
+  const action = open ? t.hideModel(name) : t.showModel(name);
+  if (!label) return action;
+  const letter = letterOf(label);
+  const said = letter === label ? `${name} · ${label}, ${t.letterName(letter)}` : `${name} · ${label}`;
+  return `${said} : ${action.charAt(0).toLowerCase()}${action.slice(1)}`;
 }

@@ -10,9 +10,10 @@ export function ModelList({ status }: { status: AiStatusValue }) {
     <section className="card models" aria-labelledby="models-title">
       <h2 id="models-title">
         {t.modelsTitle}{" "}
-        {status.loaded && <span className="muted small">{fr.header.aiCount(status.available, status.total)}</span>}
+        <span className="muted small">{status.loaded ? fr.header.aiCount(status.available, status.total) : "\u00a0"}</span>
       </h2>
       <ul className="model-list">
+        {status.models.length === 0 && <SkeletonRows />}
         {status.models.map((m) => {
           const ok = up.get(m.name) ?? false;
           return (
@@ -30,4 +31,21 @@ export function ModelList({ status }: { status: AiStatusValue }) {
       </ul>
     </section>
   );
+}
+
+/** As many rows as the server has models, the size of the real ones, until the list arrives: nothing below moves. */
+export const SKELETON_ROWS = 6;
+
+function SkeletonRows() {
+  return Array.from({ length: SKELETON_ROWS }, (_, i) => (
+    <li key={i} className="model-row skeleton" aria-hidden="true">
+      <span className="dot" />
+      <span className="model-main">
+        <strong>\u00a0</strong>
+        <span className="small">\u00a0</span>
+      </span>
+      <span className="model-provider small">\u00a0</span>
+      <span className="pill">\u00a0</span>
+    </li>
+  ));
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, unwrap } from "../../lib/api.ts";
+import { takeEarly } from "../../lib/early.ts";
 
 export type AiStatus = { name: string; available: boolean };
 export type ModelInfo = { name: string; provider: string; specialty?: string };
@@ -22,7 +23,7 @@ export function useAiStatus() {
 
   const loadModels = useCallback(async () => {
     try {
-      const r = await unwrap(api.unisson.models.$get());
+      const r = await takeEarly("models", () => unwrap(api.unisson.models.$get()));
       setState({
         models: r.models as ModelInfo[],
         aiStatus: r.ai_status,

@@ -1,5 +1,6 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { preloadMarkdown } from "../chat/markdown.tsx";
 import { Modal } from "../../components/ui/modal.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { frData } from "../../i18n/fr-data.ts";
@@ -23,6 +24,8 @@ export function HistoryView({
   onDeleted(id: number): void;
 }) {
   const h = useHistory();
+  // A conversation opened from here shows Markdown: its renderer comes while the list loads.
+  useEffect(() => void preloadMarkdown(), []);
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<ConversationSummary | null>(null);
   const [deleting, setDeleting] = useState(false);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { CloseIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { hasFlag, rememberFlag } from "../../lib/storage.ts";
@@ -23,7 +23,8 @@ function installed(): boolean {
   return standalone || (navigator as Navigator & { standalone?: boolean }).standalone === true;
 }
 
-export function InstallBanner() {
+/** One banner at a time on the bottom dock: while this one shows, `otherwise` (the referral banner) waits. */
+export function InstallBanner({ otherwise = null }: { otherwise?: ReactNode }) {
   const [platform] = useState(() => mobilePlatform(navigator.userAgent, navigator.maxTouchPoints ?? 0));
   const [show, setShow] = useState(false);
   const prompt = useRef<PromptEvent | null>(null);
@@ -43,7 +44,7 @@ export function InstallBanner() {
     };
   }, [platform]);
 
-  if (!show) return null;
+  if (!show) return <>{otherwise}</>;
   const dismiss = () => {
     rememberFlag(INSTALL_KEY, INSTALL_DISMISS_MS);
     setShow(false);

@@ -32,11 +32,16 @@ export function AppHeader({
             <span className={`dot ${operational ? "ok" : "ko"}`} aria-hidden="true" />
             {operational ? t.operational : t.maintenance}
           </span>
-          {status.loaded && <span className="ai-count muted small">{t.aiCount(status.available, status.total)}</span>}
+          {/* Its room is kept before the count arrives, so the header does not move. */}
+          <span className="ai-count muted small">{status.loaded ? t.aiCount(status.available, status.total) : "\u00a0"}</span>
         </div>
         <div className="header-user">
           {!user.is_admin && <QuotaBadge user={user} onClick={onPricing} />}
-          <span className="hello">{t.hello(user.first_name)}</span>
+          <span className="hello">
+            {/* The greeting where it fits; on a phone, the first name alone. */}
+            <span className="hello-full">{t.hello(user.first_name)}</span>
+            <span className="hello-name">{user.first_name}</span>
+          </span>
           {user.is_admin ? (
             <button type="button" className="secondary" onClick={onAdmin}>
               <ShieldIcon size={16} /> <span>{t.admin}</span>

@@ -19,6 +19,7 @@ import { useReferral } from "../referral/use-referral.ts";
 import { useSignedInUser } from "../session/use-session.ts";
 import { AppFooter } from "./app-footer.tsx";
 import { AppHeader } from "./app-header.tsx";
+import { BottomDock } from "./bottom-dock.tsx";
 import { Tabs } from "./tabs.tsx";
 
 const LegalModal = lazy(() => import("../legal/legal-modal.tsx").then((m) => ({ default: m.LegalModal })));
@@ -36,6 +37,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
   const [account, setAccount] = useState(false);
   const [codeOpen, setCodeOpen] = useState(false);
   const [payment, setPayment] = useState(paymentSessionId);
+  const [dock, setDock] = useState<HTMLDivElement | null>(null);
   const status = useAiStatus();
   const referral = useReferral(user.id, user.subscription_type);
   useKeepAlive();
@@ -46,6 +48,11 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
   }, [refreshUser]);
 
   const openPricing = () => setPricing(true);
+  // Another tab starts at the top of the page, scrolled before it renders: the tabs stay put, nothing jumps.
+  const showTab = (next: Tab) => {
+    if (next !== tab) window.scrollTo?.({ top: 0 });
+    setTab(next);
+  };
   const chat = useChat({
     user,
     available: status.available,
@@ -64,7 +71,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
       <main className="app-main">
         <Tabs<Tab>
           value={tab}
-          onChange={setTab}
+          onChange={showTab}
           items={[
             { id: "query", label: fr.tabs.query },
             { id: "history", label: fr.tabs.history },
@@ -72,13 +79,13 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
         />
         <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
           {tab === "query" ? (
-            <ChatView chat={chat} status={status} user={user} onPricing={openPricing} aside={referralCard} />
+            <ChatView chat={chat} status={status} user={user} onPricing={openPricing} aside={referralCard} dock={dock} />
           ) : (
             <HistoryView
               status={status}
               onOpen={async (id) => {
                 await chat.load(id);
-                setTab("query");
+                showTab("query");
               }}
               onDeleted={chat.forget}
             />
@@ -86,8 +93,10 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
         </div>
       </main>
       <AppFooter onLegal={setLegal} onContact={() => setContact(true)} onAccount={() => setAccount(true)} />
-      <ReferralBanner user={user} onSeeCode={() => setCodeOpen(true)} onSubscribe={openPricing} />
-      <InstallBanner />
+      <BottomDock
+        onSlot={setDock}
+        banner={<InstallBanner otherwise={<ReferralBanner user={user} onSeeCode={() => setCodeOpen(true)} onSubscribe={openPricing} />} />}
+      />
       <PricingOverlay open={pricing} user={user} onClose={() => setPricing(false)} onUserRefresh={refreshUser} />
       {payment && <PaymentReturn sessionId={payment} onClose={() => setPayment(null)} onUserRefresh={refreshUser} />}
       {codeOpen && referral && (

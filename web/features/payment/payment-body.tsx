@@ -27,8 +27,8 @@ export function PaymentBody({ sessionId, onClose, onUserRefresh }: { sessionId: 
     return () => clearTimeout(timer);
   }, [phase, onClose]);
 
-  const failed = phase === "expired" || phase === "timeout" || phase === "error";
-  const message = { checking: t.checking, paid: t.success, expired: t.expired, timeout: t.timeout, error: t.error }[phase];
+  const failed = phase !== "checking" && phase !== "paid";
+  const message = { checking: t.checking, paid: t.success, expired: t.expired, timeout: t.timeout, error: t.error, unconfigured: t.unconfigured }[phase];
 
   return (
     <Dialog sheet labelledBy={`${id}-title`} className="payment-dialog" onClose={phase === "checking" ? undefined : onClose}>

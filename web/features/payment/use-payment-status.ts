@@ -9,7 +9,7 @@ import { api, ApiError, unwrap } from "../../lib/api.ts";
 export const PAYMENT_TIMING = { pollIntervalMs: 2_000, closeAfterPaidMs: 2_000 };
 export const POLL_MAX_ATTEMPTS = 10;
 
-export type PaymentPhase = "checking" | "paid" | "expired" | "timeout" | "error";
+export type PaymentPhase = "checking" | "paid" | "expired" | "timeout" | "error" | "unconfigured";
 
 /**
  * Polls GET /stripe/checkout-status/{session_id} until paid or expired.
@@ -45,6 +45,8 @@ export function usePaymentStatus(sessionId: string, onPaid: () => Promise<void>)
         if (s.status === "expired") return setPhase("expired");
       } catch (err) {
         if (stopped) return;
+        // 402: this server has no Stripe key, so there is no payment to wait for.
+        if (err instanceof ApiError && err.status === 402) return setPhase("unconfigured");
         if (err instanceof ApiError && err.status < 500) return setPhase("error");
       }
       if (n >= POLL_MAX_ATTEMPTS) return setPhase("timeout");

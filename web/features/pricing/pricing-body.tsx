@@ -80,7 +80,7 @@ export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser
 
   return (
     <Dialog sheet labelledBy={`${id}-title`} onClose={onClose} className="pricing-dialog">
-      <header className="pricing-head">
+      <div className="pricing-head">
         <div>
           <h2 id={`${id}-title`}>{t.title}</h2>
           <p className="muted">{t.subtitle}</p>
@@ -88,7 +88,7 @@ export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser
         <button type="button" className="pricing-close" aria-label={t.close} onClick={onClose}>
           ×
         </button>
-      </header>
+      </div>
       {subscriber && <SubscriptionStatus user={user} status={status} busy={working} onCancelChange={cancelChange} />}
       <section className="pricing-section" aria-labelledby={`${id}-plans`}>
         <div className="pricing-plans-head">

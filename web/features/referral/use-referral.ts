@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { api, unwrap } from "../../lib/api.ts";
+import { takeEarly } from "../../lib/early.ts";
 
 export type ReferralInfo = {
   has_code: boolean;
@@ -14,7 +15,7 @@ export function useReferral(userId: number, plan: string) {
   const [info, setInfo] = useState<ReferralInfo | null>(null);
   useEffect(() => {
     let live = true;
-    unwrap(api.promo["my-code"].$get()).then(
+    takeEarly("my-code", () => unwrap(api.promo["my-code"].$get())).then(
       (r) => live && setInfo(r as ReferralInfo),
       (err) => console.warn("referral", err),
     );

@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import type { PublicUser } from "../../../src/users/users.view.ts";
 import { ApiError, api, unwrap } from "../../lib/api.ts";
+import { takeEarly } from "../../lib/early.ts";
 import { clearStoredSession, readStoredSession, writeStoredSession, writeStoredUser } from "../../lib/storage.ts";
 
 export type { PublicUser };
@@ -39,7 +40,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const token = tokenRef.current;
     if (!token) return;
     try {
-      const user = await unwrap(api.auth.me.$get());
+      const user = await takeEarly("me", () => unwrap(api.auth.me.$get()));
       if (tokenRef.current !== token) return; // logged out meanwhile
       writeStoredUser(user);
       setState({ user, token });

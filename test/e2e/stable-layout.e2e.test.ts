@@ -1,0 +1,101 @@
+import { describe, expect, test } from "bun:test";
+import { checkA11y } from "./a11y-check.ts";
+import { DESKTOP, ensureChromium, PHONE, useE2E } from "./harness.ts";
+import { layoutShiftScore, recordLayoutShifts, resetShifts, throttle } from "./layout-shift.ts";
+import { askThroughApi, registerThroughApi } from "./page-checks.ts";
+
+const skip = ensureChromium();
+if (skip) console.warn(skip);
+
+const GOOD = 0.1;
+let n = 0;
+
+describe.skipIf(!!skip)("e2e: nothing moves (issue 24)", () => {
+  const world = useE2E();
+
+  for (const [size, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    test(`${size}, throttled: layout shift under ${GOOD} as the app loads, an answer arrives and the history opens`, async () => {
+      const e = world();
+      const { page, context, errors } = await e.newPage(viewport);
+      page.setDefaultTimeout(30_000);
+      await recordLayoutShifts(context);
+      const token = await registerThroughApi(page, { first: "Jeanne", last: "Moreau", email: `still${++n}@example.fr`, password: "Nuage-Bleu-42" });
+      await throttle(context, page);
+
+      await page.goto("/");
+      await page.getByText("6/6 IA disponibles").first().waitFor();
+      await page.waitForTimeout(1500);
+      const load = await layoutShiftScore(page);
+      expect(load.score, JSON.stringify(load.shifts)).toBeLessThan(GOOD);
+
+      e.fakes.control.setAll({ latencyMs: 800 });
+      await resetShifts(page);
+      await page.getByRole("textbox", { name: "Votre question" }).fill("Quelle est la capitale de la France ?");
+      await page.getByRole("button", { name: "Lancer l'analyse" }).click();
+      await page.getByText("Analyse terminée").waitFor();
+      await page.waitForTimeout(1500);
+      e.fakes.control.reset();
+      const answer = await layoutShiftScore(page);
+      expect(answer.score, JSON.stringify(answer.shifts)).toBeLessThan(GOOD);
+
+      // A history of several conversations: the list that arrives is longer than its loading line.
+      for (let i = 0; i < 4; i++) await askThroughApi(page, token, `Question ${i} : quelle est la capitale de l'Italie ?`);
+      await resetShifts(page);
+      await page.getByRole("tab", { name: "Historique" }).click();
+      await page.locator(".history-item").first().waitFor();
+      await page.waitForTimeout(1500);
+      const history = await layoutShiftScore(page);
+      expect(history.score, JSON.stringify(history.shifts)).toBeLessThan(GOOD);
+      expect(errors).toEqual([]);
+    }, 90_000);
+  }
+
+  test("one h1 per view, one banner landmark; axe finds nothing serious or moderate", async () => {
+    const e = world();
+    const { page } = await e.newPage(PHONE);
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Connexion" }).waitFor();
+    const h1s = () => page.locator("h1:visible").count();
+    expect(await h1s()).toBe(1);
+    await checkA11y(page, "login", ["moderate"]);
+
+    await registerThroughApi(page, { first: "Jeanne", last: "Moreau", email: `a11y${++n}@example.fr`, password: "Nuage-Bleu-42" });
+    await page.goto("/");
+    await page.getByText("6/6 IA disponibles").first().waitFor();
+    expect(await h1s()).toBe(1);
+    expect(await page.getByRole("banner").count()).toBe(1);
+    await checkA11y(page, "app start", ["moderate"]);
+
+    await page.getByRole("textbox", { name: "Votre question" }).fill("Quelle est la capitale de la France ?");
+    await page.getByRole("button", { name: "Lancer l'analyse" }).click();
+    await page.getByText("Analyse terminée").waitFor({ timeout: 20_000 });
+    expect(await page.locator("h1").count()).toBe(1);
+    await checkA11y(page, "conversation", ["moderate"]);
+
+    await page.getByRole("tab", { name: "Historique" }).click();
+    await page.locator(".history-item").first().waitFor();
+    expect(await h1s()).toBe(1);
+    await checkA11y(page, "history", ["moderate"]);
+
+    await page.getByRole("button", { name: "Abonnement", exact: true }).click();
+    await page.getByRole("dialog").waitFor();
+    expect(await page.getByRole("banner").count()).toBe(1);
+    await checkA11y(page, "pricing", ["moderate"]);
+  }, 60_000);
+
+  test("desktop: the same screens at 1280x800 keep one banner and axe clean", async () => {
+    const e = world();
+    const { page } = await e.newPage(DESKTOP);
+    await registerThroughApi(page, { first: "Jeanne", last: "Moreau", email: `a11y${++n}@example.fr`, password: "Nuage-Bleu-42" });
+    await page.goto("/");
+    await page.getByText("6/6 IA disponibles").first().waitFor();
+    await checkA11y(page, "app start desktop", ["moderate"]);
+    await page.getByRole("button", { name: "Abonnement", exact: true }).click();
+    await page.getByRole("dialog").waitFor();
+    expect(await page.getByRole("banner").count()).toBe(1);
+    await checkA11y(page, "pricing desktop", ["moderate"]);
+  }, 60_000);
+});
