@@ -73,7 +73,7 @@ export function createApp(deps: Deps) {
   return routes;
 }
 
-/** The one error handler: AppError -> its status and { detail }; anything else -> 500, logged, no internals. */
+/** The one error handler: AppError -> its status and { detail, ...extra }; anything else -> 500, logged, no internals. */
 export function errorHandler(log: Logger, metrics?: Metrics): ErrorHandler<AppEnv> {
   return (err, c) => {
     if (isBusyError(err)) {
@@ -87,7 +87,7 @@ export function errorHandler(log: Logger, metrics?: Metrics): ErrorHandler<AppEn
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       if (err.status >= 500) log.error("request failed", { path: loggedPath(c.req.path), code: err.code });
-      return c.json({ detail: err.message }, err.status);
+      return c.json({ detail: err.message, ...err.extra }, err.status);
     }
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;

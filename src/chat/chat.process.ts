@@ -14,7 +14,7 @@ import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type R
 import { ownedConversation } from "./chat.service.ts";
 import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./chat.turn.ts";
 import { toPublicMessage } from "./chat.view.ts";
-import { LiveRun } from "./run.live.ts";
+import { LiveRun, type RunEvent } from "./run.live.ts";
 
 export type ProcessResult = ReturnType<typeof answerOf>;
 
@@ -132,8 +132,22 @@ async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSour
       failRun(db, run.id, code, clock.now(), live.storedEvents());
     });
     if (!(e instanceof AppError)) log.error("final processing failed", { run: run.id, error: e });
-    throw e instanceof AppError ? new AppError(e.code) : new AppError("SERVICE_UNAVAILABLE");
+    throw runFailure(code, answers);
   }
+}
+
+type IndividualAnswer = { name: string; answer: string };
+
+/** The error a JSON caller gets for a failed run: with what the models said, when any answered (labelled by model). */
+function runFailure(code: ErrorCode, answers: readonly IndividualAnswer[]): AppError {
+  return new AppError(code, undefined, {}, answers.length > 0 ? { answers } : undefined);
+}
+
+/** The individual answers a failed run recorded in its "failed" event. */
+function answersOf(run: RunRow): IndividualAnswer[] {
+  const failed = ((run.events ?? []) as RunEvent[]).findLast((e) => e.type === "failed");
+  const answers = failed?.data.answers;
+  return Array.isArray(answers) ? (answers as IndividualAnswer[]) : [];
 }
 
 export function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">) {
@@ -157,7 +171,8 @@ async function waitFor(deps: Deps, run: RunRow): Promise<ProcessResult> {
   while (performance.now() < giveUpAt) {
     const now = findRun(deps.db, run.conversationId, run.turnMessageId);
     if (now?.status === "done") return answerOf(deps, now);
-    if (!now || now.status === "failed") throw new AppError((now?.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE");
+    if (!now) throw new AppError("SERVICE_UNAVAILABLE");
+    if (now.status === "failed") throw runFailure((now.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE", answersOf(now));
     await Bun.sleep(POLL_MS);
   }
   throw new AppError("SERVICE_UNAVAILABLE");

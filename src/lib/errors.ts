@@ -102,14 +102,17 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: ContentfulStatusCode;
   readonly headers: Record<string, string>;
+  /** Fields the answer carries beside `detail` (a failed run's individual answers). */
+  readonly extra: Record<string, unknown> | undefined;
 
   /** `detail` replaces the table's text when the case needs a more precise French message. */
-  constructor(code: ErrorCode, detail?: string, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, detail?: string, headers: Record<string, string> = {}, extra?: Record<string, unknown>) {
     const [status, message] = table[code];
     super(detail ?? message);
     this.code = code;
     this.status = status;
     this.headers = headers;
+    this.extra = extra;
   }
 }
 

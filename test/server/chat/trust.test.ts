@@ -72,6 +72,39 @@ describe("one time budget for answers, synthesis and fallbacks", () => {
   });
 });
 
+describe("a failed synthesis still shows what the models said", () => {
+  test("the JSON 503 of /process carries the individual answers, labelled with their model", async () => {
+    const t = chatApp(fakes());
+    fakes().control.setAll({ fail: "length", failOn: ["synthesis"] });
+    const id = await askReady(t);
+    const res = await process(t, id);
+    expect(res.status).toBe(503);
+    expect(res.body.detail).toContain("Votre requête n'a pas été décomptée");
+    expect(res.body.answers.map((a: { name: string }) => a.name).sort()).toEqual(["Claude 3 Haiku", "Claude Opus 4.1", "GPT-4", "Gemini Pro", "Mistral Large", "Sonar Pro"]);
+    expect(res.body.answers.every((a: { answer: string }) => a.answer.length > 0)).toBe(true);
+  });
+
+  test("a second caller joining the run gets the same answers", async () => {
+    const t = chatApp(fakes());
+    fakes().control.setAll({ fail: "length", failOn: ["synthesis"] });
+    const id = await askReady(t);
+    const [first, second] = await Promise.all([process(t, id), process(t, id)]);
+    expect(first.status).toBe(503);
+    expect(second.status).toBe(503);
+    expect(second.body.answers).toHaveLength(6);
+    expect(second.body.answers).toEqual(first.body.answers);
+  });
+
+  test("no answers field when no model answered", async () => {
+    const t = chatApp(fakes());
+    fakes().control.setAll({ fail: 500 });
+    const id = await askReady(t);
+    const res = await process(t, id);
+    expect(res.status).toBe(503);
+    expect(res.body.answers).toBeUndefined();
+  });
+});
+
 describe("retries honour retry-after and every attempt is logged", () => {
   test("a 429 asking for 1 s is retried after 1 s when it fits the deadline", async () => {
     const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "5000" } });
