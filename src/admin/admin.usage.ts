@@ -23,10 +23,10 @@ export type ModelUsage = {
 export type UsageReport = {
   days: number;
   since: string;
-  /** Per UTC day: answers, failed runs, and what every AI call of the day cost (probes included: the provider's bill). */
+  /** Per UTC day: answers, failed runs, and what the day's real calls cost (probes aside, as everywhere in this report). */
   answers_per_day: Array<{ day: string; answers: number; failed: number; eur: number }>;
   models: ModelUsage[];
-  /** The window's spend: every call (the same total as /api/admin/ai-costs), the probes' share, the average answer. */
+  /** The window's spend: every call (the same total as /api/admin/ai-costs) = the days (or the models) + the probes; the average answer. */
   spend: { total_eur: number; probes_eur: number; average_per_answer_eur: number };
   top_users: Array<{ user_id: number; email: string | null; answers: number; tokens_in: number; tokens_out: number }>;
 };
@@ -42,9 +42,9 @@ function percentile(sorted: number[], p: number): number | null {
  * the last `days` days (UTC): answers per day (final processings done or
  * failed), per model the real calls (probes aside) with success rate, p50/p95
  * latency of the successful ones and tokens, and the users who used most
- * tokens, and what it cost (ai_calls.cost_eur: per day every call, per model
- * its counted calls, the probes apart; totals from aiCosts, so both reports
- * agree). Everything from processing_runs and ai_calls, nothing estimated.
+ * tokens, and what it cost (ai_calls.cost_eur: per day and per model the
+ * real calls, the probes apart; total and average from aiCosts, so both
+ * reports agree). Everything from processing_runs and ai_calls, nothing estimated.
  */
 export function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): UsageReport {
   const since = now.getTime() - days * DAY;
@@ -56,11 +56,15 @@ export function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): Usage
          FROM processing_runs WHERE created_at >= ? GROUP BY day ORDER BY day`,
     )
     .all(since) as Array<{ day: string; answers: number; failed: number }>;
-  const costs = aiCosts(db, now, days);
-  const spendOf = new Map(costs.spend_by_day.map((d) => [d.day, d.eur]));
-  const perDay = new Map(answers.map((a) => [a.day, { ...a, eur: spendOf.get(a.day) ?? 0 }]));
-  // A day with calls but no run (probes, a clarification) still has a bill.
-  for (const d of costs.spend_by_day) if (!perDay.has(d.day)) perDay.set(d.day, { day: d.day, answers: 0, failed: 0, eur: d.eur });
+  const spend = sqlite
+    .query(
+      `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, coalesce(sum(cost_eur), 0) AS eur
+         FROM ai_calls WHERE created_at >= ? AND purpose <> 'probe' GROUP BY day`,
+    )
+    .all(since) as Array<{ day: string; eur: number }>;
+  const perDay = new Map(answers.map((a) => [a.day, { ...a, eur: 0 }]));
+  // A day with calls but no run (a clarification, a run begun the day before) still has its spend.
+  for (const d of spend) perDay.set(d.day, { ...(perDay.get(d.day) ?? { day: d.day, answers: 0, failed: 0 }), eur: roundEur(d.eur) });
 
   const calls = sqlite
     .query("SELECT model, outcome, latency_ms AS ms, tokens_in AS i, tokens_out AS o, cost_eur AS eur FROM ai_calls WHERE created_at >= ? AND purpose <> 'probe'")
@@ -106,6 +110,7 @@ export function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): Usage
     .all(since, since, TOP_USERS) as UsageReport["top_users"];
 
   const probes = sqlite.query("SELECT coalesce(sum(cost_eur), 0) AS eur FROM ai_calls WHERE created_at >= ? AND purpose = 'probe'").get(since) as { eur: number };
+  const costs = aiCosts(db, now, days);
   return {
     days,
     since: new Date(since).toISOString(),

@@ -45,13 +45,13 @@ const EXPECTED = {
   since: "2025-12-16T10:00:00.000Z",
   answers_per_day: [
     { day: "2026-01-13", answers: 1, failed: 0, eur: 0 },
-    { day: "2026-01-14", answers: 2, failed: 1, eur: 0.0351 },
+    { day: "2026-01-14", answers: 2, failed: 1, eur: 0.035 },
   ],
   models: [
     { model: "GPT-4", calls: 4, ok: 3, failed: 1, success_rate: 0.75, p50_ms: 200, p95_ms: 900, tokens_in: 25, tokens_out: 250, eur: 0.035 },
     { model: "Mistral Large", calls: 1, ok: 0, failed: 1, success_rate: 0, p50_ms: null, p95_ms: null, tokens_in: 0, tokens_out: 0, eur: 0 },
   ],
-  // Every call of the window, probes included (the same total as /api/admin/ai-costs); answers and syntheses over 3 answers.
+  // Every call of the window, probes included (the same total as /api/admin/ai-costs); the probes apart; answers and syntheses over 3 answers.
   spend: { total_eur: 0.0351, probes_eur: 0.0001, average_per_answer_eur: 0.0117 },
 };
 
@@ -93,19 +93,20 @@ describe("usage figures", () => {
     expect(u.top_users.map((x: { email: string; tokens_in: number }) => [x.email, x.tokens_in])).toEqual([["alice@example.fr", 1020], ["bob@example.fr", 5]]);
     expect(u.models[0]).toEqual({ model: "GPT-4", calls: 5, ok: 4, failed: 1, success_rate: 0.8, p50_ms: 200, p95_ms: 5000, tokens_in: 1025, tokens_out: 1250, eur: 1.035 });
     expect(u.answers_per_day.reduce((n: number, d: { answers: number }) => n + d.answers, 0)).toBe(3);
-    // The day of the 40-day-old call has no answer but its spend.
+    // The day of the 40-day-old call has no run but its spend.
     expect(u.answers_per_day.filter((d: { answers: number; failed: number }) => d.answers + d.failed === 0).map((d: { eur: number }) => d.eur)).toEqual([1]);
     expect(u.spend.total_eur).toBe(1.0351);
   });
 
-  test("the spend of /usage adds up to /ai-costs: per day the same, per model plus the probes the same total", async () => {
+  test("the spend of /usage adds up to /ai-costs: the days plus the probes, and the models plus the probes, make its total", async () => {
     const t = createTestApp();
     t.clock.set(NOW);
     seed(t.db);
     const { token } = makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
     const usage = (await t.call("GET", "/api/admin/usage", { token })).body;
     const costs = (await t.call("GET", "/api/admin/ai-costs", { token })).body;
-    expect(usage.answers_per_day.filter((d: { eur: number }) => d.eur > 0).map((d: { day: string; eur: number }) => ({ day: d.day, eur: d.eur }))).toEqual(costs.spend_by_day);
+    expect(usage.spend.total_eur).toBe(costs.total_eur);
+    expect(usage.answers_per_day.reduce((n: number, d: { eur: number }) => n + d.eur, 0) + usage.spend.probes_eur).toBeCloseTo(costs.total_eur, 6);
     expect(usage.models.reduce((n: number, m: { eur: number }) => n + m.eur, 0) + usage.spend.probes_eur).toBeCloseTo(costs.total_eur, 6);
     expect(usage.spend.average_per_answer_eur).toBe(costs.average_per_answer_eur);
   });
@@ -125,7 +126,7 @@ describe("usage figures", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Dépense des IA : 0,0351\s€ \(dont sondes 0,0001\s€\), 0,0117\s€ par réponse en moyenne/);
     // The answers of that day depend on the hour the test runs; its failed run and its calls do not.
-    expect(r.stdout).toMatch(/\d{4}-\d\d-\d\d\s+\d+\s+1\s+0,0351\s€/);
+    expect(r.stdout).toMatch(/\d{4}-\d\d-\d\d\s+\d+\s+1\s+0,0350\s€/);
     expect(r.stdout).toMatch(/GPT-4\s+4\s+75,0 %.*0,0350\s€/);
   });
 });
