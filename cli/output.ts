@@ -18,3 +18,6 @@ export function dateFr(d: Date | string | null | undefined): string {
   if (!d) return "";
   return new Date(d).toLocaleString("fr-FR", { dateStyle: "short", timeStyle: "short" });
 }
+
+/** AI calls cost fractions of a cent: four decimals, French format. */
+export const preciseEuros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR", minimumFractionDigits: 4, maximumFractionDigits: 4 });

@@ -5,11 +5,9 @@ import { PLAN_LABELS } from "../../src/admin/admin.view.ts";
 import { PLANS } from "../../src/db/schema/index.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../index.ts";
-import { print, table } from "../output.ts";
+import { preciseEuros as precise, print, table } from "../output.ts";
 
 const euros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });
-/** AI calls cost fractions of a cent: four decimals. */
-const precise = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR", minimumFractionDigits: 4, maximumFractionDigits: 4 });
 
 export function registerStats(program: Command) {
   program

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, usageReport } from "../../src/admin/admin.usage.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../index.ts";
-import { print, table } from "../output.ts";
+import { preciseEuros as eur, print, table } from "../output.ts";
 import { positiveInt } from "../parse.ts";
 
 const percent = (r: number) => `${(r * 100).toFixed(1).replace(".", ",")} %`;
@@ -11,7 +11,7 @@ const ms = (v: number | null) => (v === null ? "" : `${v} ms`);
 export function registerUsage(program: Command) {
   program
     .command("usage")
-    .description("usage des modèles : réponses par jour, taux de succès et latences par modèle, jetons, plus gros utilisateurs")
+    .description("usage des modèles : réponses et dépense par jour, taux de succès, latences, jetons et coût par modèle, plus gros utilisateurs")
     .option("--days <n>", `nombre de jours (1 à ${USAGE_MAX_DAYS})`, positiveInt("--days", USAGE_MAX_DAYS), USAGE_DEFAULT_DAYS)
     .action(async (o: { days: number }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
@@ -19,13 +19,14 @@ export function registerUsage(program: Command) {
       print(opts, r, () =>
         [
           `Usage des ${r.days} derniers jours`,
+          `Dépense des IA : ${eur.format(r.spend.total_eur)} (dont sondes ${eur.format(r.spend.probes_eur)}), ${eur.format(r.spend.average_per_answer_eur)} par réponse en moyenne`,
           "",
-          r.answers_per_day.length ? table(["Jour", "Réponses", "Échecs"], r.answers_per_day.map((d) => [d.day, d.answers, d.failed])) : "Aucune réponse.",
+          r.answers_per_day.length ? table(["Jour", "Réponses", "Échecs", "Coût"], r.answers_per_day.map((d) => [d.day, d.answers, d.failed, eur.format(d.eur)])) : "Aucune réponse.",
           "",
           r.models.length
             ? table(
-                ["Modèle", "Appels", "Succès", "p50", "p95", "Jetons entrée", "Jetons sortie"],
-                r.models.map((m) => [m.model, m.calls, percent(m.success_rate), ms(m.p50_ms), ms(m.p95_ms), m.tokens_in, m.tokens_out]),
+                ["Modèle", "Appels", "Succès", "p50", "p95", "Jetons entrée", "Jetons sortie", "Coût"],
+                r.models.map((m) => [m.model, m.calls, percent(m.success_rate), ms(m.p50_ms), ms(m.p95_ms), m.tokens_in, m.tokens_out, eur.format(m.eur)]),
               )
             : "Aucun appel aux modèles.",
           "",

@@ -15,7 +15,8 @@ export type AiCosts = {
   average_per_answer_eur: number;
 };
 
-const round = (n: number) => Math.round(n * 10_000) / 10_000;
+/** Euros to four decimals: an AI call costs fractions of a cent. */
+export const roundEur = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /** What the AI calls cost over the last `days` days, from ai_calls.cost_eur (the price table at call time). */
 export function aiCosts(db: Db, now: Date, days = 30): AiCosts {
@@ -34,10 +35,10 @@ export function aiCosts(db: Db, now: Date, days = 30): AiCosts {
   const total = byDay.reduce((s, d) => s + Number(d.eur), 0);
   return {
     days,
-    total_eur: round(total),
-    spend_by_day: byDay.map((d) => ({ day: d.day, eur: round(Number(d.eur)) })),
-    spend_by_model: byModel.map((m) => ({ model: m.model, calls: m.calls, eur: round(Number(m.eur)) })),
+    total_eur: roundEur(total),
+    spend_by_day: byDay.map((d) => ({ day: d.day, eur: roundEur(Number(d.eur)) })),
+    spend_by_model: byModel.map((m) => ({ model: m.model, calls: m.calls, eur: roundEur(Number(m.eur)) })),
     answers,
-    average_per_answer_eur: answers > 0 ? round(Number(answering?.eur ?? 0) / answers) : 0,
+    average_per_answer_eur: answers > 0 ? roundEur(Number(answering?.eur ?? 0) / answers) : 0,
   };
 }

@@ -75,11 +75,16 @@ export async function consolidate(deps: Deps, models: readonly ModelDef[], skipp
   const synthesisRequest = { system: synthesisSystem(input.nonce), messages: [{ role: "user" as const, content: input.prompt }], maxTokens: SYNTHESIS_MAX_TOKENS };
   const intended = byPriority(models)[0]!.name;
 
+  const missing = missingOf(states, skipped);
   const attempts: Array<{ name: string; error: string }> = [];
   for (const candidate of byPriority(answered.map((a) => a.model))) {
     const remaining = t.budgetEnd - performance.now();
     if (remaining < MIN_SYNTHESIS_MS || ctx.live.abort.signal.aborted) break;
-    ctx.live.emit("synthesis_started", { model: candidate.name });
+    // Known before the synthesiser writes: the answers are in and the synthesiser is chosen.
+    const degraded = degradation({ answered: answered.length, asked: models.length + skipped.filter((s) => s.reason !== NO_KEY).length, missing: missing.filter((m) => m.reason !== NO_KEY), primary: candidate.name, intended });
+    const notice = degraded ? noticeText(degraded, candidate.name) : null;
+    // With the labels, a client can finish the text as it is written (finishedPrefix, the /v1 stream).
+    ctx.live.emit("synthesis_started", { model: candidate.name, notice, labels: input.labels });
     const s = await callModel(deps, candidate, synthesisRequest, {
       purpose: "synthesis",
       timeoutMs: remaining,
@@ -95,9 +100,6 @@ export async function consolidate(deps: Deps, models: readonly ModelDef[], skipp
       ctx.live.emit("synthesis_failed", { model: candidate.name, reason: s.reason });
       continue;
     }
-    const missing = missingOf(states, skipped);
-    const degraded = degradation({ answered: answered.length, asked: models.length + skipped.filter((s) => s.reason !== NO_KEY).length, missing: missing.filter((m) => m.reason !== NO_KEY), primary: candidate.name, intended });
-    const notice = degraded ? noticeText(degraded, candidate.name) : null;
     return {
       final_response: finishSynthesis(s.text, input.labels, answered.flatMap((a) => a.citations), notice),
       primary_ai: candidate.name,

@@ -50,8 +50,24 @@ export function buildSynthesisInput(question: string, answers: readonly AnswerFo
 /** Only a last section titled exactly "Sources" (a heading or a bold line), with no other section after it. */
 const TRAILING_SOURCES = /\n(?:#{1,6}[ \t]*Sources|\*\*Sources\*\*)[ \t]*:?[ \t]*\n(?![\s\S]*\n(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t]*\n))[\s\S]*$/i;
 
+/** Where the synthesiser's own trailing Sources section begins in `text` (the newline before its title), or null. */
+function trailingSourcesAt(text: string): number | null {
+  const m = TRAILING_SOURCES.exec(`\n${text}\n`);
+  return m ? Math.max(0, m.index - 1) : null;
+}
+
 export function stripTrailingSources(text: string): string {
-  return `\n${text}\n`.replace(TRAILING_SOURCES, "").trim();
+  const at = trailingSourcesAt(text);
+  return (at === null ? text : text.slice(0, at)).trim();
+}
+
+/** Each "Réponse X" followed by its model's name, unless a bracket already follows it. */
+function nameLabels(body: string, labels: Record<string, string>): string {
+  return body.replace(/Réponse ([A-Z])\b(?!\s*\()/g, (all, l: string) => (labels[l] ? `${all} (${labels[l]})` : all));
+}
+
+function noticeLine(notice: string | null): string | null {
+  return notice ? `> ${notice}` : null;
 }
 
 /**
@@ -60,9 +76,28 @@ export function stripTrailingSources(text: string): string {
  * section (if it wrote one anyway) replaced by the URLs the models really cited.
  */
 export function finishSynthesis(text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null): string {
-  let body = stripTrailingSources(text);
-  body = body.replace(/Réponse ([A-Z])\b(?!\s*\()/g, (all, l: string) => (labels[l] ? `${all} (${labels[l]})` : all));
+  const body = nameLabels(stripTrailingSources(text), labels);
   const unique = [...new Set(citations)];
   const sources = unique.length > 0 ? unique.map((u) => `- ${u}`).join("\n") : "Aucune source citée par les modèles.";
-  return [notice ? `> ${notice}` : null, body, `## Sources\n${sources}`].filter(Boolean).join("\n\n");
+  return [noticeLine(notice), body, `## Sources\n${sources}`].filter(Boolean).join("\n\n");
+}
+
+/**
+ * The part of finishSynthesis(written + whatever comes next) that nothing the
+ * synthesiser may still write can change: what a client can be sent while
+ * the synthesis is being written. Held back: the line being written; from a
+ * line that may open a trailing Sources section (dropped if nothing but
+ * Sources follows it, released as soon as another section does); a last line
+ * ending in "Réponse X" (named only if no "(" follows); trailing blank lines.
+ * The notice is known when the synthesis starts, so it opens the text as in
+ * the stored answer.
+ */
+export function finishedPrefix(written: string, labels: Record<string, string>, notice: string | null): string {
+  let lines = written.slice(0, written.lastIndexOf("\n") + 1);
+  const sources = trailingSourcesAt(lines);
+  if (sources !== null) lines = lines.slice(0, sources);
+  let body = lines.trim();
+  while (/Réponse [A-Z]$/.test(body)) body = body.slice(0, Math.max(0, body.lastIndexOf("\n"))).trim();
+  if (!body) return "";
+  return [noticeLine(notice), nameLabels(body, labels)].filter(Boolean).join("\n\n");
 }

@@ -5,19 +5,21 @@ import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { assertCanQuery, assertOperational } from "../chat/chat.access.ts";
 import type { Consolidation } from "../chat/chat.consolidate.ts";
-import { processConversation } from "../chat/chat.process.ts";
+import { type ProcessResult, resultOf, startRun } from "../chat/chat.process.ts";
+import type { RunEvent } from "../chat/run.live.ts";
 import { appendMessages, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
+import { SynthesisForwarder } from "./openai.forward.ts";
 
 export type CompletionInput = {
   /** The last user message of the request. */
   question: string;
   /** The earlier messages, already alternating user/assistant and trimmed (openai.messages.ts). */
   context: ChatTurn[];
-  /** Called with synthesis text as it is written; today once, with the whole text. */
+  /** Called with the answer's text as the synthesis is written; the calls add up to the stored answer (SynthesisForwarder). */
   onDelta?: (text: string) => void;
-  /** The client went away: nothing is started after it fires. */
+  /** The client went away: nothing is started after it fires, and a run already started goes on without it. */
   signal?: AbortSignal;
 };
 
@@ -29,6 +31,8 @@ export type CompletionResult = {
   models: string[];
   missing: Array<{ model: string; reason: string }>;
   synthesiser: string;
+  /** Streamed only: a synthesiser failed after some of its text was sent, and the stored answer followed a restart line. */
+  restarted?: boolean;
 };
 
 /**
@@ -38,10 +42,9 @@ export type CompletionResult = {
  * failure), stored as a conversation marked "api". The clarifying pre-pass
  * and the "too vague" reply are skipped: an API client cannot answer back.
  *
- * Today's final processing (chat.process.ts) does not stream the synthesis,
- * so onDelta is called once with the stored text. The live-answers engine
- * should call onDelta from its synthesis stream instead (see docs/API.md,
- * "For developers") and keep returning the stored answer here.
+ * With onDelta, the run's synthesis is followed as it is written (its
+ * LiveRun) and forwarded so that the deltas add up to the stored answer
+ * (openai.forward.ts); the result is the stored answer either way.
  */
 export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
   const { clock } = deps;
@@ -60,10 +63,30 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   input.signal?.throwIfAborted();
 
   const conversationId = store(deps, user.id, [userMessage]);
-  const answer = await processConversation(deps, user, conversationId, { history: input.context });
+  const run = await startRun(deps, user, conversationId, { history: input.context });
+  const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta) : null;
+  const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
+  // A client that goes away stops the forwarding, never the run: it is finished, charged and stored.
+  input.signal?.addEventListener("abort", unfollow, { once: true });
+  let answer: ProcessResult;
+  try {
+    answer = await resultOf(deps, run);
+  } finally {
+    unfollow();
+  }
   const result = toResult(conversationId, answer.final_response, answer.message.result_data as Partial<Consolidation> | null);
-  input.onDelta?.(result.text);
-  return result;
+  if (!forwarder) return result;
+  forwarder.end(result.text);
+  return { ...result, restarted: forwarder.restarted };
+}
+
+/** The forwarder runs inside the run's own emit: whatever goes wrong with a client must not reach the synthesis. */
+function forwardSafely(deps: Deps, forwarder: SynthesisForwarder, e: RunEvent) {
+  try {
+    forwarder.on(e);
+  } catch (error) {
+    deps.log.warn("v1 stream: an event was not forwarded", { type: e.type, error });
+  }
 }
 
 function store(deps: Deps, userId: number, rows: NewMessage[]): number {

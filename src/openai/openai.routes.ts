@@ -39,7 +39,7 @@ const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
 });
 
 function extra(r: CompletionResult) {
-  return { conversation_id: r.conversationId, models: r.models, missing: r.missing, synthesiser: r.synthesiser };
+  return { conversation_id: r.conversationId, models: r.models, missing: r.missing, synthesiser: r.synthesiser, ...(r.restarted ? { restarted: true } : {}) };
 }
 
 /**

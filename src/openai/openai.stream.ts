@@ -75,6 +75,8 @@ export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
       cancel() {
         clearInterval(heartbeat);
         closed = true;
+        // A cancelled stream is closed already: closing it again when the run ends would throw.
+        controller = null;
         opts.abort?.abort();
       },
     }),

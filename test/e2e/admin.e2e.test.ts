@@ -43,6 +43,8 @@ describe.skipIf(!!skip)("e2e: the admin panel", () => {
     // The usage section (GET /api/admin/usage): no answer yet in this world.
     await page.getByRole("heading", { name: "Usage des modèles (30 derniers jours)" }).waitFor();
     await page.getByText("Aucune donnée sur la période.").waitFor();
+    // The spend is in the same section (the AI costs folded into the usage report).
+    await page.getByText("Dépense des IA").waitFor();
     await shot(page, "admin-dashboard-desktop");
     await checkA11y(page, "admin dashboard");
 

@@ -1,18 +1,5 @@
-/** Texts of the live run view and of the AI costs (issue "live answers"), kept apart so layout changes merge. */
+/** Texts of the live run view (issue "live answers"), kept apart so layout changes merge; preciseEuros also serves the usage section. */
 export const frLive = {
-  costs: {
-    title: "Coût des IA (30 derniers jours)",
-    total: "Dépense totale",
-    answers: "Réponses consolidées",
-    average: "Coût moyen par réponse",
-    byModel: "Par modèle",
-    byDay: "Par jour",
-    model: "Modèle",
-    calls: "Appels",
-    cost: "Coût",
-    day: "Jour",
-    none: "Aucun appel aux IA sur la période.",
-  },
   run: {
     title: "Analyse en cours",
     waiting: "en attente…",

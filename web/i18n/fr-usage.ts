@@ -1,7 +1,11 @@
 /** The admin dashboard's usage section (GET /api/admin/usage). */
 export const frUsage = {
   title: "Usage des modèles (30 derniers jours)",
-  answersPerDay: "Réponses par jour",
+  spend: "Dépense des IA",
+  probes: "Dont sondes de disponibilité",
+  average: "Coût moyen par réponse",
+  cost: "Coût",
+  answersPerDay: "Réponses et dépense par jour",
   day: "Jour",
   answers: "Réponses",
   failed: "Échecs",

@@ -31,9 +31,13 @@ export type ModelScript = {
   /** Fail only the next N matching calls, then answer (a transient 429/500). */
   failTimes?: number;
   answer?: string;
+  /** A synthesis that stops after its first `afterPieces` pieces until `until` settles (a slow writer the test releases). */
+  synthesisPause?: Pause;
   /** Sonar Pro's `citations`. */
   citations?: string[];
 };
+
+export type Pause = { afterPieces: number; until: Promise<unknown> };
 
 export type RecordedCall = { provider: string; model: FakeModel | string; kind: CallKind; system: string; messages: Array<{ role: string; content: string }>; at: number };
 
@@ -137,7 +141,8 @@ export class FakeControl {
       : kind === "clarification" ? this.clarification
       : kind === "synthesis" ? this.synthesis(last, model)
       : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
-    return { kind, failure, latencyMs, durationMs, text: failure === "decline" ? DECLINE_TEXT : text, citations: script.citations ?? [], retryAfterS: script.retryAfterS };
+    const pause = kind === "synthesis" ? script.synthesisPause : undefined;
+    return { kind, failure, latencyMs, durationMs, pause, text: failure === "decline" ? DECLINE_TEXT : text, citations: script.citations ?? [], retryAfterS: script.retryAfterS };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Failure } from "./control.ts";
+import type { Failure, Pause } from "./control.ts";
 
 export type FakeServer = { url: string; stop(): Promise<void> };
 
@@ -31,7 +31,7 @@ export function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export type Plan = { failure: Failure | null; latencyMs: number; durationMs: number; text: string; retryAfterS?: number };
+export type Plan = { failure: Failure | null; latencyMs: number; durationMs: number; text: string; retryAfterS?: number; pause?: Pause };
 
 /** How one provider writes a stream on the wire: SSE frames, each already `data: ...\n\n` (and `event:` where it names them). */
 export type Wire = {
@@ -114,6 +114,7 @@ export async function answer(
         }
         for (const [i, part] of parts.entries()) {
           if (i > 0) await delay(gap, req.signal);
+          if (plan.pause && i === plan.pause.afterPieces) await Promise.race([plan.pause.until, never(req.signal)]);
           if (req.signal.aborted) return;
           send(wire.delta(part));
           if (failure === "stall") return void (await never(req.signal));

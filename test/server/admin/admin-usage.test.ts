@@ -16,21 +16,21 @@ const NOW = Date.parse("2026-01-15T10:00:00.000Z");
 function seed(db: Db, now = NOW) {
   const a = makeUser(db, new Date(now), { email: "alice@example.fr" }).user.id;
   const b = makeUser(db, new Date(now), { email: "bob@example.fr" }).user.id;
-  const call = (user: number | null, model: string, purpose: string, outcome: string, ms: number, tin: number | null, tout: number | null, at = now - DAY) =>
-    db.$client.run("INSERT INTO ai_calls (user_id, model, provider, purpose, outcome, latency_ms, tokens_in, tokens_out, created_at) VALUES (?, ?, 'p', ?, ?, ?, ?, ?, ?)", [user, model, purpose, outcome, ms, tin, tout, at]);
-  call(a, "GPT-4", "answer", "ok", 200, 10, 100);
-  call(a, "GPT-4", "answer", "ok", 900, 10, 100);
-  call(b, "GPT-4", "answer", "ok", 100, 5, 50);
-  call(b, "GPT-4", "answer", "timeout", 30000, null, null);
-  call(a, "Mistral Large", "answer", "error", 50, null, null);
-  call(null, "GPT-4", "probe", "ok", 10, 1, 1);
-  call(null, "Mistral Large", "probe", "error", 10, null, null);
-  call(a, "GPT-4", "answer", "ok", 5000, 1000, 1000, now - 40 * DAY);
+  const call = (user: number | null, model: string, purpose: string, outcome: string, ms: number, tin: number | null, tout: number | null, eur: number | null, at = now - DAY) =>
+    db.$client.run("INSERT INTO ai_calls (user_id, model, provider, purpose, outcome, latency_ms, tokens_in, tokens_out, cost_eur, created_at) VALUES (?, ?, 'p', ?, ?, ?, ?, ?, ?, ?)", [user, model, purpose, outcome, ms, tin, tout, eur, at]);
+  call(a, "GPT-4", "answer", "ok", 200, 10, 100, 0.01);
+  call(a, "GPT-4", "answer", "ok", 900, 10, 100, 0.02);
+  call(b, "GPT-4", "answer", "ok", 100, 5, 50, 0.005);
+  call(b, "GPT-4", "answer", "timeout", 30000, null, null, null);
+  call(a, "Mistral Large", "answer", "error", 50, null, null, 0);
+  call(null, "GPT-4", "probe", "ok", 10, 1, 1, 0.0001);
+  call(null, "Mistral Large", "probe", "error", 10, null, null, null);
+  call(a, "GPT-4", "answer", "ok", 5000, 1000, 1000, 1, now - 40 * DAY);
   const conv = (user: number) => (db.$client.query("INSERT INTO conversations (user_id, title, created_at, updated_at) VALUES (?, 'q', 0, 0) RETURNING id").get(user) as { id: number }).id;
   const msg = (c: number) => (db.$client.query("INSERT INTO messages (conversation_id, sender, content, created_at) VALUES (?, 'user', 'q', 0) RETURNING id").get(c) as { id: number }).id;
   const run = (user: number, status: string, at: number) => {
     const c = conv(user);
-    db.$client.run("INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, created_at) VALUES (?, ?, ?, ?, 0, ?)", [c, msg(c), user, status, at]);
+    db.$client.run("INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, created_at, finished_at) VALUES (?, ?, ?, ?, 0, ?, ?)", [c, msg(c), user, status, at, at]);
   };
   const HOUR = DAY / 24;
   run(a, "done", now - 2 * DAY - HOUR);
@@ -44,13 +44,15 @@ const EXPECTED = {
   days: 30,
   since: "2025-12-16T10:00:00.000Z",
   answers_per_day: [
-    { day: "2026-01-13", answers: 1, failed: 0 },
-    { day: "2026-01-14", answers: 2, failed: 1 },
+    { day: "2026-01-13", answers: 1, failed: 0, eur: 0 },
+    { day: "2026-01-14", answers: 2, failed: 1, eur: 0.035 },
   ],
   models: [
-    { model: "GPT-4", calls: 4, ok: 3, failed: 1, success_rate: 0.75, p50_ms: 200, p95_ms: 900, tokens_in: 25, tokens_out: 250 },
-    { model: "Mistral Large", calls: 1, ok: 0, failed: 1, success_rate: 0, p50_ms: null, p95_ms: null, tokens_in: 0, tokens_out: 0 },
+    { model: "GPT-4", calls: 4, ok: 3, failed: 1, success_rate: 0.75, p50_ms: 200, p95_ms: 900, tokens_in: 25, tokens_out: 250, eur: 0.035 },
+    { model: "Mistral Large", calls: 1, ok: 0, failed: 1, success_rate: 0, p50_ms: null, p95_ms: null, tokens_in: 0, tokens_out: 0, eur: 0 },
   ],
+  // Every call of the window, probes included (the same total as /api/admin/ai-costs); the probes apart; answers and syntheses over 3 answers.
+  spend: { total_eur: 0.0351, probes_eur: 0.0001, average_per_answer_eur: 0.0117 },
 };
 
 describe("usage figures", () => {
@@ -89,8 +91,24 @@ describe("usage figures", () => {
     const u = r.json();
     expect(u.days).toBe(90);
     expect(u.top_users.map((x: { email: string; tokens_in: number }) => [x.email, x.tokens_in])).toEqual([["alice@example.fr", 1020], ["bob@example.fr", 5]]);
-    expect(u.models[0]).toEqual({ model: "GPT-4", calls: 5, ok: 4, failed: 1, success_rate: 0.8, p50_ms: 200, p95_ms: 5000, tokens_in: 1025, tokens_out: 1250 });
+    expect(u.models[0]).toEqual({ model: "GPT-4", calls: 5, ok: 4, failed: 1, success_rate: 0.8, p50_ms: 200, p95_ms: 5000, tokens_in: 1025, tokens_out: 1250, eur: 1.035 });
     expect(u.answers_per_day.reduce((n: number, d: { answers: number }) => n + d.answers, 0)).toBe(3);
+    // The day of the 40-day-old call has no run but its spend.
+    expect(u.answers_per_day.filter((d: { answers: number; failed: number }) => d.answers + d.failed === 0).map((d: { eur: number }) => d.eur)).toEqual([1]);
+    expect(u.spend.total_eur).toBe(1.0351);
+  });
+
+  test("the spend of /usage adds up to /ai-costs: the days plus the probes, and the models plus the probes, make its total", async () => {
+    const t = createTestApp();
+    t.clock.set(NOW);
+    seed(t.db);
+    const { token } = makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
+    const usage = (await t.call("GET", "/api/admin/usage", { token })).body;
+    const costs = (await t.call("GET", "/api/admin/ai-costs", { token })).body;
+    expect(usage.spend.total_eur).toBe(costs.total_eur);
+    expect(usage.answers_per_day.reduce((n: number, d: { eur: number }) => n + d.eur, 0) + usage.spend.probes_eur).toBeCloseTo(costs.total_eur, 6);
+    expect(usage.models.reduce((n: number, m: { eur: number }) => n + m.eur, 0) + usage.spend.probes_eur).toBeCloseTo(costs.total_eur, 6);
+    expect(usage.spend.average_per_answer_eur).toBe(costs.average_per_answer_eur);
   });
 
   test("`unisson usage` prints French tables", () => {
@@ -99,5 +117,16 @@ describe("usage figures", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage des 7 derniers jours");
     expect(r.stdout).toContain("Aucun appel aux modèles.");
+  });
+
+  test("`unisson usage` prints the spend: per day, per model, the total with the probes and per answer", () => {
+    const dir = dataDir();
+    withDb(dir, (db) => seed(db, Date.now()));
+    const r = runCli(["usage", "--days", "7"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Dépense des IA : 0,0351\s€ \(dont sondes 0,0001\s€\), 0,0117\s€ par réponse en moyenne/);
+    // The answers of that day depend on the hour the test runs; its failed run and its calls do not.
+    expect(r.stdout).toMatch(/\d{4}-\d\d-\d\d\s+\d+\s+1\s+0,0350\s€/);
+    expect(r.stdout).toMatch(/GPT-4\s+4\s+75,0 %.*0,0350\s€/);
   });
 });

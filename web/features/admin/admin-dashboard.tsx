@@ -7,7 +7,6 @@ import { adminErrorMessage, withToken } from "./admin-errors.ts";
 import { PLANS } from "./admin-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { AdminUsage } from "./admin-usage.tsx";
-import { AdminCosts } from "./admin-costs.tsx";
 
 const t = fr.admin.stats;
 
@@ -74,7 +73,6 @@ export function AdminDashboard({ onForbidden }: { onForbidden(): void }) {
         </ul>
       </figure>
       <AdminUsage />
-      <AdminCosts />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { UsageReport } from "../../../src/admin/admin.usage.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { preciseEuros } from "../../i18n/fr-live.ts";
 import { frUsage as t } from "../../i18n/fr-usage.ts";
 import { api, unwrap } from "../../lib/api.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
@@ -44,7 +45,7 @@ function Table({ caption, headers, rows }: { caption: string; headers: string[];
   );
 }
 
-/** The dashboard's usage section: what the models did and cost in tokens over 30 days. */
+/** The dashboard's usage section: what the models did over 30 days, in answers, latency, tokens and euros. */
 export function AdminUsage() {
   const [usage, setUsage] = useState<UsageReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -64,13 +65,29 @@ export function AdminUsage() {
   return (
     <section aria-labelledby="admin-usage-title" className="admin-usage">
       <h3 id="admin-usage-title">{t.title}</h3>
+      <dl className="admin-cards">
+        <div className="admin-card">
+          <dt>{t.spend}</dt>
+          <dd>{preciseEuros.format(usage.spend.total_eur)}</dd>
+        </div>
+        <div className="admin-card">
+          <dt>{t.probes}</dt>
+          <dd>{preciseEuros.format(usage.spend.probes_eur)}</dd>
+        </div>
+        <div className="admin-card">
+          <dt>{t.average}</dt>
+          <dd>{preciseEuros.format(usage.spend.average_per_answer_eur)}</dd>
+        </div>
+      </dl>
       {usage.models.length === 0 && usage.answers_per_day.length === 0 ? <p className="muted">{t.none}</p> : null}
-      {usage.answers_per_day.length ? <Table caption={t.answersPerDay} headers={[t.day, t.answers, t.failed]} rows={usage.answers_per_day.map((d) => [d.day, d.answers, d.failed])} /> : null}
+      {usage.answers_per_day.length ? (
+        <Table caption={t.answersPerDay} headers={[t.day, t.answers, t.failed, t.cost]} rows={usage.answers_per_day.map((d) => [d.day, d.answers, d.failed, preciseEuros.format(d.eur)])} />
+      ) : null}
       {usage.models.length ? (
         <Table
           caption={t.perModel}
-          headers={[t.model, t.calls, t.success, t.p50, t.p95, t.tokensIn, t.tokensOut]}
-          rows={usage.models.map((m) => [m.model, m.calls, percent.format(m.success_rate), ms(m.p50_ms), ms(m.p95_ms), m.tokens_in, m.tokens_out])}
+          headers={[t.model, t.calls, t.success, t.p50, t.p95, t.tokensIn, t.tokensOut, t.cost]}
+          rows={usage.models.map((m) => [m.model, m.calls, percent.format(m.success_rate), ms(m.p50_ms), ms(m.p95_ms), m.tokens_in, m.tokens_out, preciseEuros.format(m.eur)])}
         />
       ) : null}
       {usage.top_users.length ? (

@@ -1,0 +1,108 @@
+import { describe, expect, test } from "bun:test";
+import type OpenAI from "openai";
+import { useFakeProviders } from "../chat/chat.helpers.ts";
+import { apiApp, balance } from "./openai.helpers.ts";
+
+const fakes = useFakeProviders();
+const QUESTION = "Quelle est la capitale de la France ?";
+
+type Api = Awaited<ReturnType<typeof apiApp>>;
+type Extra = { unisson?: { restarted?: boolean; synthesiser?: string } };
+
+/** The assistant messages stored for the user's latest API conversation. */
+function storedAnswers(t: Api): string[] {
+  return (t.db.$client.query("SELECT m.content FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.user_id = ? AND m.sender = 'assistant' ORDER BY m.id").all(t.user.id) as Array<{ content: string }>).map(
+    (r) => r.content,
+  );
+}
+
+/** Reads a streamed completion with the official client: the content deltas, and the last chunk's `unisson`. */
+async function read(stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>, onFirst?: () => void | Promise<void>) {
+  const deltas: string[] = [];
+  let last: Extra["unisson"];
+  for await (const chunk of stream) {
+    const text = chunk.choices[0]?.delta.content;
+    if (text) {
+      if (deltas.length === 0) await onFirst?.();
+      deltas.push(text);
+    }
+    if (chunk.choices[0]?.finish_reason) last = (chunk as unknown as Extra).unisson;
+  }
+  return { deltas, text: deltas.join(""), unisson: last };
+}
+
+/** A synthesis with what finishSynthesis rewrites: no "Réponse X" (labels are shuffled per request), a Sources section of its own. */
+const SYNTHESIS = ["## Réponse consolidée", "Paris est la capitale de la France.", "", "## Points de consensus", "Toutes les réponses citent Paris.", "", "## Sources", "- https://invente.example/paris"].join("\n");
+
+describe("/v1 streamed: the synthesis as it is written", () => {
+  test("the first content delta arrives while the synthesis is still being written; the deltas add up to the stored answer", async () => {
+    const t = await apiApp(fakes());
+    let release!: () => void;
+    fakes().control.set("claudeOpus", { synthesisPause: { afterPieces: 4, until: new Promise<void>((r) => (release = r)) } });
+    const stream = await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] });
+    let answersWhenFirst: string[] | null = null;
+    const got = await read(stream, () => {
+      answersWhenFirst = storedAnswers(t);
+      release();
+    });
+    // Nothing stored yet when the first text came: the synthesiser was held mid-text by the fake.
+    expect(answersWhenFirst!).toEqual([]);
+    expect(got.deltas[0]).toBe("## Réponse consolidée");
+    expect(got.deltas.length).toBeGreaterThan(2);
+    expect(got.text).toBe(storedAnswers(t)[0]!);
+    expect(got.text).toMatch(/Réponse [A-F] \((GPT-4|Claude Opus 4\.1|Claude 3 Haiku|Gemini Pro|Mistral Large|Sonar Pro)\)/);
+    expect(got.unisson?.restarted).toBeUndefined();
+  });
+
+  test("streamed and not streamed give the same text: the notice first, the synthesiser's Sources replaced by the real citations", async () => {
+    const t = await apiApp(fakes(), { user: { planQueries: 5 } });
+    fakes().control.synthesis = () => SYNTHESIS;
+    fakes().control.set("mistralLarge", { fail: 500, failOn: ["answer"] });
+    fakes().control.set("sonarPro", { citations: ["https://fr.wikipedia.org/wiki/Paris"] });
+    fakes().control.set("claudeOpus", { synthesisDurationMs: 200 });
+    const plain = await t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] });
+    const got = await read(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
+    expect(got.text).toBe(plain.choices[0]!.message.content!);
+    expect(got.text).toBe(storedAnswers(t)[1]!);
+    expect(got.deltas[0]).toStartWith("> **Réponse partielle** : synthèse établie à partir de 5 réponses sur 6.");
+    expect(got.text).toEndWith("## Sources\n- https://fr.wikipedia.org/wiki/Paris");
+    expect(got.text).not.toContain("invente.example");
+  });
+
+  test("a synthesiser that stalls after its first line: the abandoned line, a restart line, then the whole stored answer", async () => {
+    const t = await apiApp(fakes());
+    fakes().control.set("claudeOpus", { fail: "stall", failOn: ["synthesis"] });
+    const got = await read(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
+    const stored = storedAnswers(t)[0]!;
+    expect(stored).toStartWith("> **Réponse partielle**");
+    expect(stored).toContain("Synthèse rédigée par GPT-4 à la place de Claude Opus 4.1.");
+    const restart = "\n\n---\n\n*La synthèse de Claude Opus 4.1 s'est interrompue (flux interrompu";
+    expect(got.text).toStartWith(`## Réponse consolidée${restart}`);
+    expect(got.text).toEndWith(`suit.*\n\n${stored}`);
+    expect(got.unisson).toMatchObject({ synthesiser: "GPT-4", restarted: true });
+  });
+
+  test("a synthesiser that fails before finishing a line sends nothing of its text: the stream is the stored answer", async () => {
+    const t = await apiApp(fakes());
+    fakes().control.synthesis = () => SYNTHESIS.replaceAll("\n", " ");
+    fakes().control.set("claudeOpus", { fail: "cut", failOn: ["synthesis"] });
+    const got = await read(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
+    expect(fakes().control.callsOf("synthesis").map((c) => c.model)).toEqual(["claudeOpus", "gpt4"]);
+    expect(got.text).toBe(storedAnswers(t)[0]!);
+    expect(got.unisson?.restarted).toBeUndefined();
+  });
+
+  test("a client that goes away mid-synthesis: the run is finished, stored and charged once", async () => {
+    const t = await apiApp(fakes());
+    const before = balance(t);
+    fakes().control.set("claudeOpus", { synthesisDurationMs: 400 });
+    const controller = new AbortController();
+    const stream = await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }, { signal: controller.signal });
+    await read(stream, () => controller.abort()).catch(() => {});
+    expect(storedAnswers(t)).toEqual([]);
+    for (let i = 0; i < 50 && storedAnswers(t).length === 0; i++) await Bun.sleep(50);
+    expect(storedAnswers(t)).toHaveLength(1);
+    expect(storedAnswers(t)[0]).toContain("## Points de consensus");
+    expect(balance(t)).toBe(before - 1);
+  });
+});
