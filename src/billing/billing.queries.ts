@@ -60,6 +60,22 @@ export function addExtraQueries(db: Db, userId: number, delta: number, now: Date
   return { before, row };
 }
 
+/**
+ * Adds `delta` to plan_queries in one UPDATE, kept between 0 and `max`.
+ * Returns the balance before and after (how many really moved).
+ */
+export function movePlanQueries(db: Db, userId: number, delta: number, max: number, now: Date): { before: number; row: UserRow } | undefined {
+  const before = db.select({ n: users.planQueries }).from(users).where(eq(users.id, userId)).get()?.n;
+  if (before === undefined) return undefined;
+  const row = db
+    .update(users)
+    .set({ planQueries: sql`MAX(0, MIN(${max}, ${users.planQueries} + ${delta}))`, updatedAt: now })
+    .where(eq(users.id, userId))
+    .returning()
+    .get()!;
+  return { before, row };
+}
+
 /** Sets both balances (admin's "remaining requests"). */
 export function writeBalances(db: Db, userId: number, planQueries: number, extraQueries: number, now: Date): UserRow | undefined {
   return db.update(users).set({ planQueries, extraQueries, updatedAt: now }).where(eq(users.id, userId)).returning().get();

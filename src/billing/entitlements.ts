@@ -6,6 +6,7 @@ import { AppError } from "../lib/errors.ts";
 import {
   addExtraQueries,
   addPlanQueries,
+  movePlanQueries,
   type EntitlementValues,
   expireTrialRows,
   insertBillingChange,
@@ -166,6 +167,24 @@ export function takeBackExtra(db: Db, now: Date, userId: number, n: number, why:
   const taken = done.before - done.row.extraQueries;
   record(db, now, userId, why(taken));
   return taken;
+}
+
+/** Freezes the period's remaining plan requests (a disputed subscription payment); returns how many were frozen. */
+export function holdPlanQueries(db: Db, now: Date, userId: number, why: (held: number) => Why): number {
+  const done = movePlanQueries(db, userId, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, now);
+  if (!done) return 0;
+  const held = done.before - done.row.planQueries;
+  record(db, now, userId, why(held));
+  return held;
+}
+
+/** Gives frozen plan requests back, never above the plan's allowance; returns how many were given. */
+export function releasePlanQueries(db: Db, now: Date, userId: number, n: number, allowance: number, why: (given: number) => Why): number {
+  const done = movePlanQueries(db, userId, n, allowance, now);
+  if (!done) return 0;
+  const given = Math.max(0, done.row.planQueries - done.before);
+  record(db, now, userId, why(given));
+  return given;
 }
 
 /** The admin's "remaining requests": the sum becomes n, extra requests kept first, capped at n. */

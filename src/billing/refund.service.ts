@@ -3,7 +3,7 @@ import type Stripe from "stripe";
 import { immediate } from "../db/client.ts";
 import { purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { addExtra, endPlan, noteBillingChange, takeBackExtra, type Why } from "./entitlements.ts";
+import { addExtra, endPlan, holdPlanQueries, noteBillingChange, releasePlanQueries, takeBackExtra, type Why } from "./entitlements.ts";
 import { formatEuros, OFFERS } from "./pricing.constants.ts";
 import { requireStripe, stripeCall } from "./stripe.client.ts";
 import { cancelNow, idOf, invoiceSubscription } from "./subscription-sync.service.ts";
@@ -16,7 +16,8 @@ import { cancelNow, idOf, invoiceSubscription } from "./subscription-sync.servic
  *   plan ends, unless the refund carries metadata unisson_keep_plan=true;
  *   the referral bonus that payment earned is taken back from both sides
  *   (what is left of it). Partial refunds change nothing.
- * - dispute opened: the pack's requests are held (taken back, remembered);
+ * - dispute opened: the pack's requests, or the subscription period's remaining
+ *   plan requests, are held (taken back, remembered);
  *   won: given back; lost: treated as a full refund.
  * Every step is recorded in billing_changes with its Stripe reference.
  */
@@ -106,7 +107,7 @@ export async function chargeRefunded(deps: Deps, chargeId: string, ref: string):
 
 const OPEN_DISPUTE = new Set<string>(["warning_needs_response", "needs_response", "under_review", "warning_under_review"]);
 
-/** charge.dispute.*: opened holds the pack's requests, won gives them back, lost takes everything back. */
+/** charge.dispute.*: opened holds the pack's requests or the period's plan requests, won gives them back, lost takes everything back. */
 export async function disputeChanged(deps: Deps, disputeId: string, ref: string): Promise<void> {
   const { db, clock, log } = deps;
   const stripe = requireStripe(deps.stripe);
@@ -132,10 +133,14 @@ export async function disputeChanged(deps: Deps, disputeId: string, ref: string)
     if (OPEN_DISPUTE.has(dispute.status) && purchase.status === "completed") {
       let held = 0;
       if (purchase.userId !== null && !offer.plan) held = takeBackExtra(db, now, purchase.userId, offer.requests, (n) => why(`${n} requête(s) du pack gelée(s).`));
-      else noteBillingChange(db, now, purchase.userId, why("paiement contesté, forfait conservé jusqu'à la décision."));
+      else if (purchase.userId !== null) held = holdPlanQueries(db, now, purchase.userId, (n) => why(`paiement contesté : forfait conservé, ${n} requête(s) de la période gelée(s) jusqu'à la décision.`));
+      else noteBillingChange(db, now, purchase.userId, why("paiement contesté."));
       db.update(purchases).set({ status: "disputed", heldRequests: held }).where(eq(purchases.id, purchase.id)).run();
     } else if ((dispute.status === "won" || dispute.status === "warning_closed") && purchase.status === "disputed") {
-      if (purchase.userId !== null && purchase.heldRequests > 0) addExtra(db, now, purchase.userId, purchase.heldRequests, why(`${purchase.heldRequests} requête(s) rendue(s).`));
+      if (purchase.userId !== null && purchase.heldRequests > 0 && offer.plan) {
+        // A renewal may have come meanwhile: what is given back never passes the plan's allowance.
+        releasePlanQueries(db, now, purchase.userId, purchase.heldRequests, offer.requests, (n) => why(`${n} requête(s) de la période rendue(s).`));
+      } else if (purchase.userId !== null && purchase.heldRequests > 0) addExtra(db, now, purchase.userId, purchase.heldRequests, why(`${purchase.heldRequests} requête(s) rendue(s).`));
       else noteBillingChange(db, now, purchase.userId, why("litige gagné, achat rétabli."));
       db.update(purchases).set({ status: "completed", heldRequests: 0 }).where(eq(purchases.id, purchase.id)).run();
     } else if (lost && purchase.status !== "refunded") {

@@ -117,6 +117,34 @@ describe("disputes", () => {
     expect(purchase(t).status).toBe("refunded");
   });
 
+  test("of a subscription payment: opened freezes the period's remaining requests, won gives them back", async () => {
+    const t = await billingApp();
+    const { user, pi } = await referredSubscriber(t);
+    const before = userRow(t, user.id).planQueries;
+    expect(before).toBeGreaterThan(0);
+    const dispute = t.fake.state.createDispute(pi);
+    await t.webhook(disputeEvent(t, "charge.dispute.created", dispute));
+    expect(userRow(t, user.id)).toMatchObject({ subscriptionType: "basic", planQueries: 0, extraQueries: 10 });
+    expect(purchase(t)).toMatchObject({ status: "disputed", heldRequests: before });
+    dispute.status = "won";
+    await t.webhook(disputeEvent(t, "charge.dispute.closed", dispute));
+    expect(userRow(t, user.id).planQueries).toBe(before);
+    expect(purchase(t)).toMatchObject({ status: "completed", heldRequests: 0 });
+  });
+
+  test("of a subscription payment: requests given back never exceed the plan's allowance (a renewal came meanwhile)", async () => {
+    const t = await billingApp();
+    const { user, pi } = await referredSubscriber(t);
+    const allowance = userRow(t, user.id).planQueries;
+    const dispute = t.fake.state.createDispute(pi);
+    await t.webhook(disputeEvent(t, "charge.dispute.created", dispute));
+    // A new period: its allowance is granted in full (written as the renewal would).
+    t.db.update(users).set({ planQueries: allowance - 3 }).where(eq(users.id, user.id)).run();
+    dispute.status = "won";
+    await t.webhook(disputeEvent(t, "charge.dispute.closed", dispute));
+    expect(userRow(t, user.id).planQueries).toBe(allowance);
+  });
+
   test("of a subscription payment: won restores the purchase, the plan never stopped", async () => {
     const t = await billingApp();
     const { user, pi, subId } = await referredSubscriber(t);
