@@ -111,4 +111,23 @@ describe("configuration", () => {
       expect(msg).not.toContain("\n");
     });
   }
+
+  test("DATABASE_URL is refused, not silently ignored, until PostgreSQL is supported; the password is never echoed", () => {
+    let err: unknown;
+    try {
+      loadConfig({ DATABASE_URL: "postgres://unisson:hunter2@db.internal:5432/unisson" });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    expect(msg).toContain("DATABASE_URL");
+    expect(msg).toContain("PostgreSQL");
+    expect(msg).not.toContain("hunter2");
+    expect(msg).not.toContain("\n");
+  });
+
+  test("an empty DATABASE_URL counts as unset (SQLite)", () => {
+    expect(loadConfig({ DATABASE_URL: "" }).databasePath).toBe("data/unisson.db");
+  });
 });
