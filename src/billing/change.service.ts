@@ -19,7 +19,7 @@ function frenchDate(d: Date): string {
 }
 
 /**
- * A change among the options of spec section 4, on a Stripe subscription
+ * A change among the options of docs/PRODUCT.md#plan-changes, on a Stripe subscription
  * only: a plan without one (set by an operator) is not changed here, the
  * user subscribes through Checkout instead (no free upgrade). basic -> pro
  * happens now and only once paid (Stripe's pending update); every other

@@ -15,7 +15,7 @@ export function findPendingChange(db: Db, userId: number): PendingChange | undef
     .get();
 }
 
-/** Subscription info of spec section 3, plus the change options the overlay lists. */
+/** Subscription info of docs/PRODUCT.md#subscription-status, plus the change options the overlay lists. */
 export function subscriptionStatus(deps: Deps, user: UserRow) {
   const now = deps.clock.now();
   const plan = effectivePlan(user, now);
