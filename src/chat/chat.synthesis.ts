@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import { randomBytes } from "node:crypto";
 
 export type AnswerForSynthesis = { model: string; text: string; citations: string[] };
@@ -63,6 +64,6 @@ export function finishSynthesis(text: string, labels: Record<string, string>, ci
   let body = stripTrailingSources(text);
   body = body.replace(/Réponse ([A-Z])\b(?!\s*\()/g, (all, l: string) => (labels[l] ? `${all} (${labels[l]})` : all));
   const unique = [...new Set(citations)];
-  const sources = unique.length > 0 ? unique.map((u) => `- ${u}`).join("\n") : "Aucune source citée par les modèles.";
+  const sources = unique.length > 0 ? unique.map((u) => `- ${u}`).join("\n") : frChat.reply.noSources;
   return [notice ? `> ${notice}` : null, body, `## Sources\n${sources}`].filter(Boolean).join("\n\n");
 }
