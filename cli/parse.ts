@@ -1,3 +1,4 @@
+import { frCli } from "../src/i18n/fr-cli.ts";
 import { InvalidArgumentError } from "commander";
 import { BILLING_CYCLES, type BillingCycle, PLANS, type Plan } from "../src/db/schema/index.ts";
 
@@ -9,7 +10,7 @@ import { BILLING_CYCLES, type BillingCycle, PLANS, type Plan } from "../src/db/s
 export function positiveInt(label: string, max = 1_000_000_000) {
   return (value: string): number => {
     if (!/^\d{1,10}$/.test(value.trim()) || Number(value) < 1 || Number(value) > max) {
-      throw new InvalidArgumentError(`${label} doit être un entier entre 1 et ${max}.`);
+      throw new InvalidArgumentError(frCli.notAnInteger(label, max));
     }
     return Number(value);
   };

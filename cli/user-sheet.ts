@@ -1,3 +1,4 @@
+import { frCli } from "../src/i18n/fr-cli.ts";
 import { PLAN_LABELS, type UserDetail } from "../src/admin/admin.view.ts";
 import { dateFr } from "./output.ts";
 
@@ -8,14 +9,14 @@ export function userSheet(u: UserDetail): string {
     ["Email", u.email],
     ["Prénom", u.first_name],
     ["Nom", u.last_name],
-    ["Forfait", PLAN_LABELS[u.subscription_type] + (u.billing_cycle ? ` (${u.billing_cycle === "annual" ? "annuel" : "mensuel"})` : "")],
-    ["Requêtes restantes", `${u.remaining_queries} (forfait ${u.plan_queries}, supplémentaires ${u.extra_queries})`],
+    ["Forfait", PLAN_LABELS[u.subscription_type] + (u.billing_cycle ? ` (${frCli.sheet.cycle(u.billing_cycle === "annual")})` : "")],
+    ["Requêtes restantes", frCli.sheet.remaining(u.remaining_queries, u.plan_queries, u.extra_queries)],
     ["Jours d'essai restants", u.trial_days_remaining],
     ["Prochain renouvellement", dateFr(u.next_renewal_date)],
-    ["Administrateur", u.is_admin ? "oui" : "non"],
-    ["Double authentification", u.two_factor_enabled ? "activée" : "désactivée"],
+    ["Administrateur", u.is_admin ? frCli.sheet.yes : frCli.sheet.no],
+    ["Double authentification", u.two_factor_enabled ? frCli.sheet.on : frCli.sheet.off],
     ["Code de parrainage", u.referral_code ?? ""],
-    ["Abonnement Stripe", u.stripe_subscription_id ?? "aucun"],
+    ["Abonnement Stripe", u.stripe_subscription_id ?? frCli.sheet.none],
     ["Créé le", dateFr(u.created_at)],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
@@ -23,6 +24,6 @@ export function userSheet(u: UserDetail): string {
   if (!u.billing_history.length) return sheet;
   // Who changed what and why: refunds, disputes, plan changes, reconciliation.
   const history = u.billing_history.map((h) => `  ${dateFr(h.at)}  ${h.actor.padEnd(9)}  ${h.detail}${h.stripe_ref ? ` [${h.stripe_ref}]` : ""}`);
-  return `${sheet}\n\nHistorique de facturation :\n${history.join("\n")}`;
+  return `${sheet}\n\n${frCli.sheet.billingHistory}\n${history.join("\n")}`;
 }
 

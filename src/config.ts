@@ -92,7 +92,7 @@ const envSchema = z.object({
   DATABASE_PATH: optionalText,
   // CONFIG.md's PostgreSQL switch, not built yet: refusing it beats two servers each writing their own SQLite file.
   DATABASE_URL: optionalText.refine((v) => v === undefined, {
-    error: "n'est pas encore pris en charge : cette version n'utilise que SQLite (DATA_DIR, DATABASE_PATH). Retirez DATABASE_URL pour démarrer sur SQLite.",
+    error: "PostgreSQL n'est pas encore pris en charge : cette version n'utilise que SQLite (DATA_DIR, DATABASE_PATH). Retirez DATABASE_URL pour démarrer sur SQLite.",
   }),
   ADMIN_EMAIL: z
     .string()

@@ -10,7 +10,7 @@ import { useSession } from "./features/session/use-session.ts";
 export const loadAppShell = () => import("./features/layout/app-shell.tsx");
 const AppShell = lazy(() => loadAppShell().then((m) => ({ default: m.AppShell })));
 
-/** There is no router: the view is chosen by state and URL (spec section 2). */
+/** There is no router: the view is chosen by state and URL (docs/PRODUCT.md#screens). */
 export function App({ entry }: { entry: EntryUrl }) {
   return (
     <SessionProvider>

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { listAudit } from "../../src/admin/admin.audit.ts";
 import { withDeps } from "../deps.ts";
@@ -25,7 +26,7 @@ export function registerAudit(program: Command) {
       print(opts, entries, () =>
         entries.length
           ? table(["Date", "Par", "Action", "Compte", "Changements"], entries.map((e) => [dateFr(e.at), e.actor, e.action, e.target, changesLine(e.changes)]))
-          : "Aucune action enregistrée.",
+          : frCli.audit.empty,
       );
     });
 }

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { backupDatabase } from "../../src/admin/admin.backup.ts";
 import { withDeps } from "../deps.ts";
@@ -12,6 +13,6 @@ export function registerBackup(program: Command) {
     .action(async (file: string, _o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
       const r = await withDeps(opts, (deps) => backupDatabase(deps.db, file), { allowBehind: true });
-      print(opts, r, () => `Sauvegarde écrite et vérifiée (integrity_check : ok) : ${r.file} (${(r.bytes / 1024).toFixed(0)} Kio)`);
+      print(opts, r, () => frCli.backup.written(r.file, (r.bytes / 1024).toFixed(0)));
     });
 }

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { reconcile } from "../../src/billing/reconcile.service.ts";
 import { withDeps } from "../deps.ts";
@@ -15,11 +16,11 @@ export function registerBilling(program: Command) {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
       const report = await withDeps(opts, (deps) => reconcile(deps, { dryRun: o.dryRun ?? false }));
       print(opts, report, () => {
-        const head = `${report.subscriptions_checked} abonnement(s) et ${report.invoices_checked} facture(s) payée(s) comparés avec Stripe${report.dry_run ? " (simulation : rien n'a été corrigé)" : ""}.`;
-        if (report.differences.length === 0) return `${head}\nAucune différence.`;
+        const head = frCli.billing.compared(report.subscriptions_checked, report.invoices_checked, report.dry_run);
+        if (report.differences.length === 0) return `${head}\n${frCli.billing.noDifference}`;
         const rows = report.differences.map((d) => [d.kind, d.email ?? "", d.stripe_ref, d.detail, d.fixed]);
         const fixed = report.differences.filter((d) => d.fixed).length;
-        return `${head}\n\n${table(["Différence", "Compte", "Stripe", "Détail", "Corrigée"], rows)}\n\n${report.differences.length} différence(s), ${fixed} corrigée(s).`;
+        return `${head}\n\n${table(["Différence", "Compte", "Stripe", "Détail", "Corrigée"], rows)}\n\n${frCli.billing.differences(report.differences.length, fixed)}`;
       });
     });
 }

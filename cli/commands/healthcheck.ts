@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { configFor, type GlobalOptions, RefusedError } from "../index.ts";
 
@@ -10,7 +11,7 @@ export function registerHealthcheck(program: Command) {
       const config = configFor(program.opts<GlobalOptions>());
       const url = `http://127.0.0.1:${config.port}/api/health`;
       const res = await fetch(url, { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
-      if (!res?.ok) throw new RefusedError(`Le serveur ne répond pas sur ${url}`);
+      if (!res?.ok) throw new RefusedError(frCli.serverDown(url));
       console.log("ok");
     });
 }

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { listMail } from "../../src/admin/admin.service.ts";
 import { withDeps } from "../deps.ts";
@@ -5,7 +6,7 @@ import type { GlobalOptions } from "../index.ts";
 import { dateFr, print, table } from "../output.ts";
 import { positiveInt } from "../parse.ts";
 
-const STATUS = { outbox: "boîte d'envoi", sent: "envoyé", failed: "échec" } as const;
+const STATUS = frCli.mail.status;
 
 export function registerMail(program: Command) {
   const mail = program.command("mail").description("emails envoyés ou gardés dans la boîte d'envoi (sans SMTP_URL)");
@@ -29,10 +30,10 @@ export function registerMail(program: Command) {
         sent_at: m.sentAt?.toISOString() ?? null,
       }));
       print(opts, json, () => {
-        if (!rows.length) return "Aucun email.";
+        if (!rows.length) return frCli.mail.empty;
         const head = table(["ID", "Date", "Destinataire", "Type", "État", "Sujet"], rows.map((m) => [m.id, dateFr(m.createdAt), m.to, m.kind, STATUS[m.status], m.subject]));
         // The text too: without SMTP, this is how an operator reads a code or a reset link.
-        const bodies = rows.map((m) => `--- n° ${m.id} à ${m.to} : ${m.subject}\n${m.text}${m.error ? `\n(erreur : ${m.error})` : ""}`);
+        const bodies = rows.map((m) => frCli.mail.body(m.id, m.to, m.subject, m.text, m.error));
         return [head, "", ...bodies].join("\n");
       });
     });

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { openDb } from "../../src/db/client.ts";
 import { migrateWithBackup, schemaState } from "../../src/db/schema-guard.ts";
@@ -17,10 +18,10 @@ export function registerMigrate(program: Command) {
       try {
         // A running server would go on with a schema it does not know: stop it first (README, Upgrade).
         const holder = schemaState(db).status === "behind" ? liveLease(db, new Date()) : undefined;
-        if (holder) throw new RefusedError(`Un serveur Unisson utilise cette base (pid ${holder.pid} sur ${holder.hostname}) : arrêtez-le avant de migrer.`);
+        if (holder) throw new RefusedError(frCli.migrate.serverRunning(holder.pid, holder.hostname));
         const { applied, backup } = migrateWithBackup(db, config.databasePath, config.dataDir);
         print(opts, { applied, database: config.databasePath, backup: backup ?? null }, () =>
-          applied ? `${applied} migration(s) appliquée(s) à ${config.databasePath}${backup ? ` (sauvegarde préalable : ${backup})` : ""}` : `Base à jour : ${config.databasePath}`,
+          applied ? frCli.migrate.applied(applied, config.databasePath, backup ?? null) : frCli.migrate.upToDate(config.databasePath),
         );
       } finally {
         db.$client.close();

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { cliActor, recordAudit } from "../../src/admin/admin.audit.ts";
 import { createPromoCode, listPromoCodes, type PromoRow } from "../../src/billing/promo.service.ts";
@@ -36,7 +37,7 @@ export function registerPromo(program: Command) {
         recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "promo.create", changes });
         return created;
       });
-      print(opts, promoJson(row), () => `Code promo créé : ${row.code} (-${row.percentOff} %)`);
+      print(opts, promoJson(row), () => frCli.promo.created(row.code, row.percentOff));
     });
 
   promo
@@ -51,7 +52,7 @@ export function registerPromo(program: Command) {
               ["Code", "Réduction", "Utilisations", "Expire le", "Créé le"],
               rows.map((p) => [p.code, `${p.percentOff} %`, `${p.uses}${p.maxUses == null ? "" : `/${p.maxUses}`}`, dateFr(p.expiresAt), dateFr(p.createdAt)]),
             )
-          : "Aucun code promo.",
+          : frCli.promo.empty,
       );
     });
 }

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { getStats } from "../../src/admin/admin.service.ts";
 import { aiCosts } from "../../src/ai/ai.costs.ts";
@@ -31,7 +32,7 @@ export function registerStats(program: Command) {
           "",
           table(["Forfait", "Utilisateurs"], PLANS.map((p) => [PLAN_LABELS[p], s.users_by_subscription[p]])),
           "",
-          `Coût des IA, ${s.ai_costs.days} derniers jours : ${precise.format(s.ai_costs.total_eur)} ; ${s.ai_costs.answers} réponses, ${precise.format(s.ai_costs.average_per_answer_eur)} par réponse en moyenne`,
+          frCli.stats.aiCosts(s.ai_costs.days, precise.format(s.ai_costs.total_eur), s.ai_costs.answers, precise.format(s.ai_costs.average_per_answer_eur)),
           table(["Modèle", "Appels", "Coût"], s.ai_costs.spend_by_model.map((m) => [m.model, m.calls, precise.format(m.eur)])),
           "",
           table(["Jour", "Coût"], s.ai_costs.spend_by_day.map((d) => [d.day, precise.format(d.eur)])),

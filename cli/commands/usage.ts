@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, usageReport } from "../../src/admin/admin.usage.ts";
 import { withDeps } from "../deps.ts";
@@ -18,19 +19,19 @@ export function registerUsage(program: Command) {
       const r = await withDeps(opts, (deps) => usageReport(deps.db, deps.clock.now(), o.days));
       print(opts, r, () =>
         [
-          `Usage des ${r.days} derniers jours`,
-          `Dépense des IA : ${eur.format(r.spend.total_eur)} (dont sondes ${eur.format(r.spend.probes_eur)}), ${eur.format(r.spend.average_per_answer_eur)} par réponse en moyenne`,
+          frCli.usage.title(r.days),
+          frCli.usage.spend(eur.format(r.spend.total_eur), eur.format(r.spend.probes_eur), eur.format(r.spend.average_per_answer_eur)),
           "",
-          r.answers_per_day.length ? table(["Jour", "Réponses", "Échecs", "Coût"], r.answers_per_day.map((d) => [d.day, d.answers, d.failed, eur.format(d.eur)])) : "Aucune réponse.",
+          r.answers_per_day.length ? table(["Jour", "Réponses", "Échecs", "Coût"], r.answers_per_day.map((d) => [d.day, d.answers, d.failed, eur.format(d.eur)])) : frCli.usage.noAnswers,
           "",
           r.models.length
             ? table(
                 ["Modèle", "Appels", "Succès", "p50", "p95", "Jetons entrée", "Jetons sortie", "Coût"],
                 r.models.map((m) => [m.model, m.calls, percent(m.success_rate), ms(m.p50_ms), ms(m.p95_ms), m.tokens_in, m.tokens_out, eur.format(m.eur)]),
               )
-            : "Aucun appel aux modèles.",
+            : frCli.usage.noCalls,
           "",
-          r.top_users.length ? table(["Utilisateur", "Réponses", "Jetons entrée", "Jetons sortie"], r.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out])) : "Aucun utilisateur actif.",
+          r.top_users.length ? table(["Utilisateur", "Réponses", "Jetons entrée", "Jetons sortie"], r.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out])) : frCli.usage.noUsers,
         ].join("\n"),
       );
     });

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { getUserByEmailOrFail } from "../../src/admin/admin.service.ts";
 import { listApiKeys, revokeApiKey, toPublicApiKey } from "../../src/auth/api-keys.ts";
@@ -20,10 +21,10 @@ export function registerUserApiKeys(users: Command, opts: (cmd: Command) => Glob
         return { email: user.email, revoked: o.revoke ?? null, keys: listApiKeys(deps.db, user.id).map(toPublicApiKey) };
       });
       print(opts(cmd), out, () => {
-        const head = out.revoked !== null ? `Clé n° ${out.revoked} révoquée.\n\n` : "";
-        if (out.keys.length === 0) return `${head}Aucune clé d'API pour ${out.email}.`;
-        const rows = out.keys.map((k) => [k.id, k.name, `${k.prefix}…`, dateFr(k.created_at), k.last_used_at ? dateFr(k.last_used_at) : "jamais"]);
-        return `${head}${table(["ID", "Nom", "Début", "Créée le", "Dernière utilisation"], rows)}\n\n${out.keys.length} clé(s) d'API pour ${out.email}`;
+        const head = out.revoked !== null ? `${frCli.users.keyRevoked(out.revoked)}\n\n` : "";
+        if (out.keys.length === 0) return `${head}${frCli.users.noKeys(out.email)}`;
+        const rows = out.keys.map((k) => [k.id, k.name, `${k.prefix}…`, dateFr(k.created_at), k.last_used_at ? dateFr(k.last_used_at) : frCli.users.never]);
+        return `${head}${table(["ID", "Nom", "Début", "Créée le", "Dernière utilisation"], rows)}\n\n${frCli.users.keyCount(out.keys.length, out.email)}`;
       });
     });
 }

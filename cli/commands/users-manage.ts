@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { adminUserUpdateSchema, parseInput } from "../../src/admin/admin.schemas.ts";
@@ -34,7 +35,7 @@ async function confirmed(question: string): Promise<boolean> {
   if (!process.stdin.isTTY) return false;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    return /^(o|oui|y|yes)$/i.test((await rl.question(`${question} (oui/non) `)).trim());
+    return /^(o|oui|y|yes)$/i.test((await rl.question(`${question} ${frCli.users.yesNo} `)).trim());
   } finally {
     rl.close();
   }
@@ -50,10 +51,10 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .option("--email <email>", "nouvelle adresse")
     .action(async (email: string, o: { firstName?: string; lastName?: string; email?: string }, cmd: Command) => {
       if (o.firstName === undefined && o.lastName === undefined && o.email === undefined) {
-        throw new RefusedError("Rien à modifier : indiquez --first-name, --last-name ou --email.");
+        throw new RefusedError(frCli.users.nothingToUpdate);
       }
       const p = parseInput(profileSchema, { first_name: o.firstName, last_name: o.lastName, email: o.email });
-      await changeUser(cmd, opts, email, "user.update", "Compte modifié.", (deps, u) =>
+      await changeUser(cmd, opts, email, "user.update", frCli.users.updated, (deps, u) =>
         updateUserByAdmin(deps, u.id, { firstName: p.first_name, lastName: p.last_name, email: p.email }),
       );
     });
@@ -66,7 +67,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .option("--cycle <cycle>", "monthly ou annual (forfaits payants)", cycleArg)
     .action(async (email: string, plan: Plan, o: { cycle?: BillingCycle }, cmd: Command) => {
       // expired for a Stripe subscriber: the subscription is cancelled at Stripe first (the only change an operator makes through Stripe).
-      await changeUser(cmd, opts, email, "user.set_plan", `Forfait ${PLAN_LABELS[plan]} attribué.`, (deps, u) =>
+      await changeUser(cmd, opts, email, "user.set_plan", frCli.users.planSet(PLAN_LABELS[plan]), (deps, u) =>
         plan === "expired" && u.stripeSubscriptionId ? stopSubscription(deps, u.id, "cli") : assignPlan(deps, u.id, { plan, cycle: o.cycle }),
       );
     });
@@ -77,7 +78,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<email>")
     .argument("<n>", "nombre de requêtes", positiveInt("<n>", 100_000))
     .action(async (email: string, n: number, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, "user.grant", `${n} requête(s) offerte(s).`, (deps, u) => grantExtra(deps, u.id, n));
+      await changeUser(cmd, opts, email, "user.grant", frCli.users.granted(n), (deps, u) => grantExtra(deps, u.id, n));
     });
 
   users
@@ -109,7 +110,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
         recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "user.reset_password", targetEmail: user.email, changes: { reset_link_expires_at: expiresAt.toISOString() } });
         return { email: user.email, url, expires_at: expiresAt.toISOString() };
       });
-      print(opts(cmd), link, () => `Lien de réinitialisation pour ${link.email} (valable jusqu'au ${dateFr(link.expires_at)}, une seule fois) :\n${link.url}`);
+      print(opts(cmd), link, () => frCli.users.resetLink(link.email, dateFr(link.expires_at), link.url));
     });
 
   users
@@ -118,8 +119,8 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<email>")
     .option("--yes", "ne pas demander de confirmation")
     .action(async (email: string, o: { yes?: boolean }, cmd: Command) => {
-      if (!o.yes && !(await confirmed(`Supprimer définitivement le compte ${email} et ses conversations ?`))) {
-        throw new RefusedError(`Suppression non confirmée : ajoutez --yes pour supprimer ${email}.`);
+      if (!o.yes && !(await confirmed(frCli.users.confirmDelete(email)))) {
+        throw new RefusedError(frCli.users.deleteNotConfirmed(email));
       }
       const deleted = await withDeps(opts(cmd), async (deps) => {
         const user = getUserByEmailOrFail(deps, email);
@@ -127,6 +128,6 @@ export function registerUserChanges(users: Command, opts: Opts) {
         recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "user.delete", targetEmail: user.email });
         return { deleted: true, id: user.id, email: user.email };
       });
-      print(opts(cmd), deleted, () => `Compte supprimé : ${deleted.email} (n° ${deleted.id}).`);
+      print(opts(cmd), deleted, () => frCli.users.deleted(deleted.email, deleted.id));
     });
 }

@@ -1,3 +1,4 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { cliActor, recordAudit } from "../../src/admin/admin.audit.ts";
 import { getUserByEmailOrFail, listUsers } from "../../src/admin/admin.service.ts";
@@ -35,10 +36,10 @@ export function registerUsers(program: Command) {
     .action(async (o: { plan?: Plan; search?: string; page: number }, cmd: Command) => {
       const page = await withDeps(opts(cmd), (deps) => listUsers(deps, { page: o.page, perPage: PER_PAGE, q: o.search?.trim(), plan: o.plan }));
       print(opts(cmd), page, () => {
-        if (page.users.length === 0) return page.total ? `Page ${page.page} vide (${page.total} utilisateur(s) en tout).` : "Aucun utilisateur.";
+        if (page.users.length === 0) return page.total ? frCli.users.emptyPage(page.page, page.total) : frCli.users.none;
         const pages = Math.ceil(page.total / PER_PAGE);
         const rows = page.users.map((u) => [u.id, u.email, u.first_name, u.last_name, PLAN_LABELS[u.subscription_type], u.remaining_queries, u.trial_days_remaining, u.is_admin, dateFr(u.created_at)]);
-        return `${table(["ID", "Email", "Prénom", "Nom", "Forfait", "Requêtes", "Jours d'essai", "Admin", "Créé le"], rows)}\n\nPage ${page.page}/${pages} — ${page.total} utilisateur(s)`;
+        return `${table(["ID", "Email", "Prénom", "Nom", "Forfait", "Requêtes", "Jours d'essai", "Admin", "Créé le"], rows)}\n\n${frCli.users.page(page.page, pages, page.total)}`;
       });
     });
 
@@ -74,7 +75,7 @@ export function registerUsers(program: Command) {
         return toUserDetail(row, now);
       }, { create: true });
       print(opts(cmd), { user, ...(generated && { password: generated }) }, () =>
-        [`Compte créé : ${user.email} (n° ${user.id}, forfait ${PLAN_LABELS[user.subscription_type]})`, ...(generated ? [`Mot de passe (affiché une seule fois) : ${generated}`] : [])].join("\n"),
+        [frCli.users.created(user.email, user.id, PLAN_LABELS[user.subscription_type]), ...(generated ? [frCli.users.generatedPassword(generated)] : [])].join("\n"),
       );
     });
 

@@ -1,3 +1,4 @@
+import { frAnswers } from "../i18n/fr-answers.ts";
 import { Hono } from "hono";
 import { requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
@@ -23,6 +24,6 @@ export const accountRoutes = new Hono<AppEnv>()
   .delete("/account", requireUser, validate("json", deleteAccountSchema), async (c) => {
     consumeLimit(c.var.rateLimits, "account.delete", String(c.var.user.id), DELETE_LIMIT);
     const outcome = await deleteOwnAccount(c.var.deps, c.var.rateLimits, c.var.user, c.req.valid("json"));
-    if (outcome === "2FA_REQUIRED") return c.json({ detail: "2FA_REQUIRED" as const, message: "Un code de vérification a été envoyé à votre adresse email." }, 202);
-    return c.json({ success: true as const, message: "Votre compte a été supprimé." }, 200);
+    if (outcome === "2FA_REQUIRED") return c.json({ detail: "2FA_REQUIRED" as const, message: frAnswers.codeSent }, 202);
+    return c.json({ success: true as const, message: frAnswers.accountDeleted }, 200);
   });

@@ -1,3 +1,4 @@
+import { frOps } from "../i18n/fr-ops.ts";
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -23,21 +24,21 @@ export function backupDatabase(db: Db, target: string): BackupResult {
     closeSync(openSync(file, "wx", 0o600));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") {
-      throw new AppError("BACKUP_TARGET_EXISTS", `Le fichier existe déjà, il n'est pas remplacé : ${file}`);
+      throw new AppError("BACKUP_TARGET_EXISTS", frOps.backup.exists(file));
     }
-    throw new AppError("BACKUP_FAILED", `Impossible de créer ${file} : ${e instanceof Error ? e.message : String(e)}`);
+    throw new AppError("BACKUP_FAILED", frOps.backup.cannotCreate(file, e instanceof Error ? e.message : String(e)));
   }
   try {
     db.$client.run("VACUUM INTO ?", [file]);
   } catch (e) {
     rmSync(file, { force: true });
-    throw new AppError("BACKUP_FAILED", `La sauvegarde a échoué : ${e instanceof Error ? e.message : String(e)}`);
+    throw new AppError("BACKUP_FAILED", frOps.backup.failed(e instanceof Error ? e.message : String(e)));
   }
   chmodSync(file, 0o600);
   const problems = integrityProblems(file);
   if (problems.length) {
     rmSync(file, { force: true });
-    throw new AppError("BACKUP_FAILED", `La copie est corrompue, elle a été supprimée : ${problems.slice(0, 3).join(" ; ")}`);
+    throw new AppError("BACKUP_FAILED", frOps.backup.corrupt(problems.slice(0, 3).join(" ; ")));
   }
   return { file, bytes: statSync(file).size, integrity: "ok" };
 }

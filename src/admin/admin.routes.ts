@@ -1,3 +1,4 @@
+import { frAnswers } from "../i18n/fr-answers.ts";
 import { type Context, Hono } from "hono";
 import { requireAdmin, requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
@@ -60,5 +61,5 @@ export const adminRoutes = new Hono<AppEnv>()
     const target = getUserOrFail(c.var.deps, id);
     await deleteUserByAdmin(c.var.deps, id, c.var.user.id);
     audit(c, "user.delete", target.email);
-    return c.json({ success: true, message: "Utilisateur supprimé avec succès" });
+    return c.json({ success: true, message: frAnswers.userDeleted });
   });

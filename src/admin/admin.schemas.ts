@@ -57,7 +57,7 @@ export const trialDaysField = intField(
 );
 
 /**
- * PUT /admin/users/{id}: the admin edit form of spec section 5. Names and
+ * PUT /admin/users/{id}: the admin edit form of docs/PRODUCT.md#admin-edit. Names and
  * e-mail are required; plan, requests and trial days may be left out (kept).
  */
 export const adminUserUpdateSchema = z.object({

@@ -1,3 +1,5 @@
+import { frDetails } from "../i18n/fr-details.ts";
+import { frBilling } from "../i18n/fr-billing.ts";
 import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
 import { countApiKeysByUser, revokeAllApiKeys } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
@@ -34,7 +36,7 @@ export function getUserOrFail(deps: Pick<Deps, "db">, id: number): UserRow {
 /** The CLI names accounts by e-mail. */
 export function getUserByEmailOrFail(deps: Pick<Deps, "db">, email: string): UserRow {
   const user = findUserByEmail(deps.db, email);
-  if (!user) throw new AppError("USER_NOT_FOUND", `Utilisateur introuvable : ${normalizeEmail(email)}`);
+  if (!user) throw new AppError("USER_NOT_FOUND", frDetails.userNotFound(normalizeEmail(email)));
   return user;
 }
 
@@ -123,7 +125,7 @@ export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, 
       }
       let current = getUserOrFail(deps, id);
       if (patch.remainingQueries !== undefined && patch.remainingQueries !== remainingQueries(before)) {
-        current = setRemaining(deps.db, now, current, patch.remainingQueries, { actor, action: "balance", detail: `Requêtes restantes fixées à ${patch.remainingQueries}.` });
+        current = setRemaining(deps.db, now, current, patch.remainingQueries, { actor, action: "balance", detail: frBilling.change.balanceSet(patch.remainingQueries) });
       }
       if (
         patch.trialDaysRemaining !== undefined &&
@@ -131,7 +133,7 @@ export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, 
         current.subscriptionType === "trial"
       ) {
         current = setTrialEnd(deps.db, now, id, new Date(now.getTime() + patch.trialDaysRemaining * DAY), {
-          actor, action: "trial", detail: `Essai prolongé ou réduit : ${patch.trialDaysRemaining} jour(s) restant(s).`,
+          actor, action: "trial", detail: frBilling.change.trialSet(patch.trialDaysRemaining),
         });
       }
       return current;
@@ -152,9 +154,9 @@ export async function stopSubscriptionOf(deps: Deps, id: number, actor: string):
 /** Extra requests (never expire, survive renewals): added in one UPDATE. */
 export function grantExtra(deps: Pick<Deps, "db" | "clock">, id: number, n: number, actor = "cli"): UserRow {
   if (!Number.isInteger(n) || n < 1 || n > MAX_QUERIES) {
-    throw new AppError("VALIDATION", `Le nombre de requêtes à offrir doit être un entier entre 1 et ${MAX_QUERIES}`);
+    throw new AppError("VALIDATION", frDetails.grantRange(MAX_QUERIES));
   }
-  return addExtra(deps.db, deps.clock.now(), id, n, { actor, action: "grant", detail: `${n} requête(s) offerte(s).` });
+  return addExtra(deps.db, deps.clock.now(), id, n, { actor, action: "grant", detail: frBilling.change.granted(n) });
 }
 
 /** Granting or removing admin ends every session and remembered device: the new rights start at the next sign-in (with two-factor). */

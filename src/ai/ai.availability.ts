@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import type { ModelKey } from "./ai.types.ts";
 
 /** Probe cadence: a healthy model is re-checked every 5 minutes; a failing one sooner, with backoff. */
@@ -49,7 +50,7 @@ export class Availability {
         recentFailures: [],
         heldUntil: 0,
         consecutiveFailures: 0,
-        lastError: isConfigured ? null : "clé API non configurée",
+        lastError: isConfigured ? null : frChat.reason.noKey,
         unavailableSince: null,
         checkedAt: null,
         nextProbeAt: now(),

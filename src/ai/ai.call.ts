@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import type { Deps } from "../deps.ts";
 import { type AiCallLog, insertAiCall } from "./ai.calls.queries.ts";
 import { type AbortCause, type CallFailure, classifyError, failure } from "./ai.errors.ts";
@@ -44,7 +45,7 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
   const client = deps.ai.clients[model.provider];
   const started = performance.now();
   const deadlineAt = started + opts.timeoutMs;
-  if (!client) return finish(deps, model, opts, { ok: false, latencyMs: 0, costEur: 0, ...failure("error", "clé API non configurée") }, true);
+  if (!client) return finish(deps, model, opts, { ok: false, latencyMs: 0, costEur: 0, ...failure("error", frChat.reason.noKey) }, true);
   let outcome = await attempt(deps, model, req, opts, deadlineAt);
   let streamed = outcome.streamed;
   const wait = outcome.ok ? 0 : (outcome.retryAfterMs ?? RETRY_PAUSE_MS);

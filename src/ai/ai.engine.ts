@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { createGroupCommit, type GroupCommit } from "../db/group-commit.ts";
@@ -81,8 +82,8 @@ export function skippedModels(ai: Ai, now: Date): Array<{ model: ModelDef; reaso
   return ai.models.flatMap((m) => {
     if (ai.availability.isAvailable(m.key)) return [];
     const h = ai.availability.get(m.key);
-    if (!h.configured) return [{ model: m, reason: "non interrogé : clé API non configurée" }];
-    if (h.available && h.heldUntil > now.getTime()) return [{ model: m, reason: `non interrogé : limite de débit (reprise à ${frenchTime(h.heldUntil)})` }];
-    return [{ model: m, reason: `non interrogé : indisponible depuis ${frenchTime(h.unavailableSince ?? now.getTime())}` }];
+    if (!h.configured) return [{ model: m, reason: frChat.reason.skippedNoKey }];
+    if (h.available && h.heldUntil > now.getTime()) return [{ model: m, reason: frChat.reason.skippedRateLimited(frenchTime(h.heldUntil)) }];
+    return [{ model: m, reason: frChat.reason.skippedDown(frenchTime(h.unavailableSince ?? now.getTime())) }];
   });
 }

@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 /**
  * One reading of the four SDKs' errors: openai and @anthropic-ai/sdk carry
  * `status` and `headers`, @mistralai/mistralai `statusCode` and
@@ -35,9 +36,9 @@ export function providerDetail(err: unknown): string | undefined {
 }
 
 export function classifyError(err: unknown, aborted: AbortCause | null): CallFailure {
-  if (aborted === "cancel") return failure("cancelled", "écarté");
-  if (aborted === "stall") return failure("timeout", "flux interrompu (plus aucun texte reçu)");
-  if (aborted === "deadline") return failure("timeout", "délai dépassé");
+  if (aborted === "cancel") return failure("cancelled", frChat.reason.cancelled);
+  if (aborted === "stall") return failure("timeout", frChat.reason.stalled);
+  if (aborted === "deadline") return failure("timeout", frChat.reason.deadline);
   return { ...classify(err), detail: providerDetail(err) };
 }
 

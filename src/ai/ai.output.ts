@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import { type CallFailure, failure } from "./ai.errors.ts";
 import type { Completion } from "./ai.types.ts";
 
@@ -18,10 +19,10 @@ export function isDecline(text: string): boolean {
  * carries its points; a synthesis cut there is a broken answer).
  */
 export function checkOutput(res: Completion, purpose: "answer" | "synthesis" | "clarification"): CallFailure | null {
-  if (res.stop === "refusal") return failure("refusal", "refus du modèle");
-  if (res.stop === "incomplete") return failure("error", "réponse interrompue");
-  if (!res.text.trim()) return failure("error", "réponse vide");
-  if (purpose !== "clarification" && isDecline(res.text)) return failure("refusal", "refus du modèle");
-  if (purpose === "synthesis" && res.stop === "length") return failure("error", "synthèse tronquée (limite de jetons)");
+  if (res.stop === "refusal") return failure("refusal", frChat.reason.refusal);
+  if (res.stop === "incomplete") return failure("error", frChat.reason.cut);
+  if (!res.text.trim()) return failure("error", frChat.reason.empty);
+  if (purpose !== "clarification" && isDecline(res.text)) return failure("refusal", frChat.reason.refusal);
+  if (purpose === "synthesis" && res.stop === "length") return failure("error", frChat.reason.truncated);
   return null;
 }

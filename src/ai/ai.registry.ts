@@ -18,7 +18,7 @@ export type ModelDef = {
 
 type StaticDef = Omit<ModelDef, "modelId">;
 
-/** Display order is the spec's (section 9); priority is DECISIONS.md's. */
+/** Display order is docs/PRODUCT.md#models; priority is DECISIONS.md's. */
 const MODELS: readonly StaticDef[] = [
   { key: "gpt4", name: "GPT-4", provider: "openai", providerLabel: "OpenAI", specialty: "Raisonnement polyvalent", priority: 2 },
   { key: "claudeHaiku", name: "Claude 3 Haiku", provider: "anthropic", providerLabel: "Anthropic", specialty: "Réponses rapides et concises", priority: 6 },

@@ -1,7 +1,7 @@
 /** The provider families, one adapter (official SDK) each. */
 export type ProviderKey = "openai" | "anthropic" | "google" | "mistral" | "perplexity";
 
-/** The six models of the product (spec section 9), by stable internal key. */
+/** The six models of the product (docs/PRODUCT.md#models), by stable internal key. */
 export type ModelKey = "gpt4" | "claudeHaiku" | "claudeOpus" | "geminiPro" | "mistralLarge" | "sonarPro";
 
 export type ChatTurn = { role: "user" | "assistant"; content: string };

@@ -1,3 +1,4 @@
+import { frAnswers } from "../i18n/fr-answers.ts";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
 import { HOUR, MINUTE } from "../lib/clock.ts";
@@ -38,7 +39,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/2fa/request", ipLimit("twoFactorRequest"), validate("json", twoFactorRequestSchema), async (c) => {
     await requestTwoFactorCode(c.var.deps, c.var.rateLimits, c.req.valid("json"));
-    return c.json({ success: true, message: "Un code de vérification a été envoyé à votre adresse email." }, 200);
+    return c.json({ success: true, message: frAnswers.codeSent }, 200);
   })
   .post("/2fa/verify", ipLimit("twoFactorVerify"), validate("json", verifySchema), async (c) => {
     const input = c.req.valid("json");
@@ -51,14 +52,14 @@ export const authRoutes = new Hono<AppEnv>()
   .get("/me", requireUser, (c) => c.json(toPublicUser(c.var.user, c.var.deps.clock.now()), 200))
   .post("/logout", requireUser, (c) => {
     revokeSession(c.var.deps.db, c.var.sessionId, c.var.deps.clock.now());
-    return c.json({ success: true, message: "Vous êtes déconnecté." }, 200);
+    return c.json({ success: true, message: frAnswers.loggedOut }, 200);
   })
   .post("/forgot-password", ipLimit("forgotPassword"), validate("json", forgotSchema), (c) => {
     const { email } = c.req.valid("json");
     accountLimit(c, "forgotPassword", email);
     requestPasswordReset(c.var.deps, email);
     return c.json(
-      { success: true, message: "Si un compte existe avec cette adresse, un email de réinitialisation vient d'être envoyé." },
+      { success: true, message: frAnswers.resetMailSent },
       200,
     );
   })
@@ -71,7 +72,7 @@ export const authRoutes = new Hono<AppEnv>()
     const input = c.req.valid("json");
     await resetPassword(c.var.deps, input.token, input.new_password);
     return c.json(
-      { success: true, message: "Votre mot de passe a été modifié. Vous pouvez maintenant vous connecter." },
+      { success: true, message: frAnswers.passwordChanged },
       200,
     );
   });

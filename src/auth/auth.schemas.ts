@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Request bodies of /api/auth, with the spec's French messages (section 5).
+ * Request bodies of /api/auth, with the French messages of docs/PRODUCT.md#register.
  * Names are NFC-normalised and trimmed; control and bidi-override characters
  * are refused so a name cannot break a mail or disguise itself.
  */
@@ -80,7 +80,7 @@ export const verifySchema = z.object({
 
 export const forgotSchema = z.object({ email: emailField("Veuillez saisir votre adresse email") });
 
-/** The reset form's rules (spec section 5), same texts as web/i18n/fr.ts. */
+/** The reset form's rules (docs/PRODUCT.md#password-reset), same texts as web/i18n/fr.ts. */
 export const newPasswordSchema = z
   .string({ error: "Le mot de passe est requis" })
   .min(8, "Le mot de passe doit contenir au moins 8 caractères")

@@ -13,7 +13,7 @@ import { AUTH_LIMITS } from "./auth.limits.ts";
 import { deleteCode, endCodes, insertCode, latestCode, liveCodes, setCodeAttempts } from "./auth.queries.ts";
 import { type RequestMeta, type SignedIn, signIn } from "./auth.service.ts";
 
-/** DECISIONS.md (Accounts and security) and spec section 9. */
+/** DECISIONS.md (Accounts and security) and docs/PRODUCT.md#two-factor. */
 export const CODE_TTL_MS = 10 * MINUTE;
 export const RESEND_AFTER_MS = 60_000;
 /** A code survives 5 wrong tries; the 5th ends it, so no 6th try can succeed. */

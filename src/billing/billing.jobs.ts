@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq, inArray, lte } from "drizzle-orm";
 import { immediate } from "../db/client.ts";
 import { pendingPlanChanges, users } from "../db/schema/index.ts";
@@ -38,12 +39,12 @@ export function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
       if (!claimed) return;
       if (change.targetPlan === "expired") {
         // Stripe ends the subscription itself (cancel at period end); nothing drives this plan any more.
-        endPlan(db, now, change.userId, { actor: "job", action: "plan", detail: "Résiliation programmée appliquée : forfait expiré." });
+        endPlan(db, now, change.userId, { actor: "job", action: "plan", detail: frBilling.change.scheduledCancelApplied });
       } else {
         // The new plan starts on the renewal date, so its monthly anniversaries stay where they were.
         const cycle = change.targetCycle ?? "monthly";
         grantPlan(db, now, change.userId, { plan: change.targetPlan, cycle }, {
-          actor: "job", action: "plan", detail: `Changement programmé appliqué : forfait ${PLAN_NAMES[change.targetPlan]} (${CYCLE_NAMES[cycle]}).`,
+          actor: "job", action: "plan", detail: frBilling.change.scheduledChangeApplied(PLAN_NAMES[change.targetPlan], CYCLE_NAMES[cycle]),
         }, { start: change.scheduledAt });
       }
       applied++;
@@ -79,7 +80,7 @@ export function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
     }
     const done = resetAllowance(
       db, now, u.id, { plan: u.subscriptionType, quotaRenewsAt: nextQuotaRenewal(anchor, now), periodEndsAt },
-      { actor: "job", action: "renewal", detail: "Requêtes du mois renouvelées." },
+      { actor: "job", action: "renewal", detail: frBilling.change.monthRenewed },
       and(eq(users.quotaRenewsAt, quotaDue), eq(users.subscriptionType, u.subscriptionType)),
     );
     if (done) renewed++;

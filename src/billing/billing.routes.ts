@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { Hono } from "hono";
 import { requireUser } from "../auth/auth.middleware.ts";
 import type { AppEnv } from "../deps.ts";
@@ -64,8 +65,8 @@ export const promoRoutes = new Hono<AppEnv>()
       successful_referrals: successfulReferrals(db, user.id),
       bonus_per_referral: REFERRAL_BONUS,
       message: pro
-        ? `Partagez votre code : vous et votre filleul recevez chacun +${REFERRAL_BONUS} requêtes lors de son abonnement.`
-        : `Passez au forfait Pro pour obtenir votre code de parrainage personnel : +${REFERRAL_BONUS} requêtes pour vous et pour chaque filleul.`,
+        ? frBilling.user.referralShare(REFERRAL_BONUS)
+        : frBilling.user.referralGoPro(REFERRAL_BONUS),
     };
     return c.json(info);
   })

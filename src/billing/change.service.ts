@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { immediate } from "../db/client.ts";
@@ -19,7 +20,7 @@ function frenchDate(d: Date): string {
 }
 
 /**
- * A change among the options of spec section 4, on a Stripe subscription
+ * A change among the options of docs/PRODUCT.md#plan-changes, on a Stripe subscription
  * only: a plan without one (set by an operator) is not changed here, the
  * user subscribes through Checkout instead (no free upgrade). basic -> pro
  * happens now and only once paid (Stripe's pending update); every other
@@ -74,7 +75,7 @@ async function upgradeNow(deps: Deps, user: UserRow, subId: string, cycle: Billi
   const now = deps.clock.now();
   log.info("plan upgraded", { user: user.id, cycle });
   return {
-    message: `Votre abonnement est passé au forfait Pro (${CYCLE_NAMES[cycle]}) : ${PLAN_ALLOWANCE.pro} requêtes ont été ajoutées à votre solde.`,
+    message: frBilling.user.upgraded(CYCLE_NAMES[cycle], PLAN_ALLOWANCE.pro),
     current_plan: "pro" as const,
     target_plan: "pro" as const,
     target_billing_cycle: cycle,
@@ -107,8 +108,8 @@ async function scheduleChange(deps: Deps, user: UserRow, plan: "basic" | "pro", 
   const when = frenchDate(scheduledAt);
   const message =
     target === "expired"
-      ? `Votre abonnement sera résilié le ${when}. Vous conservez votre accès jusqu'à cette date.`
-      : `Votre passage au forfait ${PLAN_NAMES[target]} (${CYCLE_NAMES[cycle!]}) prendra effet le ${when}. Vous conservez votre forfait actuel jusqu'à cette date.`;
+      ? frBilling.user.cancelScheduled(when)
+      : frBilling.user.changeScheduled(PLAN_NAMES[target], CYCLE_NAMES[cycle!], when);
   return { message, current_plan: plan, target_plan: target, target_billing_cycle: cycle, scheduled_date: scheduledAt.toISOString() };
 }
 
@@ -164,5 +165,5 @@ export async function cancelChange(deps: Deps, user: UserRow) {
     .set({ status: "cancelled", endedAt: now })
     .where(and(eq(pendingPlanChanges.id, pending.id), eq(pendingPlanChanges.status, "pending")))
     .run();
-  return { message: "Votre demande de changement a été annulée.", cancelled: true };
+  return { message: frBilling.user.changeCancelled, cancelled: true };
 }

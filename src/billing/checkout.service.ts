@@ -1,3 +1,4 @@
+import { frDetails } from "../i18n/fr-details.ts";
 import { and, eq, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import { checkoutSessions, type UserRow, users } from "../db/schema/index.ts";
@@ -60,7 +61,7 @@ export async function createCheckout(deps: Deps, user: UserRow, input: CheckoutI
   const promo = input.promo_code?.trim() ? resolvePromo(db, now, user, input.promo_code) : null;
   const couponId = promo?.kind === "coupon" ? promo.stripeCouponId : null;
   if (promo?.kind === "coupon" && !couponId) {
-    throw new AppError("PROMO_INVALID", "Ce code promo n'est pas encore utilisable pour le paiement. Contactez le support.");
+    throw new AppError("PROMO_INVALID", frDetails.promo.notUsableAtCheckout);
   }
   // The referral bonus rewards a premium plan; on a pack the code simply does nothing.
   const referrerId = promo?.kind === "referral" && offer.plan ? promo.referrerId : null;

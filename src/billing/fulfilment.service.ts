@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { immediate } from "../db/client.ts";
@@ -76,7 +77,7 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
       const now2 = db.select({ sub: users.stripeSubscriptionId }).from(users).where(eq(users.id, user.id)).get();
       if (local?.referrerId && now2?.sub === subId) rewardReferral(deps, now, local.referrerId, user.id, session.id);
     } else if (!offer.plan) {
-      addExtra(db, now, user.id, offer.requests, { actor: "stripe", action: "pack", detail: `${offer.name} payé : +${offer.requests} requêtes.`, stripeRef: session.id });
+      addExtra(db, now, user.id, offer.requests, { actor: "stripe", action: "pack", detail: frBilling.change.packPaid(offer.name, offer.requests), stripeRef: session.id });
     }
     log.info("checkout fulfilled", { session: session.id, user: user.id, product });
     return { fulfilled: true };
@@ -104,6 +105,6 @@ function rewardReferral(deps: Deps, now: Date, referrerId: number, refereeId: nu
     .get();
   if (!row) return;
   for (const id of [referrerId, refereeId]) {
-    addExtra(db, now, id, REFERRAL_BONUS, { actor: "stripe", action: "referral", detail: `Bonus de parrainage : +${REFERRAL_BONUS} requêtes.`, stripeRef: sessionId });
+    addExtra(db, now, id, REFERRAL_BONUS, { actor: "stripe", action: "referral", detail: frBilling.change.referralBonus(REFERRAL_BONUS), stripeRef: sessionId });
   }
 }

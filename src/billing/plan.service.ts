@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { immediate } from "../db/client.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -24,7 +25,7 @@ export function assignPlan(deps: Pick<Deps, "db" | "clock">, userId: number, inp
     if (user.stripeSubscriptionId) throw new AppError("PLAN_MANAGED_BY_STRIPE");
     const cycle = input.plan === "basic" || input.plan === "pro" ? (input.cycle ?? "monthly") : null;
     const label = `${PLAN_NAMES[input.plan]}${cycle ? ` (${CYCLE_NAMES[cycle]})` : ""}`;
-    return grantPlan(deps.db, now, userId, input, { actor, action: "plan", detail: `Forfait ${label} attribué sans paiement.` });
+    return grantPlan(deps.db, now, userId, input, { actor, action: "plan", detail: frBilling.change.grantedWithoutPayment(label) });
   });
 }
 
@@ -43,6 +44,6 @@ export async function stopSubscription(deps: Deps, userId: number, actor: string
   await cancelNow(deps, subId);
   const now = deps.clock.now();
   return immediate(deps.db, () =>
-    endPlan(deps.db, now, userId, { actor, action: "plan", detail: `Abonnement Stripe ${subId} résilié immédiatement par l'opérateur : forfait expiré.`, stripeRef: subId }),
+    endPlan(deps.db, now, userId, { actor, action: "plan", detail: frBilling.change.cancelledByOperator(subId), stripeRef: subId }),
   );
 }

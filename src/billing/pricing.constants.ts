@@ -1,5 +1,5 @@
 /**
- * The one source of prices and offers (spec section 9, DECISIONS.md Prices).
+ * The one source of prices and offers (docs/PRODUCT.md#pricing, DECISIONS.md Prices).
  * The API, the SPA and the legal texts (CGV) all import this module, so it
  * imports nothing: no database, no Node API, no server code. Amounts are in
  * euro cents; labels are French-formatted.
@@ -12,7 +12,7 @@ export type SubscriptionProduct = "subscription_basic" | "subscription_basic_ann
 export type Product = SubscriptionProduct | "token_pack_10";
 
 export const CURRENCY = "eur";
-/** Extra requests given to both referrer and referee (spec section 9). */
+/** Extra requests given to both referrer and referee (docs/PRODUCT.md#referral). */
 export const REFERRAL_BONUS = 10;
 export const PACK_REQUESTS = 10;
 /** Monthly allowance of each paid plan, also on annual billing (DECISIONS.md Quota model). */
@@ -102,7 +102,7 @@ export function productFor(plan: PaidPlan, cycle: Cycle): SubscriptionProduct {
 }
 
 /**
- * Subscription offers shown to a user (spec section 6): trial and expired see
+ * Subscription offers shown to a user (docs/PRODUCT.md#offers): trial and expired see
  * all; basic sees all while requests remain, otherwise only Pro; pro sees all
  * while requests remain, otherwise none. The pack is governed by packAvailableFor.
  */
@@ -113,7 +113,7 @@ export function offersFor(plan: OfferPlan, remaining: number): SubscriptionProdu
   return [];
 }
 
-/** The request pack is sold to basic and pro subscribers only (spec sections 6 and 9). */
+/** The request pack is sold to basic and pro subscribers only (docs/PRODUCT.md#offers). */
 export function packAvailableFor(plan: OfferPlan): boolean {
   return plan === "basic" || plan === "pro";
 }
@@ -121,7 +121,7 @@ export function packAvailableFor(plan: OfferPlan): boolean {
 export type ChangeOption = { target_plan: PaidPlan | "expired"; target_billing_cycle: Cycle | null; product_type: SubscriptionProduct | null; label: string };
 
 /**
- * Change-plan options (spec section 4): every other plan/cycle pair of the
+ * Change-plan options (docs/PRODUCT.md#plan-changes): every other plan/cycle pair of the
  * paid plans, sorted by yearly price descending, then cancellation last.
  */
 export function changeOptionsFor(plan: OfferPlan, cycle: Cycle | null): ChangeOption[] {

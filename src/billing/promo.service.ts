@@ -1,3 +1,5 @@
+import { frDetails } from "../i18n/fr-details.ts";
+import { frBilling } from "../i18n/fr-billing.ts";
 import { randomInt } from "node:crypto";
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
@@ -7,6 +9,7 @@ import { AppError } from "../lib/errors.ts";
 import { effectivePlan } from "../users/users.quota.ts";
 import { REFERRAL_BONUS } from "./pricing.constants.ts";
 import { stripeCall } from "./stripe.client.ts";
+import { frAnswers } from "../i18n/fr-answers.ts";
 
 export type PromoRow = typeof promoCodes.$inferSelect;
 export const PROMO_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
@@ -28,16 +31,16 @@ export async function createPromoCode(deps: Deps, input: CreatePromoInput): Prom
   const code = normalizeCode(input.code);
   const now = clock.now();
   if (!PROMO_CODE_PATTERN.test(code)) {
-    throw new AppError("PROMO_INVALID", "Le code doit compter 3 à 32 caractères : lettres, chiffres, tirets.");
+    throw new AppError("PROMO_INVALID", frDetails.promo.codeFormat);
   }
   if (!Number.isInteger(input.percentOff) || input.percentOff < 1 || input.percentOff > 100) {
-    throw new AppError("PROMO_INVALID", "La réduction doit être un pourcentage entier entre 1 et 100.");
+    throw new AppError("PROMO_INVALID", frDetails.promo.percent);
   }
   if (input.maxUses != null && (!Number.isInteger(input.maxUses) || input.maxUses < 1)) {
-    throw new AppError("PROMO_INVALID", "Le nombre maximal d'utilisations doit être un entier positif.");
+    throw new AppError("PROMO_INVALID", frDetails.promo.maxUses);
   }
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
-    throw new AppError("PROMO_INVALID", "La date d'expiration doit être dans le futur.");
+    throw new AppError("PROMO_INVALID", frDetails.promo.expiresInPast);
   }
   if (findPromo(db, code) || db.select({ id: users.id }).from(users).where(eq(users.referralCode, code)).get()) {
     throw new AppError("PROMO_CODE_TAKEN");
@@ -87,26 +90,26 @@ export type ResolvedPromo =
  */
 export function resolvePromo(db: Db, now: Date, user: UserRow, raw: string): ResolvedPromo {
   const code = normalizeCode(raw);
-  if (!code) throw new AppError("PROMO_INVALID", "Veuillez saisir un code.");
+  if (!code) throw new AppError("PROMO_INVALID", frDetails.promo.empty);
   const referrer = db.select().from(users).where(eq(users.referralCode, code)).get();
   if (referrer) {
-    if (referrer.id === user.id) throw new AppError("PROMO_INVALID", "Vous ne pouvez pas utiliser votre propre code de parrainage.");
-    if (effectivePlan(referrer, now) !== "pro") throw new AppError("PROMO_INVALID", "Ce code de parrainage n'est plus actif.");
+    if (referrer.id === user.id) throw new AppError("PROMO_INVALID", frDetails.promo.ownReferral);
+    if (effectivePlan(referrer, now) !== "pro") throw new AppError("PROMO_INVALID", frDetails.promo.referralInactive);
     if (db.select({ id: referrals.id }).from(referrals).where(eq(referrals.refereeId, user.id)).get()) {
-      throw new AppError("PROMO_INVALID", "Vous avez déjà bénéficié d'un parrainage.");
+      throw new AppError("PROMO_INVALID", frDetails.promo.referralUsed);
     }
     return {
       kind: "referral", code, referrerId: referrer.id,
-      message: `Code de parrainage valide : vous et votre parrain recevrez chacun ${REFERRAL_BONUS} requêtes bonus lors de votre abonnement.`,
+      message: frBilling.user.referralValid(REFERRAL_BONUS),
     };
   }
   const promo = findPromo(db, code);
-  if (!promo) throw new AppError("PROMO_INVALID", "Ce code n'existe pas.");
-  if (promo.expiresAt && promo.expiresAt.getTime() <= now.getTime()) throw new AppError("PROMO_INVALID", "Ce code promo a expiré.");
-  if (promo.maxUses != null && promo.uses >= promo.maxUses) throw new AppError("PROMO_INVALID", "Ce code promo a atteint son nombre maximal d'utilisations.");
+  if (!promo) throw new AppError("PROMO_INVALID", frDetails.promo.unknown);
+  if (promo.expiresAt && promo.expiresAt.getTime() <= now.getTime()) throw new AppError("PROMO_INVALID", frDetails.promo.expired);
+  if (promo.maxUses != null && promo.uses >= promo.maxUses) throw new AppError("PROMO_INVALID", frDetails.promo.usedUp);
   return {
     kind: "coupon", code, percentOff: promo.percentOff, stripeCouponId: promo.stripeCouponId,
-    message: `Code promo valide : -${promo.percentOff} % sur votre paiement.`,
+    message: frAnswers.couponValid(promo.percentOff),
   };
 }
 

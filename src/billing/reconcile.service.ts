@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { eq, isNotNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import { purchases, type UserRow, users } from "../db/schema/index.ts";
@@ -57,10 +58,10 @@ function attempt<T>(deps: Deps, dryRun: boolean, fn: () => T): T {
 }
 
 const snapshot = (u: UserRow | undefined) =>
-  u ? `${u.subscriptionType}${u.billingCycle ? `/${u.billingCycle}` : ""}, période jusqu'au ${u.periodEndsAt?.toISOString().slice(0, 10) ?? "—"}, abonnement ${u.stripeSubscriptionId ?? "aucun"}` : "—";
+  u ? frBilling.reconcile.snapshot(u.subscriptionType, u.billingCycle, u.periodEndsAt?.toISOString().slice(0, 10) ?? "—", u.stripeSubscriptionId) : "—";
 
 export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?: number } = {}): Promise<ReconcileReport> {
-  if (!deps.stripe) throw new AppError("PAYMENTS_DISABLED", "Stripe n'est pas configuré (STRIPE_SECRET_KEY absent) : rien à comparer.");
+  if (!deps.stripe) throw new AppError("PAYMENTS_DISABLED", frBilling.reconcile.notConfigured);
   const stripe = requireStripe(deps.stripe);
   const { db, log } = deps;
   const dryRun = opts.dryRun ?? false;
@@ -85,7 +86,7 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
     if (!state.user) {
       if (isLive(sub.status) && sub.metadata?.user_id) {
         if (!dryRun) await cancelNow(deps, sub.id);
-        note({ kind: "abonnement orphelin", user_id: null, email: null, stripe_ref: sub.id, detail: `abonnement actif pour le compte n° ${sub.metadata.user_id}, qui n'existe plus : résilié.` }, !dryRun);
+        note({ kind: frBilling.reconcile.orphanKind, user_id: null, email: null, stripe_ref: sub.id, detail: frBilling.reconcile.orphan(sub.metadata.user_id) }, !dryRun);
       }
       continue;
     }
@@ -93,21 +94,21 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
     if (outcome === "unchanged" || outcome === "orphan") continue;
     if (outcome === "duplicate") {
       if (!dryRun) await settleDuplicate(deps, state, "reconcile");
-      note({ kind: "abonnement en double", user_id: before!.id, email: before!.email, stripe_ref: sub.id, detail: `second abonnement actif, le compte garde ${state.otherLive} : résilié et remboursé.` }, !dryRun);
+      note({ kind: frBilling.reconcile.duplicateKind, user_id: before!.id, email: before!.email, stripe_ref: sub.id, detail: frBilling.reconcile.duplicate(String(state.otherLive)) }, !dryRun);
       continue;
     }
     const stripeSays = planOfSubscription(sub);
     note({
-      kind: outcome === "ended" ? "abonnement terminé" : snapshot(before) === snapshot(after) ? "renouvellement non crédité" : "forfait différent", user_id: before!.id, email: before!.email, stripe_ref: sub.id,
-      detail: `Stripe : ${sub.status}${stripeSays ? ` ${stripeSays.plan}/${stripeSays.cycle} jusqu'au ${stripeSays.end.toISOString().slice(0, 10)}` : ""} ; base : ${snapshot(before)} → ${snapshot(after)}.`,
+      kind: outcome === "ended" ? frBilling.reconcile.endedKind : snapshot(before) === snapshot(after) ? frBilling.reconcile.notCreditedKind : frBilling.reconcile.differentKind, user_id: before!.id, email: before!.email, stripe_ref: sub.id,
+      detail: frBilling.reconcile.compare(sub.status, stripeSays ? frBilling.reconcile.stripeSays(stripeSays.plan, stripeSays.cycle, stripeSays.end.toISOString().slice(0, 10)) : null, snapshot(before), snapshot(after)),
     }, !dryRun);
   }
 
   // 2. Accounts naming a subscription Stripe does not list any more.
   for (const u of db.select().from(users).where(isNotNull(users.stripeSubscriptionId)).all()) {
     if (seen.has(u.stripeSubscriptionId!)) continue;
-    if (!dryRun) attempt(deps, false, () => endPlan(db, deps.clock.now(), u.id, { actor: "reconcile", action: "plan", detail: `Abonnement ${u.stripeSubscriptionId} inconnu de Stripe : forfait expiré.`, stripeRef: u.stripeSubscriptionId }));
-    note({ kind: "abonnement disparu", user_id: u.id, email: u.email, stripe_ref: u.stripeSubscriptionId!, detail: `Stripe ne connaît pas cet abonnement : forfait ${u.subscriptionType} expiré.` }, !dryRun);
+    if (!dryRun) attempt(deps, false, () => endPlan(db, deps.clock.now(), u.id, { actor: "reconcile", action: "plan", detail: frBilling.change.unknownToStripe(u.stripeSubscriptionId), stripeRef: u.stripeSubscriptionId }));
+    note({ kind: frBilling.reconcile.goneKind, user_id: u.id, email: u.email, stripe_ref: u.stripeSubscriptionId!, detail: frBilling.reconcile.gone(u.subscriptionType) }, !dryRun);
   }
 
   // 3. Paid invoices that no purchase records (a missed invoice.paid).
@@ -126,7 +127,7 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
       continue;
     }
     if (!dryRun) attempt(deps, false, () => claimInvoice(deps, deps.clock.now(), owner.id, invoice, plan, owner.billingCycle ?? "monthly"));
-    note({ kind: "paiement non enregistré", user_id: owner.id, email: owner.email, stripe_ref: invoice.id, detail: `facture payée ${idOf(invoice.id)} (${invoice.amount_paid / 100} €) absente des achats : enregistrée.` }, !dryRun);
+    note({ kind: frBilling.reconcile.unrecordedKind, user_id: owner.id, email: owner.email, stripe_ref: invoice.id, detail: frBilling.reconcile.unrecorded(String(idOf(invoice.id)), invoice.amount_paid / 100) }, !dryRun);
   }
 
   log.info("billing reconciled", { dry_run: dryRun, subscriptions, invoices, differences: differences.length });

@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import { immediate } from "../db/client.ts";
@@ -61,16 +62,16 @@ function takeBack(deps: Deps, now: Date, purchase: PurchaseRow, endSubscription:
   const offer = OFFERS[purchase.productType];
   if (userId !== null && !offer.plan) {
     const owed = Math.max(0, offer.requests - purchase.heldRequests);
-    if (owed > 0) takeBackExtra(db, now, userId, owed, (n) => why(`${n} requête(s) du pack reprise(s) sur ${owed}.`));
+    if (owed > 0) takeBackExtra(db, now, userId, owed, (n) => why(frBilling.change.packTakenBack(n, owed)));
   }
   db.update(purchases).set({ status: "refunded", heldRequests: 0 }).where(eq(purchases.id, purchase.id)).run();
-  if (userId !== null && endSubscription) endPlan(db, now, userId, why("Forfait terminé : le paiement de l'abonnement a été rendu."));
+  if (userId !== null && endSubscription) endPlan(db, now, userId, why(frBilling.change.planEndedByRefund));
   if (purchase.checkoutSessionId) {
     const referral = db.select().from(referrals).where(and(eq(referrals.checkoutSessionId, purchase.checkoutSessionId), isNull(referrals.revokedAt))).get();
     if (referral) {
       db.update(referrals).set({ revokedAt: now }).where(eq(referrals.id, referral.id)).run();
       for (const id of [referral.referrerId, referral.refereeId]) {
-        if (id !== null) takeBackExtra(db, now, id, referral.bonus, (n) => why(`Bonus de parrainage repris : ${n} requête(s) sur ${referral.bonus}.`));
+        if (id !== null) takeBackExtra(db, now, id, referral.bonus, (n) => why(frBilling.change.bonusTakenBack(n, referral.bonus)));
       }
     }
   }
@@ -98,8 +99,8 @@ export async function chargeRefunded(deps: Deps, chargeId: string, ref: string):
   immediate(db, () => {
     const purchase = db.select().from(purchases).where(eq(purchases.id, found.purchase.id)).get()!;
     if (purchase.status === "refunded") return;
-    const why = (detail: string): Why => ({ actor: "stripe", action: "refund", detail: `Remboursement intégral (${amount}) : ${detail}`, stripeRef: charge.id });
-    noteBillingChange(db, now, purchase.userId, why(keep ? "achat marqué remboursé, forfait conservé par l'opérateur." : "achat marqué remboursé."));
+    const why = (detail: string): Why => ({ actor: "stripe", action: "refund", detail: frBilling.change.refund(amount, detail), stripeRef: charge.id });
+    noteBillingChange(db, now, purchase.userId, why(keep ? frBilling.change.refundKept : frBilling.change.refundMarked));
     takeBack(deps, now, purchase, subId !== null, why);
   });
   log.info("full refund applied", { purchase: found.purchase.id, kept: keep });
@@ -132,16 +133,16 @@ export async function disputeChanged(deps: Deps, disputeId: string, ref: string)
     const why = (detail: string): Why => ({ actor: "stripe", action: "dispute", detail: `Litige ${dispute.id} (${dispute.status}) : ${detail}`, stripeRef: dispute.id });
     if (OPEN_DISPUTE.has(dispute.status) && purchase.status === "completed") {
       let held = 0;
-      if (purchase.userId !== null && !offer.plan) held = takeBackExtra(db, now, purchase.userId, offer.requests, (n) => why(`${n} requête(s) du pack gelée(s).`));
-      else if (purchase.userId !== null) held = holdPlanQueries(db, now, purchase.userId, (n) => why(`paiement contesté : forfait conservé, ${n} requête(s) de la période gelée(s) jusqu'à la décision.`));
-      else noteBillingChange(db, now, purchase.userId, why("paiement contesté."));
+      if (purchase.userId !== null && !offer.plan) held = takeBackExtra(db, now, purchase.userId, offer.requests, (n) => why(frBilling.change.packHeld(n)));
+      else if (purchase.userId !== null) held = holdPlanQueries(db, now, purchase.userId, (n) => why(frBilling.change.planHeld(n)));
+      else noteBillingChange(db, now, purchase.userId, why(frBilling.change.disputeOpen));
       db.update(purchases).set({ status: "disputed", heldRequests: held }).where(eq(purchases.id, purchase.id)).run();
     } else if ((dispute.status === "won" || dispute.status === "warning_closed") && purchase.status === "disputed") {
       if (purchase.userId !== null && purchase.heldRequests > 0 && offer.plan) {
         // A renewal may have come meanwhile: what is given back never passes the plan's allowance.
-        releasePlanQueries(db, now, purchase.userId, purchase.heldRequests, offer.requests, (n) => why(`${n} requête(s) de la période rendue(s).`));
-      } else if (purchase.userId !== null && purchase.heldRequests > 0) addExtra(db, now, purchase.userId, purchase.heldRequests, why(`${purchase.heldRequests} requête(s) rendue(s).`));
-      else noteBillingChange(db, now, purchase.userId, why("litige gagné, achat rétabli."));
+        releasePlanQueries(db, now, purchase.userId, purchase.heldRequests, offer.requests, (n) => why(frBilling.change.planGivenBack(n)));
+      } else if (purchase.userId !== null && purchase.heldRequests > 0) addExtra(db, now, purchase.userId, purchase.heldRequests, why(frBilling.change.heldGivenBack(purchase.heldRequests)));
+      else noteBillingChange(db, now, purchase.userId, why(frBilling.change.disputeWon));
       db.update(purchases).set({ status: "completed", heldRequests: 0 }).where(eq(purchases.id, purchase.id)).run();
     } else if (lost && purchase.status !== "refunded") {
       noteBillingChange(db, now, purchase.userId, why("litige perdu, achat repris."));

@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { immediate } from "../db/client.ts";
@@ -119,7 +120,7 @@ export function applySubscriptionState(deps: Deps, state: SubscriptionState, act
     // Ends the plan it drives; a subscription that ended before we linked it ends a trial too, never a plan it does not drive.
     const trialNeverLinked = !user.stripeSubscriptionId && user.subscriptionType === "trial" && sub.status === "canceled" && invoice?.status === "paid";
     if (linked || trialNeverLinked) {
-      endPlan(db, now, user.id, why("plan", `Abonnement Stripe terminé (${sub.status}) : forfait expiré.`));
+      endPlan(db, now, user.id, why("plan", frBilling.change.stripeEnded(sub.status)));
       return "ended";
     }
     return "unchanged";
@@ -145,18 +146,18 @@ export function applySubscriptionState(deps: Deps, state: SubscriptionState, act
   const samePeriod = user.periodEndsAt?.getTime() === stripePlan.end.getTime() && user.planStartedAt?.getTime() === stripePlan.start.getTime();
   if (user.subscriptionType !== stripePlan.plan || user.billingCycle !== stripePlan.cycle || !samePeriod) {
     followStripePlan(db, now, user.id, { ...stripePlan, periodStart: stripePlan.start, periodEnd: stripePlan.end, subscriptionId: sub.id },
-      why("plan", `Forfait aligné sur Stripe : ${label}, période jusqu'au ${stripePlan.end.toISOString().slice(0, 10)}.`));
+      why("plan", frBilling.change.alignedOnStripe(label, stripePlan.end.toISOString().slice(0, 10))));
     settlePendingChange(deps, now, user.id, stripePlan.plan, stripePlan.cycle);
     // basic -> pro at Stripe happens only once the upgrade is paid: its allowance is added to what remains.
     if (user.subscriptionType === "basic" && stripePlan.plan === "pro") {
-      addAllowance(db, now, user.id, PLAN_ALLOWANCE.pro, why("upgrade", `Mise à niveau Pro payée : +${PLAN_ALLOWANCE.pro} requêtes.`));
+      addAllowance(db, now, user.id, PLAN_ALLOWANCE.pro, why("upgrade", frBilling.change.upgradePaid(PLAN_ALLOWANCE.pro)));
     }
     outcome = "updated";
   }
   if (invoice?.status === "paid" && claimInvoice(deps, now, user.id, invoice, stripePlan.plan, stripePlan.cycle)) {
     if (invoice.billing_reason === "subscription_cycle") {
       resetAllowance(db, now, user.id, { plan: stripePlan.plan, quotaRenewsAt: nextQuotaRenewal(stripePlan.start, now), periodEndsAt: stripePlan.end },
-        why("renewal", `Renouvellement payé (${invoice.id}) : requêtes du forfait ${label} remises à ${PLAN_ALLOWANCE[stripePlan.plan]}.`));
+        why("renewal", frBilling.change.renewalPaid(invoice.id, label, PLAN_ALLOWANCE[stripePlan.plan])));
       log.info("subscription renewed", { user: user.id, invoice: invoice.id });
     }
     outcome = outcome === "unchanged" ? "updated" : outcome;
@@ -220,7 +221,7 @@ export async function settleDuplicate(deps: Deps, state: SubscriptionState, acto
     }
     noteBillingChange(db, now, state.user?.id ?? null, {
       actor, action: "duplicate_subscription", stripeRef: sub.id,
-      detail: `Second abonnement Stripe ${sub.id} résilié${refunded ? ` et remboursé (${(invoice!.amount_paid / 100).toFixed(2).replace(".", ",")} €)` : ""} : le compte garde ${state.otherLive}.`,
+      detail: frBilling.change.duplicateCancelled(sub.id, refunded ? `${(invoice!.amount_paid / 100).toFixed(2).replace(".", ",")} €` : null, String(state.otherLive)),
     });
   });
   log.warn("duplicate subscription cancelled and refunded", { user: state.user?.id, subscription: sub.id, kept: state.otherLive, refunded });

@@ -1,3 +1,4 @@
+import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { pendingPlanChanges, type UserRow } from "../db/schema/index.ts";
@@ -15,7 +16,7 @@ export function findPendingChange(db: Db, userId: number): PendingChange | undef
     .get();
 }
 
-/** Subscription info of spec section 3, plus the change options the overlay lists. */
+/** Subscription info of docs/PRODUCT.md#subscription-status, plus the change options the overlay lists. */
 export function subscriptionStatus(deps: Deps, user: UserRow) {
   const now = deps.clock.now();
   const plan = effectivePlan(user, now);
@@ -63,9 +64,9 @@ export function upgradeQuote(deps: Deps, user: UserRow, product: Product) {
   }
   let savings_message = "";
   if (upgrade && creditCents > 0) {
-    savings_message = `Crédit de ${formatEuros(creditCents)} pour la période non utilisée de votre forfait actuel.`;
+    savings_message = frBilling.user.upgradeCredit(formatEuros(creditCents));
   } else if (target.savings_cents) {
-    savings_message = `Économisez ${formatEuros(target.savings_cents)} par an (${target.badge}).`;
+    savings_message = frBilling.user.annualSavings(formatEuros(target.savings_cents), target.badge);
   }
   return {
     product_type: product,

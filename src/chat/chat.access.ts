@@ -4,7 +4,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { effectivePlan, remainingQueries } from "../users/users.quota.ts";
 
-/** 402 with the plan-specific text of spec section 5 when the user may not ask right now. Charges nothing. */
+/** 402 with the plan-specific text of docs/PRODUCT.md#chat-blocks when the user may not ask right now. Charges nothing. */
 export function assertCanQuery(user: UserRow, now: Date): void {
   if (remainingQueries(user) > 0 && effectivePlan(user, now) !== "expired") return;
   throw quotaError(user, now);

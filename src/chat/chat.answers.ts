@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import { type CallOutcome, callModel } from "../ai/ai.call.ts";
 import type { AiCallLog } from "../ai/ai.calls.queries.ts";
 import type { ModelDef } from "../ai/ai.registry.ts";
@@ -90,5 +91,5 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
 }
 
 export function leftOutReason(seconds: number): string {
-  return `délai dépassé (non attendu après ${seconds} s)`;
+  return frChat.reason.leftOutAfter(seconds);
 }

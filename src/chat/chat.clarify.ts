@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import { z } from "zod";
 import { callModel } from "../ai/ai.call.ts";
 import type { ModelDef } from "../ai/ai.registry.ts";
@@ -27,8 +28,7 @@ export function isTooVague(message: string, followUp = false): boolean {
   return words.length < 2 || letters < 8;
 }
 
-export const DETAIL_REQUEST_TEXT =
-  "Votre message est un peu court pour que les IA puissent vous répondre utilement. Pouvez-vous préciser votre question : le sujet, votre objectif et le niveau de détail attendu ?";
+export const DETAIL_REQUEST_TEXT = frChat.reply.tooShort;
 
 const verdictSchema = z.object({
   needs_clarification: z.boolean(),
@@ -79,5 +79,5 @@ export async function clarifyingQuestions(
 
 export function clarificationText(questions: readonly string[]): string {
   if (questions.length === 1) return questions[0]!;
-  return ["Pour vous donner la meilleure réponse, pouvez-vous préciser :", ...questions.map((q, i) => `${i + 1}. ${q}`)].join("\n");
+  return [frChat.reply.clarifyIntro, ...questions.map((q, i) => `${i + 1}. ${q}`)].join("\n");
 }

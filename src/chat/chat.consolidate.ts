@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import { callModel } from "../ai/ai.call.ts";
 import { byPriority, type ModelDef } from "../ai/ai.registry.ts";
 import type { ChatTurn } from "../ai/ai.types.ts";
@@ -116,10 +117,10 @@ export async function consolidate(deps: Deps, models: readonly ModelDef[], skipp
   throw new NoSynthesis("SYNTHESIS_FAILED", individual);
 }
 
-export const NO_KEY = "non interrogé : clé API non configurée";
+export const NO_KEY = frChat.reason.skippedNoKey;
 
 function missingOf(states: readonly AnswerState[], skipped: readonly Skipped[]): Missing[] {
-  const failed = states.flatMap((s) => (s.outcome && !s.outcome.ok ? [{ name: s.model.name, reason: s.leftOut ? "délai dépassé (non attendu)" : s.outcome.reason }] : []));
+  const failed = states.flatMap((s) => (s.outcome && !s.outcome.ok ? [{ name: s.model.name, reason: s.leftOut ? frChat.reason.leftOut : s.outcome.reason }] : []));
   return [...failed, ...skipped.map((s) => ({ name: s.model.name, reason: s.reason }))];
 }
 
@@ -137,7 +138,7 @@ function report(s: AnswerState, label: string | null): ModelReport {
     tokens_out: usage.tokensOut ?? null,
     cost_eur: o.costEur,
     citations: o.ok ? o.citations : [],
-    error: o.ok ? null : s.leftOut ? "délai dépassé (non attendu)" : o.reason,
+    error: o.ok ? null : s.leftOut ? frChat.reason.leftOut : o.reason,
   };
 }
 

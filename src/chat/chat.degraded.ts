@@ -5,6 +5,7 @@
  * The cost rule: an answer built from fewer than FREE_UNDER_ANSWERS answers is
  * stored and shown, but not charged.
  */
+import { frChat } from "../i18n/fr-chat.ts";
 export const FREE_UNDER_ANSWERS = 3;
 
 export type Missing = { name: string; reason: string };
@@ -31,9 +32,9 @@ export function isCharged(d: Degradation | null): boolean {
 
 /** The French notice shown above the answer (API result and page). */
 export function noticeText(d: Degradation, primary: string): string {
-  const parts = [`**Réponse partielle** : synthèse établie à partir de ${d.answered} réponse${d.answered > 1 ? "s" : ""} sur ${d.asked}.`];
-  if (d.missing.length > 0) parts.push(`Sans réponse : ${d.missing.map((m) => `${m.name} (${m.reason})`).join(", ")}.`);
-  if (d.fallback_from) parts.push(`Synthèse rédigée par ${primary} à la place de ${d.fallback_from}.`);
-  if (!d.charged) parts.push(`Moins de ${FREE_UNDER_ANSWERS} réponses : cette requête ne vous est pas décomptée.`);
+  const parts = [frChat.degraded.partial(d.answered, d.asked)];
+  if (d.missing.length > 0) parts.push(frChat.degraded.missing(d.missing.map((m) => `${m.name} (${m.reason})`).join(", ")));
+  if (d.fallback_from) parts.push(frChat.degraded.fallback(primary, d.fallback_from));
+  if (!d.charged) parts.push(frChat.degraded.notCharged(FREE_UNDER_ANSWERS));
   return parts.join(" ");
 }

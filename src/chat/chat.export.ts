@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import type { Deps } from "../deps.ts";
 import { type ConversationRow, listMessages, type MessageRow } from "./chat.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
@@ -52,13 +53,13 @@ const dateFr = (iso: string) => new Date(iso).toLocaleString("fr-FR", { dateStyl
 
 /** The same document as Markdown: a heading per question and answer, the models and sources under each answer. */
 export function conversationMarkdown(doc: ReturnType<typeof conversationDocument>): string {
-  const out = [`# ${doc.title}`, `_Conversation Unisson du ${dateFr(doc.created_at)}._`];
+  const out = [`# ${doc.title}`, frChat.export.title(dateFr(doc.created_at))];
   for (const m of doc.messages) {
-    out.push(`## ${m.role === "question" ? "Question" : "Réponse"} · ${dateFr(m.date)}`, m.content.trim());
-    if (m.models_consulted?.length) out.push(`**Modèles consultés :** ${m.models_consulted.join(", ")}${m.synthesis_by ? ` (synthèse : ${m.synthesis_by})` : ""}`);
-    if (m.models_failed?.length) out.push(`**Sans réponse :** ${m.models_failed.map((f) => `${f.name} (${f.error})`).join(", ")}`);
+    out.push(`## ${m.role === "question" ? frChat.export.question : frChat.export.answer} · ${dateFr(m.date)}`, m.content.trim());
+    if (m.models_consulted?.length) out.push(`${frChat.export.modelsConsulted} ${m.models_consulted.join(", ")}${m.synthesis_by ? frChat.export.synthesisBy(m.synthesis_by) : ""}`);
+    if (m.models_failed?.length) out.push(`${frChat.export.failed} ${m.models_failed.map((f) => `${f.name} (${f.error})`).join(", ")}`);
     // The answer text carries its own "## Sources" section; list them again only if it does not.
-    if (m.sources?.length && !/^#{1,6}\s*Sources\b/im.test(m.content)) out.push(`**Sources :**\n${m.sources.map((s) => `- ${s}`).join("\n")}`);
+    if (m.sources?.length && !/^#{1,6}\s*Sources\b/im.test(m.content)) out.push(`${frChat.export.sources}\n${m.sources.map((s) => `- ${s}`).join("\n")}`);
   }
   return `${out.join("\n\n")}\n`;
 }

@@ -1,3 +1,4 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import { randomBytes } from "node:crypto";
 
 export type AnswerForSynthesis = { model: string; text: string; citations: string[] };
@@ -78,7 +79,7 @@ function noticeLine(notice: string | null): string | null {
 export function finishSynthesis(text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null): string {
   const body = nameLabels(stripTrailingSources(text), labels);
   const unique = [...new Set(citations)];
-  const sources = unique.length > 0 ? unique.map((u) => `- ${u}`).join("\n") : "Aucune source citée par les modèles.";
+  const sources = unique.length > 0 ? unique.map((u) => `- ${u}`).join("\n") : frChat.reply.noSources;
   return [noticeLine(notice), body, `## Sources\n${sources}`].filter(Boolean).join("\n\n");
 }
 

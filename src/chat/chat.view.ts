@@ -1,7 +1,7 @@
 import type { MessageType } from "../db/schema/index.ts";
 import type { MessageRow } from "./chat.queries.ts";
 
-/** The message of spec section 3; a user's own message has message_type null. */
+/** The message of docs/PRODUCT.md#messages; a user's own message has message_type null. */
 export type PublicMessage = {
   id: number;
   content: string;

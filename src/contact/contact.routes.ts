@@ -1,3 +1,4 @@
+import { frAnswers } from "../i18n/fr-answers.ts";
 import { Hono } from "hono";
 import { bearerToken } from "../auth/auth.middleware.ts";
 import { findSession } from "../auth/sessions.ts";
@@ -16,5 +17,5 @@ export const contactRoutes = new Hono<AppEnv>().post("/", ipRateLimit(CONTACT_RA
   const token = bearerToken(c.req.header("authorization"));
   const session = token ? findSession(db, token, clock.now()) : undefined;
   await submitContact(c.var.deps, c.req.valid("json"), { userId: session?.user.id ?? null, ip: clientIp(c) });
-  return c.json({ success: true, message: "Votre message a bien été envoyé. Nous vous répondrons rapidement." });
+  return c.json({ success: true, message: frAnswers.contactSent });
 });

@@ -1,3 +1,4 @@
+import { frDetails } from "../i18n/fr-details.ts";
 import { contactMessages } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
@@ -25,7 +26,7 @@ export async function submitContact(
     await deps.mailer.send(contactMail({ ...input, to: support, id: row.id, userId: meta.userId }));
   } catch (e) {
     deps.log.error("contact mail not delivered", { contact_id: row.id, error: e });
-    throw new AppError("CONTACT_SEND_FAILED", `Erreur lors de l'envoi. Veuillez réessayer ou nous contacter directement : ${support}`);
+    throw new AppError("CONTACT_SEND_FAILED", frDetails.contactFailed(support));
   }
   return { id: row.id };
 }

@@ -1,3 +1,4 @@
+import { frOps } from "../i18n/fr-ops.ts";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { backupDatabase } from "../admin/admin.backup.ts";
@@ -29,7 +30,7 @@ export function schemaState(db: Db): SchemaState {
 
 export function newerRefusal(path: string, state: SchemaState): RefusedError {
   return new RefusedError(
-    `La base ${resolve(path)} vient d'une version plus récente d'Unisson (schéma ${state.version}, cet exécutable connaît le schéma ${SCHEMA_VERSION}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
+    frOps.schema.newer(resolve(path), state.version, SCHEMA_VERSION),
   );
 }
 
@@ -40,7 +41,7 @@ export function newerRefusal(path: string, state: SchemaState): RefusedError {
  */
 export function refuseMissing(path: string): void {
   if (path !== ":memory:" && !existsSync(path)) {
-    throw new RefusedError(`Base de données introuvable : ${resolve(path)} (vérifiez DATA_DIR ou --data-dir ; elle n'est pas créée ici).`);
+    throw new RefusedError(frOps.schema.missing(resolve(path)));
   }
 }
 
@@ -48,7 +49,7 @@ export function requireCurrentSchema(db: Db, path: string, opts: { allowBehind?:
   const state = schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
   if (state.status === "behind" && !opts.allowBehind) {
-    throw new RefusedError(`La base ${resolve(path)} n'est pas à jour (schéma ${state.version}, attendu ${SCHEMA_VERSION}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`);
+    throw new RefusedError(frOps.schema.behind(resolve(path), state.version, SCHEMA_VERSION));
   }
   return state;
 }

@@ -1,3 +1,4 @@
+import { frDetails } from "../i18n/fr-details.ts";
 import { z } from "zod";
 import type { ChatTurn } from "../ai/ai.types.ts";
 import { MAX_MESSAGE_CHARS } from "../chat/chat.schemas.ts";
@@ -47,7 +48,7 @@ export function toQuestion(body: CompletionBody): { question: string; context: C
   const last = body.messages.at(-1)!;
   const question = textOf(last);
   if (last.role !== "user" || !question) throw new AppError("API_NO_QUESTION");
-  if (question.length > MAX_MESSAGE_CHARS) throw new AppError("VALIDATION", `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`);
+  if (question.length > MAX_MESSAGE_CHARS) throw new AppError("VALIDATION", frDetails.messageTooLong(MAX_MESSAGE_CHARS));
 
   const turns: ChatTurn[] = [];
   for (const m of body.messages.slice(0, -1)) {

@@ -1,3 +1,4 @@
+import { frOps } from "../i18n/fr-ops.ts";
 import { type Context, Hono } from "hono";
 import { files, html } from "../../build/web/manifest.ts";
 import type { AppEnv } from "../deps.ts";
@@ -75,4 +76,4 @@ export function spaRoutes() {
     });
 }
 
-const notFoundHtml = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Page introuvable · Unisson</title></head><body><main><h1>Page introuvable</h1><p><a href="/">Retour à l'accueil Unisson</a></p></main></body></html>`;
+const notFoundHtml = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${frOps.notFoundPage.title}</title></head><body><main><h1>${frOps.notFoundPage.heading}</h1><p><a href="/">${frOps.notFoundPage.back}</a></p></main></body></html>`;

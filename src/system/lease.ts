@@ -1,3 +1,4 @@
+import { frOps } from "../i18n/fr-ops.ts";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { eq } from "drizzle-orm";
@@ -51,7 +52,7 @@ export function liveLease(db: Db, now: Date): LeaseRow | undefined {
 
 function describe(row: LeaseRow, now: Date): string {
   const ago = Math.max(0, Math.round((now.getTime() - row.heartbeatAt.getTime()) / 1000));
-  return `pid ${row.pid} sur ${row.hostname}${row.url ? `, ${row.url}` : ""}, dernier signe de vie il y a ${ago} s`;
+  return frOps.lease.holder(row.pid, row.hostname, row.url, ago);
 }
 
 /** Takes the database for this process, or throws LeaseHeldError naming the live holder. */
@@ -60,7 +61,7 @@ export function acquireLease(db: Db, now: Date, url: string | null): Lease {
   return immediate(db, () => {
     const current = liveLease(db, now);
     if (current) {
-      throw new LeaseHeldError(`Un autre serveur Unisson utilise déjà cette base (${describe(current, now)}) : arrêtez-le avant d'en démarrer un second.`);
+      throw new LeaseHeldError(frOps.lease.held(describe(current, now)));
     }
     const values = { holder, hostname: hostname(), pid: process.pid, url, acquiredAt: now, heartbeatAt: now, expiresAt: new Date(now.getTime() + LEASE_TTL_MS) };
     db.insert(serverLease).values({ id: 1, ...values }).onConflictDoUpdate({ target: serverLease.id, set: values }).run();

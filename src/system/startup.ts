@@ -1,3 +1,4 @@
+import { frOps } from "../i18n/fr-ops.ts";
 import type { Deps } from "../deps.ts";
 
 /**
@@ -9,13 +10,13 @@ export function setupSummary({ config, ai }: Deps): Record<string, string> {
   const configured = ai.models.filter((m) => ai.clients[m.provider]);
   const missing = ai.models.filter((m) => !ai.clients[m.provider]);
   return {
-    models_configured: configured.map((m) => `${m.name} (${m.modelId})`).join(", ") || "aucun",
-    models_missing: missing.map((m) => m.name).join(", ") || "aucun",
-    payments: config.stripe.secretKey ? "Stripe configuré" : "désactivés (STRIPE_SECRET_KEY absent)",
-    stripe_webhook: config.stripe.webhookSecret ? "configuré" : "absent (STRIPE_WEBHOOK_SECRET)",
-    mail: config.mail.smtpUrl ? "SMTP" : "boîte d'envoi (SMTP_URL absent)",
-    moderation: ai.moderation ? "API OpenAI" : "règles locales (OPENAI_API_KEY absent)",
-    metrics: config.metricsToken ? "GET /metrics" : "désactivées (METRICS_TOKEN absent)",
-    backups: config.backup.intervalMs ? `toutes les ${config.backup.intervalMs / 60_000} min, ${config.backup.keep} gardées` : "automatiques désactivées (BACKUP_INTERVAL absent)",
+    models_configured: configured.map((m) => `${m.name} (${m.modelId})`).join(", ") || frOps.setup.none,
+    models_missing: missing.map((m) => m.name).join(", ") || frOps.setup.none,
+    payments: frOps.setup.payments(Boolean(config.stripe.secretKey)),
+    stripe_webhook: frOps.setup.webhook(Boolean(config.stripe.webhookSecret)),
+    mail: frOps.setup.mail(Boolean(config.mail.smtpUrl)),
+    moderation: frOps.setup.moderation(Boolean(ai.moderation)),
+    metrics: frOps.setup.metrics(Boolean(config.metricsToken)),
+    backups: frOps.setup.backups(config.backup.intervalMs ? config.backup.intervalMs / 60_000 : null, config.backup.keep),
   };
 }

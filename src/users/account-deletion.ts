@@ -1,3 +1,5 @@
+import { frDetails } from "../i18n/fr-details.ts";
+import { frBilling } from "../i18n/fr-billing.ts";
 import type { Deps } from "../deps.ts";
 import { revokeAllApiKeys } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
@@ -21,7 +23,7 @@ export async function deleteAccount(deps: Deps, userId: number, actor: string): 
   if (!user) throw new AppError("USER_NOT_FOUND");
   const subId = user.stripeSubscriptionId;
   if (subId) {
-    if (!deps.stripe) throw new AppError("SUBSCRIPTION_CANCEL_FAILED", "Ce compte a un abonnement Stripe mais le paiement n'est pas configuré (STRIPE_SECRET_KEY) : impossible de le résilier, la suppression est refusée.");
+    if (!deps.stripe) throw new AppError("SUBSCRIPTION_CANCEL_FAILED", frDetails.cancelWithoutStripe);
     try {
       await cancelNow(deps, subId);
     } catch (e) {
@@ -31,7 +33,7 @@ export async function deleteAccount(deps: Deps, userId: number, actor: string): 
   }
   const now = deps.clock.now();
   immediate(deps.db, () => {
-    if (subId) noteBillingChange(deps.db, now, userId, { actor, action: "deletion", detail: `Compte n° ${userId} supprimé : abonnement Stripe ${subId} résilié immédiatement.`, stripeRef: subId });
+    if (subId) noteBillingChange(deps.db, now, userId, { actor, action: "deletion", detail: frBilling.change.deletion(userId, subId), stripeRef: subId });
     // Explicit, not only by cascade: a deletion path that keeps the row (soft delete) still closes /v1.
     revokeAllApiKeys(deps.db, userId, now);
     if (!deleteUserRow(deps.db, userId)) throw new AppError("USER_NOT_FOUND");

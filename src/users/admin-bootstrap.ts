@@ -1,3 +1,4 @@
+import { frOps } from "../i18n/fr-ops.ts";
 import { eq } from "drizzle-orm";
 import { users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -19,14 +20,11 @@ export async function ensureAdmin(deps: Pick<Deps, "db" | "config" | "clock" | "
   if (!email) return;
   if (db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).get()) return;
   if (findUserByEmail(db, email)) {
-    log.warn(
-      `ADMIN_EMAIL=${email} : un compte non administrateur existe déjà avec cette adresse, il n'est pas promu. ` +
-        `Vérifiez qu'il est bien le vôtre, puis lancez \`unisson users set-admin ${email} on\`.`,
-    );
+    log.warn(frOps.bootstrap.notPromoted(email));
     return;
   }
   const password = config.admin.password ?? randomToken(12);
   await createUser(db, clock.now(), { email, password, firstName: "Admin", lastName: "Unisson", isAdmin: true });
   if (config.admin.password) log.info("admin created", { email });
-  else log.info(`Administrateur créé : ${email} — mot de passe (affiché une seule fois) : ${password}`);
+  else log.info(frOps.bootstrap.created(email, password));
 }

@@ -1,7 +1,7 @@
 import type { UserRow } from "../db/schema/index.ts";
 import { effectivePlan, remainingQueries, trialDaysRemaining } from "./users.quota.ts";
 
-/** The user object of spec section 3, exactly these fields. */
+/** The user object of docs/PRODUCT.md#user-object, exactly these fields. */
 export type PublicUser = {
   id: number;
   first_name: string;

@@ -26,7 +26,7 @@ function admin() {
   return signIn(user, token, ctx.clock.now());
 }
 
-describe("edit form rules (spec section 5)", () => {
+describe("edit form rules (docs/PRODUCT.md#admin-edit)", () => {
   const base = { first_name: " Léa ", last_name: " Roux ", email: " lea@example.fr ", subscription_type: "trial" as const, remaining_queries: " 4 ", trial_days_remaining: "3" };
 
   test("values are trimmed and numbers parsed as integers, falling back to 0", () => {

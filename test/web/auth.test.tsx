@@ -32,7 +32,7 @@ describe("login", () => {
     r.fireEvent.click(r.q.getByRole("button", { name: "Afficher le mot de passe" }));
     expect(pwd.type).toBe("text");
     expect((r.q.getByLabelText("Email") as HTMLInputElement).type).toBe("email");
-    // The marketing panels carry the product's claims (spec section 1).
+    // The marketing panels carry the product's claims (docs/PRODUCT.md#overview).
     expect(r.q.getByText("1000+ professionnels")).toBeTruthy();
     expect(r.q.getByText("4.8/5 de satisfaction")).toBeTruthy();
     expect(r.q.getByText(/Basic — 11,99 €\/mois/)).toBeTruthy();
@@ -73,7 +73,7 @@ describe("two-factor", () => {
     r.fireEvent.change(r.q.getByLabelText("Mot de passe"), { target: { value: TEST_PASSWORD } });
     r.fireEvent.click(r.q.getByRole("button", { name: "Se connecter" }));
     await r.q.findByRole("heading", { name: "Vérification en deux étapes" });
-    // The code is requested on entry (spec section 4): a mail is in the outbox.
+    // The code is requested on entry (docs/PRODUCT.md#two-factor): a mail is in the outbox.
     for (let i = 0; i < 50; i++) {
       try {
         lastCode(r.db, user.email);

@@ -50,7 +50,7 @@ function show(sessionId: string) {
   return { onClose, refresh };
 }
 
-describe("payment return (spec sections 2, 4, 8)", () => {
+describe("payment return (docs/PRODUCT.md#payment)", () => {
   test("the spec's timers: every 2 s, 10 tries, closed 2 s after paid", () => {
     expect(PAYMENT_TIMING).toEqual({ pollIntervalMs: 2_000, closeAfterPaidMs: 2_000 });
     expect(POLL_MAX_ATTEMPTS).toBe(10);

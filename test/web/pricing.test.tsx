@@ -65,7 +65,7 @@ const cardTitles = () => body().queryAllByRole("heading", { level: 3 }).map((h) 
 const choose = (plan: string) => fireEvent.click(body().getByRole("button", { name: `Choisir ${plan}` }));
 const notice = async () => text(await body().findByRole("alert"));
 
-describe("offers and sections per plan (spec section 6)", () => {
+describe("offers and sections per plan (docs/PRODUCT.md#offers)", () => {
   test("trial and expired users see every offer, no pack, no management", async () => {
     await open();
     expect(cardTitles()).toEqual(["Basic", "Pro"]);
@@ -156,7 +156,7 @@ describe("promo code", () => {
   });
 });
 
-describe("buying (spec sections 4 and 8)", () => {
+describe("buying (docs/PRODUCT.md#payment)", () => {
   test("signed out: 'Veuillez vous connecter pour effectuer un achat'", async () => {
     await open();
     localStorage.removeItem("unisson_token");

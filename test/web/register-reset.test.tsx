@@ -9,7 +9,7 @@ let restore: (() => void) | undefined;
 afterEach(() => restore?.());
 
 describe("register", () => {
-  test("every French field error of section 5, each cleared when its field is edited", async () => {
+  test("every French field error of docs/PRODUCT.md#register, each cleared when its field is edited", async () => {
     const r = await renderApp();
     restore = r.restore;
     r.fireEvent.click(r.q.getByRole("button", { name: "Créer un compte" }));

@@ -20,7 +20,7 @@ const base: PublicUser = {
 };
 
 describe("quota badge", () => {
-  test("texts and colours of spec sections 2 and 9", async () => {
+  test("texts and colours of docs/PRODUCT.md#quota-badge", async () => {
     const { quotaBadge } = await import("../../web/features/layout/quota-badge.tsx");
     expect(quotaBadge({ ...base, subscription_type: "pro", remaining_queries: 30 })).toEqual({ text: "30/30 Pro", level: "ok", warning: null });
     expect(quotaBadge({ ...base, subscription_type: "basic", remaining_queries: 3 })).toEqual({ text: "3/10 Basic", level: "warning", warning: "Plus que 3 requête(s) !" });

@@ -2,7 +2,7 @@
  * The French strings of the pricing overlay, payment return and admin panel
  * (issue 8), kept apart so they can be edited without touching the rest of
  * fr.ts; fr.ts exposes them as fr.pricing, fr.payment and fr.admin.
- * Section 8 alerts are copied verbatim from the spec.
+ * The alerts of docs/PRODUCT.md#payment and #errors are copied verbatim from the spec.
  */
 import { PLAN_NAMES } from "../../src/billing/pricing.constants.ts";
 

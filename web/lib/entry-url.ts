@@ -1,6 +1,6 @@
 /**
  * What the address bar asks for when the page loads (there is no router,
- * spec section 2): a reset token, a reset-password path, a Stripe session_id.
+ * docs/PRODUCT.md#screens): a reset token, a reset-password path, a Stripe session_id.
  * Read once at start; the one-time parameters are removed from the address
  * so a reload or a shared link does not replay them.
  */

@@ -9,7 +9,7 @@ export function minSec(totalSeconds: number): string {
 const dateFmt = new Intl.DateTimeFormat("fr-FR", { day: "2-digit", month: "2-digit", year: "numeric" });
 const dateTimeFmt = new Intl.DateTimeFormat("fr-FR", { dateStyle: "short", timeStyle: "short" });
 
-/** Dates in French format (spec section 9): 21/11/2025. */
+/** Dates in French format (docs/PRODUCT.md#constants): 21/11/2025. */
 export function frDate(value: string | number | Date): string {
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? "" : dateFmt.format(d);

@@ -14,7 +14,7 @@ function get(key: string): string | null {
 
 /**
  * The session kept from a previous visit: both token and user must exist;
- * a user that does not parse as one clears both keys (spec section 4).
+ * a user that does not parse as one clears both keys (docs/PRODUCT.md#session).
  */
 export function readStoredSession(): StoredSession | null {
   const token = get(TOKEN_KEY) ?? get(LEGACY_TOKEN_KEY);

@@ -1,7 +1,8 @@
+import { frMail as t } from "../../i18n/fr-mail.ts";
 import type { MailMessage } from "./mailer.ts";
 
 /**
- * French mail templates, each as text and HTML. Names typed by users are
+ * The mails, each as text and HTML; their French words are in src/i18n/fr-mail.ts. Names typed by users are
  * escaped in the HTML; links and codes are ours.
  */
 
@@ -15,74 +16,74 @@ function layout(title: string, body: string): string {
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
 <h1 style="font-size:20px;margin:0 0 16px">Unisson</h1>
 ${body}
-<p style="font-size:12px;color:#6b7280;margin-top:32px">Unisson — plusieurs IA, une seule réponse.</p>
+<p style="font-size:12px;color:#6b7280;margin-top:32px">${t.signature}</p>
 </div></body></html>`;
 }
 
 function hello(firstName: string): string {
-  return firstName ? `Bonjour ${firstName},` : "Bonjour,";
+  return t.hello(firstName);
 }
 
 export function twoFactorCodeMail(p: { to: string; firstName: string; code: string; minutes: number }): MailMessage {
-  const subject = `Votre code de connexion Unisson : ${p.code}`;
+  const subject = t.twoFactor.subject(p.code);
   const text = [
     hello(p.firstName),
     "",
-    `Votre code de vérification Unisson est : ${p.code}`,
+    `${t.twoFactor.codeIs} ${p.code}`,
     "",
-    `Ce code est valable ${p.minutes} minutes. Ne le communiquez à personne.`,
-    "Si vous n'êtes pas à l'origine de cette connexion, changez votre mot de passe.",
+    t.twoFactor.validity(p.minutes),
+    t.twoFactor.notYou,
   ].join("\n");
   const html = layout(
     subject,
     `<p>${escapeHtml(hello(p.firstName))}</p>
-<p>Votre code de vérification Unisson est :</p>
+<p>${t.twoFactor.codeIs}</p>
 <p style="font-size:32px;font-weight:bold;letter-spacing:8px;margin:16px 0">${p.code}</p>
-<p>Ce code est valable ${p.minutes} minutes. Ne le communiquez à personne.</p>
-<p>Si vous n'êtes pas à l'origine de cette connexion, changez votre mot de passe.</p>`,
+<p>${t.twoFactor.validity(p.minutes)}</p>
+<p>${t.twoFactor.notYou}</p>`,
   );
   return { to: p.to, subject, text, html, kind: "two_factor", secrets: [p.code] };
 }
 
 export function passwordResetMail(p: { to: string; firstName: string; url: string; minutes: number }): MailMessage {
-  const subject = "Réinitialisation de votre mot de passe Unisson";
+  const subject = t.reset.subject;
   const text = [
     hello(p.firstName),
     "",
-    "Vous avez demandé la réinitialisation de votre mot de passe Unisson.",
-    "Ouvrez ce lien pour choisir un nouveau mot de passe :",
+    t.reset.asked,
+    t.reset.openLink,
     p.url,
     "",
-    `Ce lien est valable ${p.minutes} minutes et ne peut servir qu'une fois.`,
-    "Si vous n'avez rien demandé, ignorez cet email : votre mot de passe reste inchangé.",
+    t.reset.validity(p.minutes),
+    t.reset.notYou,
   ].join("\n");
   const html = layout(
     subject,
     `<p>${escapeHtml(hello(p.firstName))}</p>
-<p>Vous avez demandé la réinitialisation de votre mot de passe Unisson.</p>
-<p><a href="${escapeHtml(p.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none">Choisir un nouveau mot de passe</a></p>
-<p style="font-size:13px">Ou copiez ce lien : ${escapeHtml(p.url)}</p>
-<p>Ce lien est valable ${p.minutes} minutes et ne peut servir qu'une fois.</p>
-<p>Si vous n'avez rien demandé, ignorez cet email : votre mot de passe reste inchangé.</p>`,
+<p>${t.reset.asked}</p>
+<p><a href="${escapeHtml(p.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none">${t.reset.button}</a></p>
+<p style="font-size:13px">${t.reset.copyLink} ${escapeHtml(p.url)}</p>
+<p>${t.reset.validity(p.minutes)}</p>
+<p>${t.reset.notYou}</p>`,
   );
   return { to: p.to, subject, text, html, kind: "reset", secrets: [p.url, escapeHtml(p.url)] };
 }
 
 export function welcomeMail(p: { to: string; firstName: string; publicUrl: string }): MailMessage {
-  const subject = "Bienvenue sur Unisson";
+  const subject = t.welcome.subject;
   const text = [
     hello(p.firstName),
     "",
-    "Bienvenue sur Unisson : plusieurs IA, une seule réponse.",
-    "Votre essai gratuit commence maintenant : 5 requêtes pendant 7 jours.",
-    `Posez votre première question : ${p.publicUrl}/`,
+    t.welcome.welcome,
+    `${t.welcome.trialStarts} ${t.welcome.trialTerms}.`,
+    `${t.welcome.firstQuestion} : ${p.publicUrl}/`,
   ].join("\n");
   const html = layout(
     subject,
     `<p>${escapeHtml(hello(p.firstName))}</p>
-<p>Bienvenue sur Unisson : plusieurs IA, une seule réponse.</p>
-<p>Votre essai gratuit commence maintenant : <strong>5 requêtes pendant 7 jours</strong>.</p>
-<p><a href="${escapeHtml(p.publicUrl)}/">Posez votre première question</a></p>`,
+<p>${t.welcome.welcome}</p>
+<p>${t.welcome.trialStarts} <strong>${t.welcome.trialTerms}</strong>.</p>
+<p><a href="${escapeHtml(p.publicUrl)}/">${t.welcome.firstQuestion}</a></p>`,
   );
   return { to: p.to, subject, text, html, kind: "welcome" };
 }

@@ -90,7 +90,7 @@ describe("POST /api/auth/login", () => {
 });
 
 describe("GET /api/auth/me and POST /api/auth/logout", () => {
-  test("me answers the user object of spec section 3", async () => {
+  test("me answers the user object of docs/PRODUCT.md#user-object", async () => {
     const { call, db, clock } = createTestApp();
     const { user, token } = makeUser(db, clock.now());
     const res = await call("GET", "/api/auth/me", { token });

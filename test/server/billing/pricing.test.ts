@@ -49,7 +49,7 @@ describe("pricing constants", () => {
   });
 });
 
-describe("offersFor (spec section 6)", () => {
+describe("offersFor (docs/PRODUCT.md#offers)", () => {
   const offers = (plan: Parameters<typeof offersFor>[0], remaining: number): string[] => offersFor(plan, remaining);
   const all = ["subscription_basic", "subscription_basic_annual", "subscription_pro", "subscription_pro_annual"];
   test("trial and expired users see every offer", () => {
@@ -69,7 +69,7 @@ describe("offersFor (spec section 6)", () => {
   });
 });
 
-describe("changeOptionsFor (spec section 4)", () => {
+describe("changeOptionsFor (docs/PRODUCT.md#plan-changes)", () => {
   const ids = (plan: "basic" | "pro", cycle: "monthly" | "annual") => changeOptionsFor(plan, cycle).map((o) => `${o.target_plan}/${o.target_billing_cycle}`);
   test("basic monthly: pro monthly, pro annual, basic annual, then cancel", () => {
     expect(ids("basic", "monthly")).toEqual(["pro/monthly", "pro/annual", "basic/annual", "expired/null"]);

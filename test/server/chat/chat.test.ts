@@ -111,7 +111,7 @@ describe("POST /api/unisson/chat: message types", () => {
   });
 });
 
-describe("POST /api/unisson/chat: errors of spec section 8", () => {
+describe("POST /api/unisson/chat: errors of docs/PRODUCT.md#errors", () => {
   test("a blank message: 400 in French, nothing stored", async () => {
     const t = chatApp(fakes());
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "   \n " } });

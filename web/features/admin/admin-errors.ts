@@ -3,7 +3,7 @@ import { ApiError, storedToken } from "../../lib/api.ts";
 
 const t = fr.admin.errors;
 
-/** Spec section 8: a missing token is retried once after 1 s (the session may still be settling after login). */
+/** docs/PRODUCT.md#errors: a missing token is retried once after 1 s (the session may still be settling after login). */
 export const MISSING_TOKEN_RETRY_MS = 1_000;
 
 export class MissingTokenError extends Error {}
@@ -17,7 +17,7 @@ export async function withToken<T>(call: () => Promise<T>): Promise<T> {
   return call();
 }
 
-/** The admin messages of spec section 8; `prefix` names what failed to load. */
+/** The admin messages of docs/PRODUCT.md#errors; `prefix` names what failed to load. */
 export function adminErrorMessage(err: unknown, prefix: string): string {
   if (err instanceof MissingTokenError) return t.missingToken;
   if (err instanceof ApiError) {

@@ -10,7 +10,7 @@ import { EditUserDialog } from "./edit-user-dialog.tsx";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.admin.users;
-/** Spec section 9: 10 users a page; "next" is disabled when a page has fewer. */
+/** docs/PRODUCT.md#admin: 10 users a page; "next" is disabled when a page has fewer. */
 export const PER_PAGE = 10;
 
 type Notice = { kind: "success" | "error"; text: string } | null;
@@ -127,7 +127,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
                   <button type="button" className="u-btn-outline" aria-label={fill(t.editLabel, { name: name(u) })} onClick={() => setEditing(u)}>
                     {t.edit}
                   </button>
-                  {/* Spec section 5: an admin cannot delete their own account, so no button on their row. */}
+                  {/* docs/PRODUCT.md#admin: an admin cannot delete their own account, so no button on their row. */}
                   {u.id !== me.id && (
                     <button type="button" className="u-btn-danger" aria-label={fill(t.deleteLabel, { name: name(u) })} onClick={() => setDeleting(u)}>
                       {t.delete}

@@ -5,7 +5,7 @@ const t = fr.admin.edit;
 
 export type Plan = PublicUser["subscription_type"];
 export const PLANS: readonly Plan[] = ["trial", "basic", "pro", "expired"];
-/** Spec section 9: the admin trial-days field goes up to 30. */
+/** docs/PRODUCT.md#admin-edit: the admin trial-days field goes up to 30. */
 export const TRIAL_DAYS_MAX = 30;
 
 /** The edit form as typed: every field a string, as inputs give them. */
@@ -40,7 +40,7 @@ export function formFromUser(u: PublicUser): UserForm {
   };
 }
 
-/** Spec section 5: numbers are parsed as integers, anything unreadable counts as 0. */
+/** docs/PRODUCT.md#admin-edit: numbers are parsed as integers, anything unreadable counts as 0. */
 export function toInt(value: string): number {
   const n = Number.parseInt(value.trim(), 10);
   return Number.isNaN(n) ? 0 : n;
@@ -48,7 +48,7 @@ export function toInt(value: string): number {
 
 const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The rules of spec section 5 for the admin edit dialog; the payload is built from trimmed values. */
+/** The rules of docs/PRODUCT.md#admin-edit for the admin edit dialog; the payload is built from trimmed values. */
 export function validateUserForm(form: UserForm): { errors: FormErrors; payload: UserPayload } {
   const payload: UserPayload = {
     first_name: form.first_name.trim(),

@@ -9,7 +9,7 @@ import { BillingHistory } from "./billing-history.tsx";
 
 const t = fr.admin.edit;
 
-/** The admin's edit-user dialog: client rules first (spec section 5), then the server's detail if it refuses. */
+/** The admin's edit-user dialog: client rules first (docs/PRODUCT.md#admin-edit), then the server's detail if it refuses. */
 export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; onClose(): void; onSaved(): void }) {
   const [form, setForm] = useState<UserForm>(() => formFromUser(user));
   const [errors, setErrors] = useState<FormErrors>({});

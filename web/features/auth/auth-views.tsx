@@ -22,7 +22,7 @@ const LegalModal = lazy(() => import("../legal/legal-modal.tsx").then((m) => ({ 
 
 type View = "login" | "register" | "forgot" | "reset" | "twoFactor";
 
-/** The screens shown while nobody is signed in, chosen by state (spec section 2). */
+/** The screens shown while nobody is signed in, chosen by state (docs/PRODUCT.md#auth-screens). */
 export function AuthViews({
   initial,
   resetToken,

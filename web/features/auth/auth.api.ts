@@ -12,7 +12,7 @@ let pendingLogin: string | undefined;
 /** The login the last mailed code is bound to: a new login within the minute reuses it (the code already sent). */
 let codeSentFor: { email: string; pendingLogin: string | undefined } | undefined;
 
-/** POST /auth/login: 200 signs in, 202 asks for the second factor; any other answer is an error (spec section 7). */
+/** POST /auth/login: 200 signs in, 202 asks for the second factor; any other answer is an error (docs/PRODUCT.md#sign-in). */
 export async function loginCall(email: string, password: string): Promise<SignedIn | "2FA_REQUIRED"> {
   const res = await api.auth.login.$post({ json: { email, password } });
   const status: number = res.status;

@@ -7,7 +7,7 @@ import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.forgot;
 
-/** Form, then success or error (spec section 4). The answer never says whether the account exists. */
+/** Form, then success or error (docs/PRODUCT.md#password-reset). The answer never says whether the account exists. */
 export function ForgotPasswordView({
   onSubmit,
   onBack,

@@ -15,7 +15,7 @@ export type RegisterErrors = Partial<Record<keyof RegisterValues, string>>;
 /** The spec's basic {email} form: something@something.something, no spaces. */
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Spec section 5, register rules, in the spec's order and words. */
+/** The register rules of docs/PRODUCT.md#register, in that order and those words. */
 export function validateRegister(v: RegisterValues): RegisterErrors {
   const errors: RegisterErrors = {};
   if (!v.firstName.trim()) errors.firstName = e.firstName;
@@ -31,7 +31,7 @@ export function validateRegister(v: RegisterValues): RegisterErrors {
 
 export type ResetCriteria = { length: boolean; lower: boolean; upper: boolean; digit: boolean; match: boolean };
 
-/** Reset password rules (spec section 5), each shown live. */
+/** Reset password rules (docs/PRODUCT.md#password-reset), each shown live. */
 export function resetCriteria(password: string, confirm: string): ResetCriteria {
   return {
     length: password.length >= 8,

@@ -26,7 +26,7 @@ export function RegisterView({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  // Editing a field clears that field's error (spec section 5).
+  // Editing a field clears that field's error (docs/PRODUCT.md#register).
   function set<K extends keyof RegisterValues>(key: K, value: RegisterValues[K]) {
     setV((old) => ({ ...old, [key]: value }));
     setErrors((old) => (old[key] ? { ...old, [key]: undefined } : old));

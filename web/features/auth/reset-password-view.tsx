@@ -13,7 +13,7 @@ const t = fr.reset;
 export type TokenCheck = { valid: boolean; email?: string | null; expires_in_minutes?: number | null; error?: string | null };
 type State = { step: "validating" } | { step: "invalid"; message: string } | { step: "valid"; check: TokenCheck } | { step: "success" };
 
-/** Validating, then valid (form with live criteria) or invalid, then success (spec section 4). */
+/** Validating, then valid (form with live criteria) or invalid, then success (docs/PRODUCT.md#password-reset). */
 export function ResetPasswordView({
   token,
   validate,

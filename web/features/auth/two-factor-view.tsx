@@ -10,7 +10,7 @@ import { useCountdown } from "./use-countdown.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.twoFactor;
-/** Spec section 9: a code lives 600 s; a new one may be asked after 60 s. */
+/** docs/PRODUCT.md#two-factor: a code lives 600 s; a new one may be asked after 60 s. */
 export const CODE_TTL_S = 600;
 export const RESEND_AFTER_S = 60;
 
@@ -53,7 +53,7 @@ export function TwoFactorView({
     }
   }
 
-  // The code is asked for once on entering the screen (spec section 4); the ref survives StrictMode's double effect.
+  // The code is asked for once on entering the screen (docs/PRODUCT.md#two-factor); the ref survives StrictMode's double effect.
   useEffect(() => {
     if (requested.current) return;
     requested.current = true;
@@ -78,7 +78,7 @@ export function TwoFactorView({
     try {
       const { user, token } = await verify(code, remember);
       setSuccess(true);
-      // 'Connexion réussie !' stays one second before the app opens (spec section 4).
+      // 'Connexion réussie !' stays one second before the app opens (docs/PRODUCT.md#two-factor).
       doneTimer.current = setTimeout(() => {
         try {
           onDone(user, token);

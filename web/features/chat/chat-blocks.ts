@@ -6,12 +6,12 @@ const e = fr.chat.errors;
 /** A message shown in place of an answer; `pricing` opens the pricing overlay, `title` heads it. */
 export type Notice = { kind: "blocked" | "moderation" | "system" | "error"; title?: string; text: string; note?: string; pricing?: boolean };
 
-/** Spec section 5: at least 2 models must be available. */
+/** docs/PRODUCT.md#chat-blocks: at least 2 models must be available. */
 export const MIN_AVAILABLE_AIS = 2;
 
 /**
  * Why a message cannot be sent right now, before asking the server
- * (spec section 5): expired, no requests left (per plan), maintenance.
+ * (docs/PRODUCT.md#chat-blocks): expired, no requests left (per plan), maintenance.
  */
 export function blockFor(user: PublicUser, available: number, statusLoaded: boolean): Notice | null {
   if (user.subscription_type === "expired") {
@@ -28,7 +28,7 @@ export function blockFor(user: PublicUser, available: number, statusLoaded: bool
   return null;
 }
 
-/** The input is disabled when expired or out of requests (spec section 5). */
+/** The input is disabled when expired or out of requests (docs/PRODUCT.md#chat-blocks). */
 export function inputLocked(user: PublicUser): boolean {
   return user.subscription_type === "expired" || user.remaining_queries <= 0;
 }

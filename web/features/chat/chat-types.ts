@@ -1,7 +1,7 @@
 import type { Consolidation } from "../../../src/chat/chat.consolidate.ts";
 import type { PublicMessage } from "../../../src/chat/chat.view.ts";
 
-/** The message of spec section 3, as the API sends it. */
+/** The message of docs/PRODUCT.md#messages, as the API sends it. */
 export type ChatMessage = PublicMessage;
 
 export type ModelAnswer = { name: string; label: string | null; content: string | null; error: string | null };

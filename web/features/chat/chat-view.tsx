@@ -19,7 +19,7 @@ import type { ChatState } from "./use-chat.ts";
 
 const t = fr.chat;
 
-/** The new-query tab: the big question box and the models, or the conversation under way (spec section 2). */
+/** The new-query tab: the big question box and the models, or the conversation under way (docs/PRODUCT.md#chat-screen). */
 export function ChatView({
   chat,
   status,
@@ -40,7 +40,7 @@ export function ChatView({
   const endRef = useRef<HTMLDivElement>(null);
   const locked = inputLocked(user);
   const started = chat.messages.length > 0;
-  // A locked box says why, before the user tries (spec section 5).
+  // A locked box says why, before the user tries (docs/PRODUCT.md#chat-blocks).
   const notice = chat.notice ?? (locked ? blockFor(user, status.available, status.loaded) : null);
 
   const listRef = useRef<HTMLOListElement>(null);

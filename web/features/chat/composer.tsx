@@ -2,7 +2,7 @@ import { type KeyboardEvent, useState } from "react";
 import { SendIcon } from "../../components/ui/icons.tsx";
 
 /**
- * The question box: Enter sends, Shift+Enter breaks the line (spec section 2).
+ * The question box: Enter sends, Shift+Enter breaks the line (docs/PRODUCT.md#chat-screen).
  * The text is cleared only when the message was taken, so a refusal keeps it.
  */
 export function Composer({

@@ -6,10 +6,10 @@ import type { ChatMessage } from "./chat-types.ts";
 import { FinalAnswer } from "./final-answer.tsx";
 import { Markdown } from "./markdown.tsx";
 
-/** Spec section 9: the copy confirmation icon lasts 2 s. */
+/** docs/PRODUCT.md#message-detail: the copy confirmation icon lasts 2 s. */
 export const COPIED_MS = 2000;
 
-/** An assistant message enlarged, with a copy button (spec section 2). */
+/** An assistant message enlarged, with a copy button (docs/PRODUCT.md#message-detail). */
 export function MessageDetail({ message, onClose }: { message: ChatMessage; onClose(): void }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);

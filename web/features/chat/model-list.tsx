@@ -3,7 +3,7 @@ import type { AiStatusValue } from "./use-ai-status.ts";
 
 const t = fr.chat;
 
-/** The connected models before a conversation: name, specialty, provider, OK/KO (spec section 2). */
+/** The connected models before a conversation: name, specialty, provider, OK/KO (docs/PRODUCT.md#chat-screen). */
 export function ModelList({ status }: { status: AiStatusValue }) {
   const up = new Map(status.aiStatus.map((a) => [a.name, a.available]));
   return (

@@ -2,7 +2,7 @@ import { fr } from "../../i18n/fr.ts";
 import { WarningIcon } from "../../components/ui/icons.tsx";
 import type { Notice } from "./chat-blocks.ts";
 
-/** A blocked, refused or failed request, in the words of spec sections 5 and 8. */
+/** A blocked, refused or failed request, in the words of docs/PRODUCT.md#chat-blocks. */
 export function NoticeBox({ notice, onPricing }: { notice: Notice; onPricing(): void }) {
   return (
     <div className={`notice notice-${notice.kind}`} role="alert">

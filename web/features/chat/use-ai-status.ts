@@ -12,12 +12,12 @@ export type StatusState = {
   loaded: boolean;
 };
 
-/** Spec section 9: the status is polled every 120000 ms while signed in. */
+/** docs/PRODUCT.md#models: the status is polled every 120000 ms while signed in. */
 export const STATUS_POLL_MS = 120_000;
 
 const initial: StatusState = { models: [], aiStatus: [], operational: true, loaded: false };
 
-/** Models once at start, then the cheap status every 2 minutes; failures are only logged (spec section 8). */
+/** Models once at start, then the cheap status every 2 minutes; failures are only logged (docs/PRODUCT.md#models). */
 export function useAiStatus() {
   const [state, setState] = useState<StatusState>(initial);
 

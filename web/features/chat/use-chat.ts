@@ -17,7 +17,7 @@ function merge(prev: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
   return [...prev.filter((m) => m.id >= 0 && !ids.has(m.id)), ...incoming];
 }
 
-/** Spec section 8, chat send errors. */
+/** docs/PRODUCT.md#errors, chat send errors. */
 function sendNotice(err: unknown): Notice {
   if (err instanceof ApiError) {
     if (err.status === 400 && err.detail) return { kind: "moderation", title: e.moderationTitle, text: err.detail, note: e.moderationNote };
@@ -33,7 +33,7 @@ export type ChatDeps = {
   statusLoaded: boolean;
   /** Opens the pricing overlay (blocked states, 402). */
   onNeedPricing(): void;
-  /** After each final answer: the quota changed (spec section 4). */
+  /** After each final answer: the quota changed (docs/PRODUCT.md#session). */
   onAnswered(): void;
 };
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { fr } from "../../i18n/fr.ts";
 
-/** Spec section 4: 15, 30, 65, 85, 95 one second apart, then 100 'Analyse terminée', cleared 1.5 s later. */
+/** docs/PRODUCT.md#final-processing: 15, 30, 65, 85, 95 one second apart, then 100 'Analyse terminée', cleared 1.5 s later. */
 export const PROGRESS_STEPS = [15, 30, 65, 85, 95] as const;
 export const STEP_MS = 1000;
 export const CLEAR_AFTER_MS = 1500;

@@ -6,13 +6,13 @@ import { ApiError, api, unwrap } from "../../lib/api.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.contact;
-/** Spec section 4: after success the dialog closes 2 s later, its form cleared. */
+/** docs/PRODUCT.md#contact: after success the dialog closes 2 s later, its form cleared. */
 export const CONTACT_CLOSE_MS = 2000;
 
 type Values = { name: string; email: string; subject: string; message: string };
 type Status = "idle" | "sending" | "success" | "error";
 
-/** The contact form; the server's error detail already names the support address (spec section 8). */
+/** The contact form; the server's error detail already names the support address (docs/PRODUCT.md#contact). */
 export function ContactDialog({ initial, onClose }: { initial?: Partial<Values>; onClose(): void }) {
   const empty: Values = { name: "", email: "", subject: "", message: "", ...initial };
   const [v, setV] = useState<Values>(empty);

@@ -88,7 +88,7 @@ export function useHistory() {
   return { ...state, query, setQuery, loadMore, remove, retry, searching: state.q !== "" };
 }
 
-/** Title, or the first 50 characters of the first message (spec section 2). */
+/** Title, or the first 50 characters of the first message (docs/PRODUCT.md#history). */
 export function conversationTitle(c: ConversationSummary): string {
   if (c.title?.trim()) return c.title;
   const first = (c.first_message ?? "").trim();

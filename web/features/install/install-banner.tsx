@@ -4,7 +4,7 @@ import { fr } from "../../i18n/fr.ts";
 import { hasFlag, rememberFlag } from "../../lib/storage.ts";
 
 const t = fr.install;
-/** Spec section 9: shown 3 s after load on iOS/Android when not installed; dismissal remembered 24 h. */
+/** docs/PRODUCT.md#install-banner: shown 3 s after load on iOS/Android when not installed; dismissal remembered 24 h. */
 export const INSTALL_DELAY_MS = 3000;
 export const INSTALL_DISMISS_MS = 24 * 60 * 60_000;
 export const INSTALL_KEY = "unisson_install_dismissed";

@@ -1,4 +1,4 @@
-/** Spec section 9: health every 6 minutes; after 30 minutes without activity the interval triples. */
+/** docs/PRODUCT.md#keep-alive: health every 6 minutes; after 30 minutes without activity the interval triples. */
 export const PING_MS = 6 * 60_000;
 export const IDLE_AFTER_MS = 30 * 60_000;
 export const IDLE_FACTOR = 3;
@@ -15,7 +15,7 @@ export type KeepAliveDeps = {
 /**
  * Keeps the server warm while someone is signed in: a warmup at start and
  * whenever the tab comes back into view, a cheap health ping on a timer that
- * slows down when the user is away. Failures are only logged (spec section 8).
+ * slows down when the user is away. Failures are only logged (docs/PRODUCT.md#keep-alive).
  * Returns stop(), called at logout.
  */
 export function startKeepAlive(deps: KeepAliveDeps): () => void {

@@ -4,7 +4,7 @@ import { LEGAL_PAGES, type LegalPage } from "../legal/legal-pages.ts";
 
 const t = fr.footer;
 
-/** The four legal pages (in a modal), the contact form and the version label (spec section 2). */
+/** The four legal pages (in a modal), the contact form and the version label (docs/PRODUCT.md#footer). */
 export function AppFooter({ onLegal, onContact, onAccount }: { onLegal(page: LegalPage): void; onContact(): void; onAccount?(): void }) {
   return (
     <footer className="app-footer">

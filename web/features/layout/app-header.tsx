@@ -7,7 +7,7 @@ import { QuotaBadge } from "./quota-badge.tsx";
 
 const t = fr.header;
 
-/** Plan, system status, available AIs, first name, admin or subscription button, logout (spec section 2). */
+/** Plan, system status, available AIs, first name, admin or subscription button, logout (docs/PRODUCT.md#main-app). */
 export function AppHeader({
   user,
   status,

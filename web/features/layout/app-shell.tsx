@@ -26,7 +26,7 @@ const LegalModal = lazy(() => import("../legal/legal-modal.tsx").then((m) => ({ 
 
 type Tab = "query" | "history";
 
-/** The signed-in app (spec section 2): header, two tabs, footer, banners and overlays. Loaded lazily. */
+/** The signed-in app (docs/PRODUCT.md#main-app): header, two tabs, footer, banners and overlays. Loaded lazily. */
 export function AppShell({ paymentSessionId }: { paymentSessionId: string | null }) {
   const { user, refreshUser, logout } = useSignedInUser();
   const [view, setView] = useState<"app" | "admin">("app");

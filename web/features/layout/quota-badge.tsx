@@ -3,7 +3,7 @@ import { fr } from "../../i18n/fr.ts";
 
 const t = fr.quota;
 
-/** The badge text and colour of spec sections 2 and 9. */
+/** The badge text and colour of docs/PRODUCT.md#quota-badge. */
 export function quotaBadge(user: PublicUser): { text: string; level: "danger" | "warning" | "ok"; warning: string | null } {
   const n = user.remaining_queries;
   const plan = user.subscription_type;
@@ -16,7 +16,7 @@ export function quotaBadge(user: PublicUser): { text: string; level: "danger" | 
   return { text, level, warning: warnings.length ? warnings.join(" · ") : null };
 }
 
-/** Clickable: opens the pricing overlay (spec section 2). */
+/** Clickable: opens the pricing overlay (docs/PRODUCT.md#quota-badge). */
 export function QuotaBadge({ user, onClick }: { user: PublicUser; onClick(): void }) {
   const b = quotaBadge(user);
   return (

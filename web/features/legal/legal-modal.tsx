@@ -2,7 +2,7 @@ import { Modal } from "../../components/ui/modal.tsx";
 import { legalDocs } from "../../i18n/fr-legal.ts";
 import type { LegalPage } from "./legal-pages.ts";
 
-/** One of the four legal pages, in a modal (spec section 2). */
+/** One of the four legal pages, in a modal (docs/PRODUCT.md#footer). */
 export function LegalModal({ page, onClose }: { page: LegalPage; onClose(): void }) {
   const doc = legalDocs[page];
   return (

@@ -4,7 +4,7 @@ import { lazy, Suspense } from "react";
 const PaymentBody = lazy(() => import("./payment-body.tsx").then((m) => ({ default: m.PaymentBody })));
 
 /**
- * Spec section 2: a session_id on the main page opens this verification
+ * docs/PRODUCT.md#payment: a session_id on the main page opens this verification
  * overlay. It removes session_id from the address bar, polls the checkout
  * status, refreshes the user when paid and closes 2 s later.
  */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
 
 /**
- * Spec sections 4 and 9: the status is polled every 2 s, at most 10 times,
+ * docs/PRODUCT.md#payment: the status is polled every 2 s, at most 10 times,
  * and the overlay closes 2 s after a paid status. An object, so a test can
  * shorten the waits and run the ten polls in real time.
  */

@@ -2,7 +2,7 @@ import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
 import type { ProductType } from "./offers.ts";
 
-/** Spec section 9 timers: the checkout call gives up after 15 s; one retry, 2 s later. */
+/** docs/PRODUCT.md#payment timers: the checkout call gives up after 15 s; one retry, 2 s later. */
 export const CHECKOUT_TIMEOUT_MS = 15_000;
 export const CHECKOUT_RETRY_DELAY_MS = 2_000;
 
@@ -37,7 +37,7 @@ async function attempt(input: CheckoutInput): Promise<string> {
 
 const transient = (err: unknown) => err instanceof CheckoutTimeout || err instanceof CheckoutNetworkError;
 
-/** Creates the Checkout Session; a first network or timeout failure is retried once after 2 s (spec section 4). */
+/** Creates the Checkout Session; a first network or timeout failure is retried once after 2 s (docs/PRODUCT.md#payment). */
 export async function createCheckout(input: CheckoutInput, onRetry?: () => void): Promise<string> {
   try {
     return await attempt(input);
@@ -49,7 +49,7 @@ export async function createCheckout(input: CheckoutInput, onRetry?: () => void)
   }
 }
 
-/** The alert of spec section 8 for a failed checkout creation. */
+/** The alert of docs/PRODUCT.md#payment for a failed checkout creation. */
 export function checkoutErrorMessage(err: unknown): string {
   const t = fr.pricing.checkoutErrors;
   if (err instanceof CheckoutTimeout) return t.timeout;

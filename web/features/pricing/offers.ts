@@ -20,7 +20,7 @@ export type ProductType = Product;
 export type ChangeRow = ChangeOption & { current: boolean };
 
 /**
- * The change-plan list of spec section 4: every plan/cycle option sorted by
+ * The change-plan list of docs/PRODUCT.md#plan-changes: every plan/cycle option sorted by
  * yearly price descending (143,88 and 359,88 for the monthly ones), cancel
  * last, with the current plan kept in its place but marked current (its
  * button is disabled).

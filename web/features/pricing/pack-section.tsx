@@ -4,7 +4,7 @@ import { OFFERS, type Product } from "./offers.ts";
 
 const t = fr.pricing.pack;
 
-/** The one-off pack of 10 extra requests, for basic and pro subscribers only (spec section 6). */
+/** The one-off pack of 10 extra requests, for basic and pro subscribers only (docs/PRODUCT.md#offers). */
 export function PackSection({ price, busy, onBuy }: { price: number; busy: Product | null; onBuy(): void }) {
   return (
     <section className="pricing-section pack" aria-labelledby="pack-title">

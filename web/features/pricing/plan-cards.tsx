@@ -23,8 +23,7 @@ export function CycleToggle({ cycle, onChange }: { cycle: Cycle; onChange(c: Cyc
 }
 
 /**
- * The subscription cards of the chosen cycle, limited to the offers of spec
- * section 6 for this user's plan and remaining requests.
+ * The subscription cards of the chosen cycle, limited to the offers of docs/PRODUCT.md#offers for this user's plan and remaining requests.
  */
 export function PlanCards({
   user,

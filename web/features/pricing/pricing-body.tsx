@@ -18,7 +18,7 @@ import "./pricing.css";
 const t = fr.pricing;
 const detailOf = (err: unknown) => (err instanceof ApiError ? (err.detail ?? err.message) : err instanceof Error ? err.message : String(err));
 
-/** The pricing and subscription overlay (spec section 2), loaded lazily by PricingOverlay. */
+/** The pricing and subscription overlay (docs/PRODUCT.md#pricing-overlay), loaded lazily by PricingOverlay. */
 export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser; onClose(): void; onUserRefresh(): Promise<void> }) {
   const id = useId();
   const { priceOf, quotes, status, reload } = usePricing();

@@ -42,7 +42,7 @@ export function SubscriptionStatus({ user, status, busy, onCancelChange }: { use
 }
 
 /**
- * The change-plan list of spec section 4, sorted by yearly price descending,
+ * The change-plan list of docs/PRODUCT.md#plan-changes, sorted by yearly price descending,
  * cancel last; the current plan's button is disabled, and every button while
  * a change is pending (only cancelling it is allowed then).
  */

@@ -14,8 +14,7 @@ export type SubscriptionInfo = {
 /**
  * What the overlay shows, loaded when it opens: the products (prices come from
  * the shared price module; the API's list can only override an amount), one
- * upgrade quote per subscription (a failed quote is just not shown, spec
- * section 7) and the subscription status.
+ * upgrade quote per subscription (a failed quote is just not shown, docs/PRODUCT.md#pricing-overlay) and the subscription status.
  */
 export function usePricing() {
   const [prices, setPrices] = useState<Partial<Record<Product, number>>>({});

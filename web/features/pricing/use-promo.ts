@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { fr } from "../../i18n/fr.ts";
 import { api, unwrap } from "../../lib/api.ts";
 
-/** Spec sections 5 and 9: the code is checked on the server 500 ms after the last keystroke. */
+/** docs/PRODUCT.md#pricing-overlay: the code is checked on the server 500 ms after the last keystroke. */
 export const PROMO_DEBOUNCE_MS = 500;
 
 export type PromoResult = { valid: boolean; message: string } | null;

@@ -12,8 +12,7 @@ export const redirect = { to: (url: string) => window.location.assign(url) };
 
 /**
  * "Buy" on a card or on the pack: signed-out users are told to sign in, a
- * basic/pro subscriber buying a subscription gets the change-plan flow (spec
- * section 4), anyone else goes to Stripe Checkout.
+ * basic/pro subscriber buying a subscription gets the change-plan flow (docs/PRODUCT.md#plan-changes), anyone else goes to Stripe Checkout.
  */
 export function usePurchase({
   user,

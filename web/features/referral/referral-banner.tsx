@@ -8,7 +8,7 @@ const t = fr.referral;
 export const BANNER_KEY = "unisson_referral_banner_dismissed";
 
 /**
- * The bottom banner (spec section 2): hidden for admins and once dismissed;
+ * The bottom banner (docs/PRODUCT.md#referral-banner): hidden for admins and once dismissed;
  * basic/pro users are invited to share their code, others to subscribe.
  */
 export function ReferralBanner({ user, onSeeCode, onSubscribe }: { user: PublicUser; onSeeCode(): void; onSubscribe(): void }) {

@@ -11,7 +11,7 @@ export type SessionValue = {
   token: string | null;
   /** After login, register or two-factor: stores both and signs in. */
   setSession(user: PublicUser, token: string): void;
-  /** GET /auth/me; a 401 logs out (spec section 4), other failures keep the user. */
+  /** GET /auth/me; a 401 logs out (docs/PRODUCT.md#session), other failures keep the user. */
   refreshUser(): Promise<void>;
   /** Revokes the session on the server (best effort) and clears storage; `ended`: the server already ended it (account deleted). */
   logout(ended?: boolean): Promise<void>;

@@ -1,0 +1,50 @@
+/**
+ * The French texts of the chat engine that reach the user outside the error
+ * table (src/lib/errors.ts): the replies it writes itself, the notice of a
+ * degraded answer, why a model is missing from an answer, and the words of a
+ * conversation's Markdown export. docs/PRODUCT.md#conversation-flow,
+ * #degraded-answers, #history-search. The models' own instructions stay in
+ * src/chat/chat.prompts.ts (see docs/ARCHITECTURE.md, "Texts").
+ */
+export const frChat = {
+  /** The engine's own replies (conversation flow). */
+  reply: {
+    tooShort:
+      "Votre message est un peu court pour que les IA puissent vous répondre utilement. Pouvez-vous préciser votre question : le sujet, votre objectif et le niveau de détail attendu ?",
+    clarifyIntro: "Pour vous donner la meilleure réponse, pouvez-vous préciser :",
+    noSources: "Aucune source citée par les modèles.",
+  },
+  /** The notice that opens a degraded answer; its parts are joined by a space. */
+  degraded: {
+    partial: (answered: number, asked: number) => `**Réponse partielle** : synthèse établie à partir de ${answered} réponse${answered > 1 ? "s" : ""} sur ${asked}.`,
+    missing: (list: string) => `Sans réponse : ${list}.`,
+    fallback: (primary: string, intended: string) => `Synthèse rédigée par ${primary} à la place de ${intended}.`,
+    notCharged: (under: number) => `Moins de ${under} réponses : cette requête ne vous est pas décomptée.`,
+  },
+  /** Why a model's answer is missing (answer notice, live view, result_data, logs). */
+  reason: {
+    refusal: "refus du modèle",
+    cut: "réponse interrompue",
+    empty: "réponse vide",
+    truncated: "synthèse tronquée (limite de jetons)",
+    noKey: "clé API non configurée",
+    cancelled: "écarté",
+    stalled: "flux interrompu (plus aucun texte reçu)",
+    deadline: "délai dépassé",
+    leftOut: "délai dépassé (non attendu)",
+    leftOutAfter: (seconds: number) => `délai dépassé (non attendu après ${seconds} s)`,
+    skippedNoKey: "non interrogé : clé API non configurée",
+    skippedRateLimited: (until: string) => `non interrogé : limite de débit (reprise à ${until})`,
+    skippedDown: (since: string) => `non interrogé : indisponible depuis ${since}`,
+  },
+  /** The Markdown export of a conversation. */
+  export: {
+    title: (date: string) => `_Conversation Unisson du ${date}._`,
+    question: "Question",
+    answer: "Réponse",
+    modelsConsulted: "**Modèles consultés :**",
+    synthesisBy: (model: string) => ` (synthèse : ${model})`,
+    failed: "**Sans réponse :**",
+    sources: "**Sources :**",
+  },
+};

@@ -1,0 +1,74 @@
+/**
+ * The French sentences the operator CLI prints (`unisson …`): what a command
+ * did, why it refused, what it asks. Table column headers and command
+ * descriptions stay beside the command that lays them out. docs/PRODUCT.md#cli.
+ */
+export const frCli = {
+  notAnInteger: (label: string, max: number) => `${label} doit être un entier entre 1 et ${max}.`,
+  serverDown: (url: string) => `Le serveur ne répond pas sur ${url}`,
+  users: {
+    emptyPage: (page: number, total: number) => `Page ${page} vide (${total} utilisateur(s) en tout).`,
+    none: "Aucun utilisateur.",
+    page: (page: number, pages: number, total: number) => `Page ${page}/${pages} — ${total} utilisateur(s)`,
+    created: (email: string, id: number, plan: string) => `Compte créé : ${email} (n° ${id}, forfait ${plan})`,
+    generatedPassword: (password: string) => `Mot de passe (affiché une seule fois) : ${password}`,
+    nothingToUpdate: "Rien à modifier : indiquez --first-name, --last-name ou --email.",
+    updated: "Compte modifié.",
+    planSet: (plan: string) => `Forfait ${plan} attribué.`,
+    granted: (n: number) => `${n} requête(s) offerte(s).`,
+    resetLink: (email: string, until: string, url: string) => `Lien de réinitialisation pour ${email} (valable jusqu'au ${until}, une seule fois) :\n${url}`,
+    confirmDelete: (email: string) => `Supprimer définitivement le compte ${email} et ses conversations ?`,
+    yesNo: "(oui/non)",
+    deleteNotConfirmed: (email: string) => `Suppression non confirmée : ajoutez --yes pour supprimer ${email}.`,
+    deleted: (email: string, id: number) => `Compte supprimé : ${email} (n° ${id}).`,
+    keyRevoked: (id: number) => `Clé n° ${id} révoquée.`,
+    noKeys: (email: string) => `Aucune clé d'API pour ${email}.`,
+    never: "jamais",
+    keyCount: (n: number, email: string) => `${n} clé(s) d'API pour ${email}`,
+  },
+  sheet: {
+    cycle: (annual: boolean) => (annual ? "annuel" : "mensuel"),
+    remaining: (total: number, plan: number, extra: number) => `${total} (forfait ${plan}, supplémentaires ${extra})`,
+    yes: "oui",
+    no: "non",
+    on: "activée",
+    off: "désactivée",
+    none: "aucun",
+    billingHistory: "Historique de facturation :",
+  },
+  billing: {
+    compared: (subs: number, invoices: number, dryRun: boolean) =>
+      `${subs} abonnement(s) et ${invoices} facture(s) payée(s) comparés avec Stripe${dryRun ? " (simulation : rien n'a été corrigé)" : ""}.`,
+    noDifference: "Aucune différence.",
+    differences: (n: number, fixed: number) => `${n} différence(s), ${fixed} corrigée(s).`,
+  },
+  stats: {
+    aiCosts: (days: number, total: string, answers: number, average: string) =>
+      `Coût des IA, ${days} derniers jours : ${total} ; ${answers} réponses, ${average} par réponse en moyenne`,
+  },
+  usage: {
+    title: (days: number) => `Usage des ${days} derniers jours`,
+    spend: (total: string, probes: string, average: string) => `Dépense des IA : ${total} (dont sondes ${probes}), ${average} par réponse en moyenne`,
+    noAnswers: "Aucune réponse.",
+    noCalls: "Aucun appel aux modèles.",
+    noUsers: "Aucun utilisateur actif.",
+  },
+  audit: { empty: "Aucune action enregistrée." },
+  promo: {
+    created: (code: string, percent: number) => `Code promo créé : ${code} (-${percent} %)`,
+    empty: "Aucun code promo.",
+  },
+  mail: {
+    empty: "Aucun email.",
+    status: { outbox: "boîte d'envoi", sent: "envoyé", failed: "échec" },
+    body: (id: number, to: string, subject: string, text: string, error: string | null) => `--- n° ${id} à ${to} : ${subject}\n${text}${error ? `\n(erreur : ${error})` : ""}`,
+  },
+  backup: {
+    written: (file: string, kib: string) => `Sauvegarde écrite et vérifiée (integrity_check : ok) : ${file} (${kib} Kio)`,
+  },
+  migrate: {
+    serverRunning: (pid: number, host: string) => `Un serveur Unisson utilise cette base (pid ${pid} sur ${host}) : arrêtez-le avant de migrer.`,
+    applied: (n: number, path: string, backup: string | null) => `${n} migration(s) appliquée(s) à ${path}${backup ? ` (sauvegarde préalable : ${backup})` : ""}`,
+    upToDate: (path: string) => `Base à jour : ${path}`,
+  },
+};

@@ -1,0 +1,46 @@
+/**
+ * The French texts an operator reads from the server and the services the CLI
+ * shares with it: refusals to start or to open a database, backups, the admin
+ * created at start, the start-up configuration line, the 404 page. Log event
+ * names and metric help texts stay beside their code. docs/PRODUCT.md#cli.
+ */
+export const frOps = {
+  lease: {
+    held: (holder: string) => `Un autre serveur Unisson utilise déjà cette base (${holder}) : arrêtez-le avant d'en démarrer un second.`,
+    holder: (pid: number, host: string, url: string | null, ago: number) => `pid ${pid} sur ${host}${url ? `, ${url}` : ""}, dernier signe de vie il y a ${ago} s`,
+  },
+  schema: {
+    newer: (path: string, version: number | string, known: number | string) =>
+      `La base ${path} vient d'une version plus récente d'Unisson (schéma ${version}, cet exécutable connaît le schéma ${known}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
+    missing: (path: string) => `Base de données introuvable : ${path} (vérifiez DATA_DIR ou --data-dir ; elle n'est pas créée ici).`,
+    behind: (path: string, version: number | string, expected: number | string) =>
+      `La base ${path} n'est pas à jour (schéma ${version}, attendu ${expected}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
+  },
+  backup: {
+    exists: (file: string) => `Le fichier existe déjà, il n'est pas remplacé : ${file}`,
+    cannotCreate: (file: string, why: string) => `Impossible de créer ${file} : ${why}`,
+    failed: (why: string) => `La sauvegarde a échoué : ${why}`,
+    corrupt: (problems: string) => `La copie est corrompue, elle a été supprimée : ${problems}`,
+  },
+  bootstrap: {
+    notPromoted: (email: string) =>
+      `ADMIN_EMAIL=${email} : un compte non administrateur existe déjà avec cette adresse, il n'est pas promu. ` +
+      `Vérifiez qu'il est bien le vôtre, puis lancez \`unisson users set-admin ${email} on\`.`,
+    created: (email: string, password: string) => `Administrateur créé : ${email} — mot de passe (affiché une seule fois) : ${password}`,
+  },
+  /** The `configuration` line logged at start. */
+  setup: {
+    none: "aucun",
+    payments: (on: boolean) => (on ? "Stripe configuré" : "désactivés (STRIPE_SECRET_KEY absent)"),
+    webhook: (on: boolean) => (on ? "configuré" : "absent (STRIPE_WEBHOOK_SECRET)"),
+    mail: (on: boolean) => (on ? "SMTP" : "boîte d'envoi (SMTP_URL absent)"),
+    moderation: (on: boolean) => (on ? "API OpenAI" : "règles locales (OPENAI_API_KEY absent)"),
+    metrics: (on: boolean) => (on ? "GET /metrics" : "désactivées (METRICS_TOKEN absent)"),
+    backups: (minutes: number | null, keep: number) => (minutes ? `toutes les ${minutes} min, ${keep} gardées` : "automatiques désactivées (BACKUP_INTERVAL absent)"),
+  },
+  notFoundPage: {
+    title: "Page introuvable · Unisson",
+    heading: "Page introuvable",
+    back: "Retour à l'accueil Unisson",
+  },
+};
