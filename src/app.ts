@@ -36,7 +36,7 @@ function apiRoutes() {
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
   const rateLimits = createRateLimitStore(deps.db, deps.clock);
-  bindMetrics(deps);
+  bindMetrics(deps.metrics, deps.ai.live, deps.db);
 
   app.use(requestLogger(deps.log, deps.metrics));
   app.use(securityHeaders);

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { backupDatabase } from "../../src/admin/admin.backup.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { print } from "../output.ts";
 
 export function registerBackup(program: Command) {

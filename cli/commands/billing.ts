@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { reconcile } from "../../src/billing/reconcile.service.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { print, table } from "../output.ts";
 
 export function registerBilling(program: Command) {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { listMail } from "../../src/admin/admin.service.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print, table } from "../output.ts";
 import { positiveInt } from "../parse.ts";
 

@@ -4,7 +4,7 @@ import { aiCosts } from "../../src/ai/ai.costs.ts";
 import { PLAN_LABELS } from "../../src/admin/admin.view.ts";
 import { PLANS } from "../../src/db/schema/index.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { print, table } from "../output.ts";
 
 const euros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, usageReport } from "../../src/admin/admin.usage.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { print, table } from "../output.ts";
 import { positiveInt } from "../parse.ts";
 

@@ -9,7 +9,8 @@ import { assignPlan, stopSubscription } from "../../src/billing/plan.service.ts"
 import type { BillingCycle, Plan, UserRow } from "../../src/db/schema/index.ts";
 import type { Deps } from "../../src/deps.ts";
 import { withDeps } from "../deps.ts";
-import { type GlobalOptions, RefusedError } from "../index.ts";
+import { RefusedError } from "../../src/lib/errors.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print } from "../output.ts";
 import { cycleArg, onOff, planArg, positiveInt } from "../parse.ts";
 import { userSheet } from "../user-sheet.ts";

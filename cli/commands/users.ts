@@ -10,7 +10,7 @@ import { PLANS, type Plan } from "../../src/db/schema/index.ts";
 import { randomToken } from "../../src/lib/tokens.ts";
 import { createUser } from "../../src/users/users.service.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print, table } from "../output.ts";
 import { planArg, positiveInt } from "../parse.ts";
 import { userSheet } from "../user-sheet.ts";

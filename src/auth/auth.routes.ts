@@ -1,7 +1,9 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
 import { HOUR, MINUTE } from "../lib/clock.ts";
-import { clientIp, consumeLimit, ipRateLimit } from "../lib/rate-limit.ts";
+import { clientIp } from "../lib/client-ip.ts";
+import { ipRateLimit } from "../lib/ip-rate-limit.ts";
+import { consumeLimit } from "../lib/rate-limit.ts";
 import { AUTH_LIMITS } from "./auth.limits.ts";
 import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
