@@ -16,18 +16,18 @@ export const CURRENCY = "eur";
 export const REFERRAL_BONUS = 10;
 export const PACK_REQUESTS = 10;
 /** Monthly allowance of each paid plan, also on annual billing (DECISIONS.md Quota model). */
-export const PLAN_REQUESTS: Record<PaidPlan, number> = { basic: 10, pro: 30 };
+const PLAN_REQUESTS: Record<PaidPlan, number> = { basic: 10, pro: 30 };
 /** The trial's requests, in total over its days. */
-export const TRIAL_REQUESTS = 5;
+const TRIAL_REQUESTS = 5;
 /** Allowance per quota period of every plan: the only table of these numbers. */
 export const PLAN_ALLOWANCE: Record<OfferPlan, number> = { trial: TRIAL_REQUESTS, ...PLAN_REQUESTS, expired: 0 };
 export const PLAN_NAMES: Record<OfferPlan, string> = { trial: "Essai", basic: "Basic", pro: "Pro", expired: "Expiré" };
 /** The same names in lower case, as the CLI prints them in sentences ("forfait pro attribué"). */
 export const PLAN_LABELS = Object.fromEntries(Object.entries(PLAN_NAMES).map(([plan, name]) => [plan, name.toLowerCase()])) as Record<OfferPlan, string>;
 export const CYCLE_NAMES: Record<Cycle, string> = { monthly: "mensuel", annual: "annuel" };
-export const ANNUAL_BADGE = "2 mois gratuits";
+const ANNUAL_BADGE = "2 mois gratuits";
 
-export const PLAN_FEATURES: Record<PaidPlan, readonly string[]> = {
+const PLAN_FEATURES: Record<PaidPlan, readonly string[]> = {
   basic: ["10 requêtes par mois", "Réponse consolidée de plusieurs IA", "Historique complet des conversations", "Support par email"],
   pro: [
     "30 requêtes par mois",
@@ -37,7 +37,7 @@ export const PLAN_FEATURES: Record<PaidPlan, readonly string[]> = {
     "Code de parrainage personnel (+10 requêtes par filleul)",
   ],
 };
-export const PACK_FEATURES: readonly string[] = ["10 requêtes supplémentaires", "Sans expiration, conservées au renouvellement", "Réservé aux abonnés Basic et Pro"];
+const PACK_FEATURES: readonly string[] = ["10 requêtes supplémentaires", "Sans expiration, conservées au renouvellement", "Réservé aux abonnés Basic et Pro"];
 
 export type Offer = {
   product_type: Product;
