@@ -21,7 +21,7 @@ import { registerUsers } from "./commands/users.ts";
  */
 export type ServerEntry = { startServer: StartServer };
 
-export function buildProgram(server: ServerEntry): Command {
+function buildProgram(server: ServerEntry): Command {
   const program = new Command()
     .name("unisson")
     .description("Unisson — plusieurs IA, une seule réponse. Serveur et outils d'administration.")

@@ -43,7 +43,7 @@ export function backupDatabase(db: Db, target: string): BackupResult {
 }
 
 /** PRAGMA integrity_check of a database file: [] when sound. */
-export function integrityProblems(file: string): string[] {
+function integrityProblems(file: string): string[] {
   const copy = new Database(file, { readonly: true });
   try {
     const rows = copy.query("PRAGMA integrity_check").all() as Array<{ integrity_check: string }>;

@@ -1,13 +1,13 @@
 import type { ModelKey } from "./ai.types.ts";
 
 /** Probe cadence: a healthy model is re-checked every 5 minutes; a failing one sooner, with backoff. */
-export const PROBE_EVERY_MS = 5 * 60_000;
-export const PROBE_BACKOFF_MS = [30_000, 60_000, 120_000, 240_000] as const;
+const PROBE_EVERY_MS = 5 * 60_000;
+const PROBE_BACKOFF_MS = [30_000, 60_000, 120_000, 240_000] as const;
 /** The breaker opens after this many availability failures inside the window, across all requests. */
-export const BREAKER_FAILURES = 3;
-export const BREAKER_WINDOW_MS = 60_000;
+const BREAKER_FAILURES = 3;
+const BREAKER_WINDOW_MS = 60_000;
 /** A 429 without `retry-after` holds the model back this long. */
-export const DEFAULT_HOLD_MS = 30_000;
+const DEFAULT_HOLD_MS = 30_000;
 
 export type ModelHealth = {
   configured: boolean;

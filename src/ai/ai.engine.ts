@@ -72,7 +72,7 @@ export function aiStatus(ai: Ai) {
 
 const parisTime = new Intl.DateTimeFormat("fr-FR", { timeZone: "Europe/Paris", hour: "2-digit", minute: "2-digit" });
 /** "14 h 02", as the answer names when a model became unavailable. */
-export function frenchTime(at: number): string {
+function frenchTime(at: number): string {
   return parisTime.format(new Date(at)).replace(":", " h ");
 }
 

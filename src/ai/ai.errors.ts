@@ -28,7 +28,7 @@ export function failure(kind: FailureKind, reason: string, status: number | null
 /** Long token-like runs (API keys, even partly echoed back by a provider) never reach a log line. */
 const KEY_LIKE = /[A-Za-z0-9_\-*.]{24,}/g;
 
-export function providerDetail(err: unknown): string | undefined {
+function providerDetail(err: unknown): string | undefined {
   const message = (err as { message?: unknown } | null)?.message;
   if (typeof message !== "string" || !message.trim()) return undefined;
   return message.replace(/\s+/g, " ").replace(KEY_LIKE, "[masqué]").trim().slice(0, 300);
@@ -72,7 +72,7 @@ function header(headers: unknown, name: string): string | null {
 }
 
 /** `retry-after` in seconds or as an HTTP date, or Gemini's RetryInfo "30s"; null when absent. */
-export function retryAfterOf(err: unknown): number | null {
+function retryAfterOf(err: unknown): number | null {
   const e = err as { headers?: unknown; rawResponse?: { headers?: unknown }; errorDetails?: Array<Record<string, unknown>> } | null;
   const value = header(e?.headers, "retry-after") ?? header(e?.rawResponse?.headers, "retry-after");
   if (value) {

@@ -19,7 +19,7 @@ const LOCAL_RULES: ReadonlyArray<{ category: string; pattern: RegExp }> = [
   { category: "hate", pattern: /\b(exterminer|g[ée]nocide contre|il faut tuer)\b.{0,30}\b(les )?(juifs|musulmans|noirs|arabes|chr[ée]tiens|homosexuels|roms)\b/i },
 ];
 
-export function localModeration(text: string): { flagged: boolean; categories: string[] } {
+function localModeration(text: string): { flagged: boolean; categories: string[] } {
   const categories = LOCAL_RULES.filter((r) => r.pattern.test(text)).map((r) => r.category);
   return { flagged: categories.length > 0, categories: [...new Set(categories)] };
 }

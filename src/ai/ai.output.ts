@@ -6,7 +6,7 @@ const DECLINE = /^\s*(je suis (vraiment )?d[ée]sol[ée]|d[ée]sol[ée]|je ne (p
 const DECLINE_VERB = /(ne (peux|pourrai|suis pas en mesure)|pas possible|cannot|can'?t|unable|won'?t|not able)/i;
 const DECLINE_MAX_CHARS = 400;
 
-export function isDecline(text: string): boolean {
+function isDecline(text: string): boolean {
   const t = text.trim();
   return t.length <= DECLINE_MAX_CHARS && DECLINE.test(t) && DECLINE_VERB.test(t);
 }

@@ -7,8 +7,8 @@ import { randomToken, sha256 } from "../lib/tokens.ts";
 import { findLiveDevice, insertDevice } from "./auth.queries.ts";
 
 /** A device that passed two-factor with "remember" skips it for 30 days (DECISIONS.md). */
-export const DEVICE_TTL_MS = 30 * DAY;
-export const DEVICE_COOKIE = "unisson_device";
+const DEVICE_TTL_MS = 30 * DAY;
+const DEVICE_COOKIE = "unisson_device";
 /** Only the auth endpoints ever need to see it. */
 const COOKIE_PATH = "/api/auth";
 

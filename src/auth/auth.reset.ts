@@ -10,7 +10,7 @@ import { assertNotCommonPassword } from "./auth.passwords.ts";
 import { findLiveResetToken, insertResetToken, useResetTokens } from "./auth.queries.ts";
 import { revokeCredentials } from "./auth.revoke.ts";
 
-export const RESET_TTL_MS = HOUR;
+const RESET_TTL_MS = HOUR;
 
 /**
  * A single-use reset link valid 1 hour (only its hash is stored); it ends the

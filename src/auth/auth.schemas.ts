@@ -81,7 +81,7 @@ export const verifySchema = z.object({
 export const forgotSchema = z.object({ email: emailField("Veuillez saisir votre adresse email") });
 
 /** The reset form's rules (spec section 5), same texts as web/i18n/fr.ts. */
-export const newPasswordSchema = z
+const newPasswordSchema = z
   .string({ error: "Le mot de passe est requis" })
   .min(8, "Le mot de passe doit contenir au moins 8 caractères")
   .max(PASSWORD_MAX, passwordTooLong)

@@ -14,10 +14,10 @@ import { deleteCode, endCodes, insertCode, latestCode, liveCodes, setCodeAttempt
 import { type RequestMeta, type SignedIn, signIn } from "./auth.service.ts";
 
 /** DECISIONS.md (Accounts and security) and spec section 9. */
-export const CODE_TTL_MS = 10 * MINUTE;
-export const RESEND_AFTER_MS = 60_000;
+const CODE_TTL_MS = 10 * MINUTE;
+const RESEND_AFTER_MS = 60_000;
 /** A code survives 5 wrong tries; the 5th ends it, so no 6th try can succeed. */
-export const MAX_TRIES_PER_CODE = 5;
+const MAX_TRIES_PER_CODE = 5;
 
 /** Salted with the user id so equal codes of two users never share a hash. */
 function hashCode(userId: number, code: string): string {

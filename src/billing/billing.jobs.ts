@@ -14,7 +14,7 @@ import { CYCLE_NAMES, PLAN_NAMES } from "./pricing.constants.ts";
  */
 
 /** Downgrades, cycle changes and cancellations whose renewal date has come. */
-export function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
+function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
   const now = clock.now();
   // A Stripe subscriber's downgrade or cycle change is Stripe's to make (its schedule switches the price at
   // renewal, and the subscription sync follows); only plans without a subscription, and cancellations, change here.
@@ -59,7 +59,7 @@ export function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
  * monthly Stripe plan, and the anniversary of an annual one, are reset by
  * invoice.paid only, so an unpaid renewal gives no new allowance.
  */
-export function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
+function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
   const now = clock.now();
   const candidates = db
     .select()

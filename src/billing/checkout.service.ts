@@ -13,14 +13,14 @@ import { priceData } from "./stripe.products.ts";
 export type CheckoutInput = { product_type: Product; is_annual: boolean; origin_url: string; promo_code?: string | null };
 
 /** `is_annual` turns a monthly plan into its annual offer; the pack has no cycle. */
-export function resolveProduct(product: Product, isAnnual: boolean): Product {
+function resolveProduct(product: Product, isAnnual: boolean): Product {
   const offer = OFFERS[product];
   if (!offer.plan) return product;
   return productFor(offer.plan, isAnnual || offer.billing_cycle === "annual" ? "annual" : "monthly");
 }
 
 /** Only the product's own origin may be a return address (no open redirect through Stripe). */
-export function checkReturnOrigin(publicUrl: string, originUrl: string): void {
+function checkReturnOrigin(publicUrl: string, originUrl: string): void {
   let origin: string;
   try {
     origin = new URL(originUrl).origin;

@@ -10,7 +10,7 @@ import { applySubscriptionState, cancelNow, fetchSubscriptionState, idOf, settle
 
 export type FulfilOutcome = { fulfilled: boolean; reason?: "unpaid" | "already" | "unknown" };
 
-export function isPaid(session: Stripe.Checkout.Session): boolean {
+function isPaid(session: Stripe.Checkout.Session): boolean {
   return session.payment_status === "paid" || session.payment_status === "no_payment_required";
 }
 

@@ -24,7 +24,7 @@ function productKey(product: Product): keyof typeof PRODUCT_IDS {
   return OFFERS[product].plan ?? "pack";
 }
 
-export async function ensureStripeProduct(stripe: Stripe, log: Logger, product: Product): Promise<string> {
+async function ensureStripeProduct(stripe: Stripe, log: Logger, product: Product): Promise<string> {
   const key = productKey(product);
   const id = PRODUCT_IDS[key];
   let cache = known.get(stripe);

@@ -89,6 +89,6 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
   return states;
 }
 
-export function leftOutReason(seconds: number): string {
+function leftOutReason(seconds: number): string {
   return `délai dépassé (non attendu après ${seconds} s)`;
 }

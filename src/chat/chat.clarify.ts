@@ -36,7 +36,7 @@ const verdictSchema = z.object({
 });
 
 /** The first JSON object in a model's text (models like to wrap it in prose or a code fence). */
-export function parseVerdict(text: string): string[] | null {
+function parseVerdict(text: string): string[] | null {
   const start = text.indexOf("{");
   const end = text.lastIndexOf("}");
   if (start < 0 || end <= start) return null;

@@ -114,7 +114,7 @@ export async function consolidate(deps: Deps, models: readonly ModelDef[], skipp
   throw new NoSynthesis("SYNTHESIS_FAILED", individual);
 }
 
-export const NO_KEY = "non interrogé : clé API non configurée";
+const NO_KEY = "non interrogé : clé API non configurée";
 
 function missingOf(states: readonly AnswerState[], skipped: readonly Skipped[]): Missing[] {
   const failed = states.flatMap((s) => (s.outcome && !s.outcome.ok ? [{ name: s.model.name, reason: s.leftOut ? "délai dépassé (non attendu)" : s.outcome.reason }] : []));

@@ -5,7 +5,7 @@
  * The cost rule: an answer built from fewer than FREE_UNDER_ANSWERS answers is
  * stored and shown, but not charged.
  */
-export const FREE_UNDER_ANSWERS = 3;
+const FREE_UNDER_ANSWERS = 3;
 
 export type Missing = { name: string; reason: string };
 

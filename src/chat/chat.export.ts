@@ -38,7 +38,7 @@ function exportedMessage(m: MessageRow): ExportedMessage {
   return { ...base, synthesis_by: f.primary, models_consulted: f.consulted, models_failed: f.failed, sources: f.sources };
 }
 
-export function conversationDocument(c: ConversationRow, messages: MessageRow[]) {
+function conversationDocument(c: ConversationRow, messages: MessageRow[]) {
   return {
     id: c.id,
     title: c.title,
@@ -51,7 +51,7 @@ export function conversationDocument(c: ConversationRow, messages: MessageRow[])
 const dateFr = (iso: string) => new Date(iso).toLocaleString("fr-FR", { dateStyle: "long", timeStyle: "short", timeZone: "Europe/Paris" });
 
 /** The same document as Markdown: a heading per question and answer, the models and sources under each answer. */
-export function conversationMarkdown(doc: ReturnType<typeof conversationDocument>): string {
+function conversationMarkdown(doc: ReturnType<typeof conversationDocument>): string {
   const out = [`# ${doc.title}`, `_Conversation Unisson du ${dateFr(doc.created_at)}._`];
   for (const m of doc.messages) {
     out.push(`## ${m.role === "question" ? "Question" : "Réponse"} · ${dateFr(m.date)}`, m.content.trim());

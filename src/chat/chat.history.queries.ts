@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 
 /** How much of the first message the history list carries: the list shows a preview, not the question. */
-export const FIRST_MESSAGE_PREVIEW = 300;
+const FIRST_MESSAGE_PREVIEW = 300;
 
 export type HistoryRow = {
   id: number;

@@ -19,7 +19,7 @@ export function latestRun(db: Db, conversationId: number): RunRow | undefined {
   return db.select().from(processingRuns).where(eq(processingRuns.conversationId, conversationId)).orderBy(desc(processingRuns.turnMessageId)).limit(1).get();
 }
 
-export function listRuns(db: Db, conversationId: number): RunRow[] {
+function listRuns(db: Db, conversationId: number): RunRow[] {
   return db.select().from(processingRuns).where(eq(processingRuns.conversationId, conversationId)).all();
 }
 

@@ -11,7 +11,7 @@ export type SynthesisInput = {
 };
 
 /** Each answer is capped before it goes into the synthesis prompt: six long answers must not crowd out the synthesis. */
-export const ANSWER_CAP_CHARS = 6_000;
+const ANSWER_CAP_CHARS = 6_000;
 
 /** Fisher-Yates with crypto randomness: the order must not reveal which model wrote what. */
 function shuffled<T>(items: readonly T[]): T[] {
@@ -50,7 +50,7 @@ export function buildSynthesisInput(question: string, answers: readonly AnswerFo
 /** Only a last section titled exactly "Sources" (a heading or a bold line), with no other section after it. */
 const TRAILING_SOURCES = /\n(?:#{1,6}[ \t]*Sources|\*\*Sources\*\*)[ \t]*:?[ \t]*\n(?![\s\S]*\n(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t]*\n))[\s\S]*$/i;
 
-export function stripTrailingSources(text: string): string {
+function stripTrailingSources(text: string): string {
   return `\n${text}\n`.replace(TRAILING_SOURCES, "").trim();
 }
 

@@ -9,7 +9,7 @@ import { contactSchema } from "./contact.schemas.ts";
 import { submitContact } from "./contact.service.ts";
 
 /** Enough for a visitor who retries; too few to use the form as a mail cannon. */
-export const CONTACT_RATE = { name: "contact", limit: 5, windowMs: 10 * 60_000 } as const;
+const CONTACT_RATE = { name: "contact", limit: 5, windowMs: 10 * 60_000 } as const;
 
 /** POST /api/contact: no session needed; a valid bearer links the message to its account. */
 export const contactRoutes = new Hono<AppEnv>().post("/", ipRateLimit(CONTACT_RATE), validate("json", contactSchema), async (c) => {

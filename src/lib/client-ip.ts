@@ -7,7 +7,7 @@ type ServerWithIp = { requestIP?(req: Request): { address: string } | null };
 /** One BlockList per list of TRUSTED_PROXIES (node:net matches IPv4, IPv6 and v4-mapped addresses). */
 const lists = new WeakMap<readonly string[], BlockList>();
 
-export function trustedProxyList(entries: readonly string[]): BlockList {
+function trustedProxyList(entries: readonly string[]): BlockList {
   let list = lists.get(entries);
   if (list) return list;
   list = new BlockList();

@@ -19,7 +19,7 @@ import { openStream } from "./openai.stream.ts";
 export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
 
 /** Per key: a script looping on the endpoint is stopped long before it empties the quota by mistake. */
-export const API_BURST = { windowMs: MINUTE, limit: 10 };
+const API_BURST = { windowMs: MINUTE, limit: 10 };
 /** Requests are small: a question and a few context messages. */
 const MAX_BODY_BYTES = 256 * 1024;
 /** Fixed: clients show it as the model's creation date. */

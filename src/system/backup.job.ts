@@ -7,7 +7,7 @@ import type { Job } from "../jobs/scheduler.ts";
 /** Automatic backups are named by their UTC time, so names sort oldest first. */
 const AUTO = /^unisson-\d{8}-\d{6}\.db$/;
 
-export function backupDir(dataDir: string): string {
+function backupDir(dataDir: string): string {
   return join(dataDir, "backups");
 }
 
