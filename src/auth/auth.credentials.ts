@@ -6,6 +6,7 @@ import { rateLimited, type RateLimitStore } from "../lib/rate-limit.ts";
 import { randomToken } from "../lib/tokens.ts";
 import { findUserByEmail } from "../users/users.queries.ts";
 
+// Module state: one constant hash per process, for the timing of unknown e-mails (checkCredentials).
 let dummyHash: Promise<string> | undefined;
 /**
  * A real argon2id hash of a random secret, made once: an unknown e-mail is

@@ -7,6 +7,7 @@ import { AppError } from "../lib/errors.ts";
  * Loaded at the first check, not at every start (the list is decompressed,
  * ~15 ms), and compared lower-cased so "Password1" counts as "password1".
  */
+// Module state: a constant list loaded once per process; it never changes, whatever the app.
 let common: Promise<Set<string>> | undefined;
 
 /** Starts loading the list without waiting for it (at server start, and when the reset page opens). */

@@ -54,6 +54,7 @@ function prepareLookups(db: Db) {
  * lookup itself, and one JOIN of sessions and users read through bun:sqlite
  * cost ~6x two primary-key/unique-index reads.
  */
+// Module state: statements keyed by their database (deps.db), gone with it; two apps never share one.
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
 
 /** The live session of a bearer token and its user, or undefined (unknown, expired or revoked). */

@@ -18,6 +18,7 @@ export function planOfProduct(productId: string | null): "basic" | "pro" | null 
   return null;
 }
 
+// Module state: product ids keyed by the Stripe client (deps.stripe), so each app (and test) has its own.
 const known = new WeakMap<Stripe, Map<string, Promise<string>>>();
 
 function productKey(product: Product): keyof typeof PRODUCT_IDS {
