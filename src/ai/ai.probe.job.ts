@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { Job } from "../jobs/scheduler.ts";
+import type { Job } from "../jobs/job.ts";
 import { callModel } from "./ai.call.ts";
 
 /** A probe is a real, tiny completion: it checks the key, the model id and the route in one call. */

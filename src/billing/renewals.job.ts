@@ -2,7 +2,7 @@ import { and, eq, inArray, lte } from "drizzle-orm";
 import { immediate } from "../db/client.ts";
 import { pendingPlanChanges, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import type { Job } from "../jobs/scheduler.ts";
+import type { Job } from "../jobs/job.ts";
 import { addMonths } from "../lib/clock.ts";
 import { endPlan, expireTrials as expireTrialRows, grantPlan, nextQuotaRenewal, resetAllowance } from "./entitlements.ts";
 import { CYCLE_NAMES, PLAN_NAMES } from "./pricing.constants.ts";
@@ -95,7 +95,7 @@ export function expireTrials({ db, clock }: Pick<Deps, "db" | "clock">) {
 const MINUTE_MS = 60_000;
 
 /** Order matters for `renewals run`: a due change first, then the renewal of the plan it left in place. */
-export const billingJobs: Job[] = [
+export const renewalJobs: Job[] = [
   { name: "plan-changes", everyMs: MINUTE_MS, runAtStart: true, run: applyDueChanges },
   { name: "quota-renewals", everyMs: MINUTE_MS, runAtStart: true, run: renewLocalQuotas },
   { name: "trial-expiry", everyMs: MINUTE_MS, runAtStart: true, run: expireTrials },
