@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { Ai } from "./ai/ai.engine.ts";
+import type { Ai } from "./ai/engine.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { UserRow } from "./db/schema/index.ts";

@@ -1,7 +1,7 @@
-import { createAi } from "./ai/ai.engine.ts";
+import { createAi } from "./ai/engine.ts";
 import { createApp } from "./app.ts";
-import { createStripe } from "./billing/stripe.client.ts";
-import { recoverInterruptedRuns } from "./chat/chat.recovery.ts";
+import { createStripe } from "./billing/stripe-client.ts";
+import { recoverInterruptedRuns } from "./chat/recovery.ts";
 import type { Config } from "./config.ts";
 import { openDb, SERVER_BUSY_TIMEOUT_MS } from "./db/client.ts";
 import { migrateWithBackup, newerRefusal, schemaState } from "./db/schema-guard.ts";
@@ -15,7 +15,7 @@ import { backupJobs } from "./system/backup.job.ts";
 import { createMetrics } from "./system/metrics.ts";
 import { setupSummary } from "./system/startup.ts";
 import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
-import { warmCommonPasswords } from "./auth/auth.passwords.ts";
+import { warmCommonPasswords } from "./auth/passwords.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
 /** How long in-flight requests may take to finish on SIGTERM before connections are closed. */

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { listAudit } from "../../src/admin/admin.audit.ts";
+import { listAudit } from "../../src/admin/audit-log.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../options.ts";
 import { dateFr, print, table } from "../output.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { backupDatabase } from "../../src/admin/admin.backup.ts";
+import { backupDatabase } from "../../src/admin/backup.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../options.ts";
 import { print } from "../output.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { cliActor, recordAudit } from "../../src/admin/admin.audit.ts";
+import { cliActor, recordAudit } from "../../src/admin/audit-log.ts";
 import { createPromoCode, listPromoCodes, type PromoRow } from "../../src/billing/promo.service.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../options.ts";

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { getStats } from "../../src/admin/admin.service.ts";
-import { aiCosts } from "../../src/ai/ai.costs.ts";
+import { aiCosts } from "../../src/ai/costs.ts";
 import { PLAN_LABELS } from "../../src/admin/admin.view.ts";
 import { PLANS } from "../../src/db/schema/index.ts";
 import { withDeps } from "../deps.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, usageReport } from "../../src/admin/admin.usage.ts";
+import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, usageReport } from "../../src/admin/usage-report.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../options.ts";
 import { print, table } from "../output.ts";

@@ -1,10 +1,10 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { adminUserUpdateSchema, parseInput } from "../../src/admin/admin.schemas.ts";
-import { type AuditAction, cliActor, recordAudit, userChanges } from "../../src/admin/admin.audit.ts";
+import { type AuditAction, cliActor, recordAudit, userChanges } from "../../src/admin/audit-log.ts";
 import { deleteUserByAdmin, getUserByEmailOrFail, grantExtra, setAdmin, setTwoFactor, updateUserByAdmin } from "../../src/admin/admin.service.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
-import { createPasswordResetLink } from "../../src/auth/auth.reset.ts";
+import { createPasswordResetLink } from "../../src/auth/password-reset.ts";
 import { assignPlan, stopSubscription } from "../../src/billing/plan.service.ts";
 import type { BillingCycle, Plan, UserRow } from "../../src/db/schema/index.ts";
 import type { Deps } from "../../src/deps.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { cliActor, recordAudit } from "../../src/admin/admin.audit.ts";
+import { cliActor, recordAudit } from "../../src/admin/audit-log.ts";
 import { getUserByEmailOrFail, listUsers } from "../../src/admin/admin.service.ts";
 import { parseInput } from "../../src/admin/admin.schemas.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { contactMessages, mailOutbox, type Plan, purchases, rateLimits, type UserRow, users } from "../db/schema/index.ts";
 
 /**
- * The plan as users see it (users.quota.ts effectivePlan), in SQL, so that
+ * The plan as users see it (quota.ts effectivePlan), in SQL, so that
  * counting and filtering by plan happens in the database: a trial past its
  * end or out of requests is `expired`. Keep both definitions in step.
  */

@@ -2,8 +2,8 @@ import { type ZodType, z } from "zod";
 import { PLANS } from "../db/schema/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { requiredText } from "../lib/validate.ts";
-import { USAGE_MAX_DAYS } from "./admin.usage.ts";
-import { TRIAL_DAYS_MAX } from "../users/users.quota.ts";
+import { USAGE_MAX_DAYS } from "./usage-report.ts";
+import { TRIAL_DAYS_MAX } from "../users/quota.ts";
 
 /** Upper bounds that keep a typo (an extra zero or ten) from becoming a stored absurdity. */
 export const MAX_QUERIES = 100_000;

@@ -3,12 +3,12 @@ import type Stripe from "stripe";
 import { checkoutSessions, type UserRow, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
-import { effectivePlan } from "../users/users.quota.ts";
+import { effectivePlan } from "../users/quota.ts";
 import { fulfil } from "./fulfilment.service.ts";
-import { OFFERS, packAvailableFor, type Product, productFor } from "./pricing.constants.ts";
+import { OFFERS, packAvailableFor, type Product, productFor } from "./pricing.ts";
 import { resolvePromo } from "./promo.service.ts";
-import { requireStripe, stripeCall } from "./stripe.client.ts";
-import { priceData } from "./stripe.products.ts";
+import { requireStripe, stripeCall } from "./stripe-client.ts";
+import { priceData } from "./stripe-products.ts";
 
 export type CheckoutInput = { product_type: Product; is_annual: boolean; origin_url: string; promo_code?: string | null };
 

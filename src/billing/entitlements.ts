@@ -15,8 +15,8 @@ import {
   writeBalances,
   writeEntitlements,
 } from "./billing.queries.ts";
-import { TRIAL_DAYS } from "../users/users.quota.ts";
-import { PLAN_ALLOWANCE } from "./pricing.constants.ts";
+import { TRIAL_DAYS } from "../users/quota.ts";
+import { PLAN_ALLOWANCE } from "./pricing.ts";
 
 /**
  * The one owner of entitlements: plan, cycle, period dates, allowance, extra

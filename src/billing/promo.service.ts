@@ -4,9 +4,9 @@ import type { Db } from "../db/client.ts";
 import { promoCodes, referrals, type UserRow, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
-import { effectivePlan } from "../users/users.quota.ts";
-import { REFERRAL_BONUS } from "./pricing.constants.ts";
-import { stripeCall } from "./stripe.client.ts";
+import { effectivePlan } from "../users/quota.ts";
+import { REFERRAL_BONUS } from "./pricing.ts";
+import { stripeCall } from "./stripe-client.ts";
 
 export type PromoRow = typeof promoCodes.$inferSelect;
 const PROMO_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { DAY } from "../lib/clock.ts";
 import { endPlan, noteBillingChange } from "./entitlements.ts";
-import { requireStripe, stripeCall } from "./stripe.client.ts";
+import { requireStripe, stripeCall } from "./stripe-client.ts";
 import {
   applySubscriptionState, cancelNow, claimInvoice, idOf, invoiceSubscription, isLive, planOfSubscription, settleDuplicate, stateOf,
 } from "./subscription-sync.service.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { bearerToken } from "../auth/auth.middleware.ts";
+import { bearerToken } from "../auth/require-user.ts";
 import { findSession } from "../auth/sessions.ts";
 import type { AppEnv } from "../deps.ts";
 import { clientIp } from "../lib/client-ip.ts";

@@ -1,4 +1,4 @@
-import { aiProbeJob } from "../ai/ai.probe.job.ts";
+import { aiProbeJob } from "../ai/probe.job.ts";
 import { renewalJobs } from "../billing/renewals.job.ts";
 import { reconcileJob } from "../billing/reconcile.job.ts";
 import { cleanupJob } from "./cleanup.job.ts";

@@ -1,11 +1,11 @@
-import { moderate } from "../ai/ai.moderation.ts";
-import type { ChatTurn } from "../ai/ai.types.ts";
+import { moderate } from "../ai/moderation.ts";
+import type { ChatTurn } from "../ai/types.ts";
 import { immediate } from "../db/client.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { assertCanQuery, assertOperational } from "../chat/chat.access.ts";
-import type { Consolidation } from "../chat/chat.consolidate.ts";
-import { processConversation } from "../chat/chat.process.ts";
+import { assertCanQuery, assertOperational } from "../chat/access.ts";
+import type { Consolidation } from "../chat/consolidate.ts";
+import { processConversation } from "../chat/final-processing.ts";
 import { appendMessages, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
@@ -13,7 +13,7 @@ import { AppError } from "../lib/errors.ts";
 export type CompletionInput = {
   /** The last user message of the request. */
   question: string;
-  /** The earlier messages, already alternating user/assistant and trimmed (openai.messages.ts). */
+  /** The earlier messages, already alternating user/assistant and trimmed (messages.ts). */
   context: ChatTurn[];
   /** Called with synthesis text as it is written; today once, with the whole text. */
   onDelta?: (text: string) => void;
@@ -38,7 +38,7 @@ export type CompletionResult = {
  * failure), stored as a conversation marked "api". The clarifying pre-pass
  * and the "too vague" reply are skipped: an API client cannot answer back.
  *
- * Today's final processing (chat.process.ts) does not stream the synthesis,
+ * Today's final processing (final-processing.ts) does not stream the synthesis,
  * so onDelta is called once with the stored text. The live-answers engine
  * should call onDelta from its synthesis stream instead (see docs/API.md,
  * "For developers") and keep returning the stored answer here.

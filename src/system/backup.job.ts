@@ -1,6 +1,6 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { backupDatabase } from "../admin/admin.backup.ts";
+import { backupDatabase } from "../admin/backup.ts";
 import type { Deps } from "../deps.ts";
 import type { Job } from "../jobs/job.ts";
 

@@ -1,4 +1,4 @@
-import { availableModels } from "../ai/ai.engine.ts";
+import { availableModels } from "../ai/engine.ts";
 import { schemaState } from "../db/schema-guard.ts";
 import type { Deps } from "../deps.ts";
 import { holdsLease } from "./lease.ts";

@@ -1,6 +1,6 @@
-import { createAi } from "../../src/ai/ai.engine.ts";
+import { createAi } from "../../src/ai/engine.ts";
 import { createApp } from "../../src/app.ts";
-import { createStripe } from "../../src/billing/stripe.client.ts";
+import { createStripe } from "../../src/billing/stripe-client.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";

@@ -1,4 +1,4 @@
-import type { ProviderClient } from "../ai.types.ts";
+import type { ProviderClient } from "../types.ts";
 import { openAiSdk, openAiStream } from "./openai.ts";
 
 /** Perplexity adds these to the OpenAI chat completion chunks; the SDK passes them through untouched. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { aiProbeJob } from "../../../src/ai/ai.probe.job.ts";
+import { aiProbeJob } from "../../../src/ai/probe.job.ts";
 import { createTestClock } from "../../helpers/clock.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
 import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";

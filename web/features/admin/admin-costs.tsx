@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { AiCosts } from "../../../src/ai/ai.costs.ts";
+import type { AiCosts } from "../../../src/ai/costs.ts";
 import { frLive, preciseEuros } from "../../i18n/fr-live.ts";
 import { api, unwrap } from "../../lib/api.ts";
 import { withToken } from "./admin-errors.ts";

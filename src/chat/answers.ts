@@ -1,9 +1,9 @@
-import { type CallOutcome, callModel } from "../ai/ai.call.ts";
-import type { AiCallLog } from "../ai/ai.calls.queries.ts";
-import type { ModelDef } from "../ai/ai.registry.ts";
-import type { CompletionRequest } from "../ai/ai.types.ts";
+import { type CallOutcome, callModel } from "../ai/model-call.ts";
+import type { AiCallLog } from "../ai/ai-calls.queries.ts";
+import type { ModelDef } from "../ai/registry.ts";
+import type { CompletionRequest } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
-import type { LiveRun } from "./run.live.ts";
+import type { LiveRun } from "./live-run.ts";
 
 export type AnswerState = { model: ModelDef; outcome: CallOutcome | null; leftOut: boolean };
 

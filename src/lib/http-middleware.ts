@@ -22,7 +22,7 @@ const CLIENT_ID = /^[\w.:-]{1,128}$/;
 /**
  * Every log line of a request carries its request id (X-Request-Id in when
  * well-formed, a UUID otherwise, and out) (and the user once the
- * session is read, see auth.middleware.ts); one line per request with its
+ * session is read, see require-user.ts); one line per request with its
  * duration, probes and scrapes only at debug; the latency histogram by route
  * pattern (never the raw path: bounded labels, no tokens).
  */

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
-import { insertAiCall } from "./ai.calls.queries.ts";
-import { classifyError } from "./ai.errors.ts";
+import { insertAiCall } from "./ai-calls.queries.ts";
+import { classifyError } from "./provider-errors.ts";
 import { AppError } from "../lib/errors.ts";
 
 const MODERATION_TIMEOUT_MS = 5_000;

@@ -1,4 +1,4 @@
-import type { ModelKey } from "./ai.types.ts";
+import type { ModelKey } from "./types.ts";
 
 /** Euros per million tokens, input and output. */
 export type Price = { inEur: number; outEur: number };

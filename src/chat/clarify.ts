@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { callModel } from "../ai/ai.call.ts";
-import type { ModelDef } from "../ai/ai.registry.ts";
-import type { ModelKey } from "../ai/ai.types.ts";
+import { callModel } from "../ai/model-call.ts";
+import type { ModelDef } from "../ai/registry.ts";
+import type { ModelKey } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
-import { CLARIFY_MAX_TOKENS, CLARIFY_SYSTEM } from "./chat.prompts.ts";
+import { CLARIFY_MAX_TOKENS, CLARIFY_SYSTEM } from "./prompts.ts";
 
 /** Fast models first (DECISIONS.md: Claude 3 Haiku by default, next available otherwise). */
 const FAST_ORDER: readonly ModelKey[] = ["claudeHaiku", "gpt4", "mistralLarge", "geminiPro", "sonarPro", "claudeOpus"];

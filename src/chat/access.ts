@@ -1,8 +1,8 @@
-import { availableModels } from "../ai/ai.engine.ts";
+import { availableModels } from "../ai/engine.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
-import { effectivePlan, remainingQueries } from "../users/users.quota.ts";
+import { effectivePlan, remainingQueries } from "../users/quota.ts";
 
 /** 402 with the plan-specific text of spec section 5 when the user may not ask right now. Charges nothing. */
 export function assertCanQuery(user: UserRow, now: Date): void {

@@ -1,4 +1,4 @@
-import { toOpenAiError } from "./openai.errors.ts";
+import { toOpenAiError } from "./errors.ts";
 
 /** Under nginx's 60 s (proxy_read_timeout) and most proxies' idle limits. */
 export const HEARTBEAT_MS = 15_000;

@@ -1,9 +1,9 @@
 import type { Deps } from "../deps.ts";
 import { errorMessage } from "../lib/errors.ts";
-import { answerOf } from "./chat.process.ts";
-import { findRunById, latestRun, type RunRow } from "./chat.runs.queries.ts";
+import { answerOf } from "./final-processing.ts";
+import { findRunById, latestRun, type RunRow } from "./runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
-import { type RunEvent, TERMINAL } from "./run.live.ts";
+import { type RunEvent, TERMINAL } from "./live-run.ts";
 
 const encoder = new TextEncoder();
 /** How often a client of a run in another process looks for its new events. */

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import type { Job } from "../jobs/job.ts";
-import { callModel } from "./ai.call.ts";
+import { callModel } from "./model-call.ts";
 
 /** A probe is a real, tiny completion: it checks the key, the model id and the route in one call. */
 const PROBE_REQUEST = { system: "Réponds par un seul mot.", messages: [{ role: "user" as const, content: "ping" }], maxTokens: 8 };

@@ -6,7 +6,7 @@ import type { LimitRule } from "../lib/rate-limit.ts";
  * behind one address; per account (the e-mail of the body, known or not, so
  * the limit itself reveals nothing), tight enough to stop mail bombing.
  * Password guessing per account is not a limit but the login throttle
- * (auth.credentials.ts), which slows down and never shuts the owner out;
+ * (credentials.ts), which slows down and never shuts the owner out;
  * two-factor requests count only with the right password, and verify
  * attempts per pending login.
  */

@@ -1,4 +1,4 @@
-import type { ModelKey } from "./ai.types.ts";
+import type { ModelKey } from "./types.ts";
 
 /** Probe cadence: a healthy model is re-checked every 5 minutes; a failing one sooner, with backoff. */
 const PROBE_EVERY_MS = 5 * 60_000;

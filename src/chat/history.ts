@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { type HistoryCursor, type HistoryRow, historyPage, searchConversations, searchWords } from "./chat.history.queries.ts";
+import { type HistoryCursor, type HistoryRow, historyPage, searchConversations, searchWords } from "./history.queries.ts";
 
 export type HistoryInput = { limit: number; cursor?: string; q?: string };
 

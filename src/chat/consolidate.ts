@@ -1,12 +1,12 @@
-import { callModel } from "../ai/ai.call.ts";
-import { byPriority, type ModelDef } from "../ai/ai.registry.ts";
-import type { ChatTurn } from "../ai/ai.types.ts";
+import { callModel } from "../ai/model-call.ts";
+import { byPriority, type ModelDef } from "../ai/registry.ts";
+import type { ChatTurn } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
-import { type AnswerState, collectAnswers, type RunCtx, timing } from "./chat.answers.ts";
-import { type Degradation, degradation, type Missing, noticeText } from "./chat.degraded.ts";
-import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./chat.prompts.ts";
-import { buildSynthesisInput, finishSynthesis } from "./chat.synthesis.ts";
+import { type AnswerState, collectAnswers, type RunCtx, timing } from "./answers.ts";
+import { type Degradation, degradation, type Missing, noticeText } from "./degraded.ts";
+import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./prompts.ts";
+import { buildSynthesisInput, finishSynthesis } from "./synthesis.ts";
 
 export type ModelStatus = "answered" | "failed" | "left_out" | "skipped";
 

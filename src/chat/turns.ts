@@ -1,4 +1,4 @@
-import type { ChatTurn } from "../ai/ai.types.ts";
+import type { ChatTurn } from "../ai/types.ts";
 import type { MessageRow } from "./chat.queries.ts";
 
 /** A turn ends with a final answer or a moderation refusal; everything after belongs to the current one. */

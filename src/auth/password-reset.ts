@@ -6,9 +6,9 @@ import { sendInBackground } from "../lib/mail/index.ts";
 import { passwordResetMail } from "../lib/mail/templates.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail, findUserById, updateUser } from "../users/users.queries.ts";
-import { assertNotCommonPassword } from "./auth.passwords.ts";
+import { assertNotCommonPassword } from "./passwords.ts";
 import { findLiveResetToken, insertResetToken, useResetTokens } from "./auth.queries.ts";
-import { revokeCredentials } from "./auth.revoke.ts";
+import { revokeCredentials } from "./revoke-access.ts";
 
 const RESET_TTL_MS = HOUR;
 

@@ -1,6 +1,6 @@
-import { checkCredentials } from "../auth/auth.credentials.ts";
+import { checkCredentials } from "../auth/credentials.ts";
 import { twoFactorApplies } from "../auth/auth.service.ts";
-import { requestTwoFactorCode, spendTwoFactorCode } from "../auth/auth.two-factor.ts";
+import { requestTwoFactorCode, spendTwoFactorCode } from "../auth/two-factor.ts";
 import { immediate } from "../db/client.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";

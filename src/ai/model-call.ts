@@ -1,10 +1,10 @@
 import type { Deps } from "../deps.ts";
-import { type AiCallLog, insertAiCall } from "./ai.calls.queries.ts";
-import { type AbortCause, type CallFailure, classifyError, failure } from "./ai.errors.ts";
-import { callCost } from "./ai.prices.ts";
-import type { ModelDef } from "./ai.registry.ts";
-import type { Completion, CompletionRequest, OnText } from "./ai.types.ts";
-import { checkOutput } from "./ai.output.ts";
+import { type AiCallLog, insertAiCall } from "./ai-calls.queries.ts";
+import { type AbortCause, type CallFailure, classifyError, failure } from "./provider-errors.ts";
+import { callCost } from "./prices.ts";
+import type { ModelDef } from "./registry.ts";
+import type { Completion, CompletionRequest, OnText } from "./types.ts";
+import { checkOutput } from "./output-checks.ts";
 
 export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe";
 

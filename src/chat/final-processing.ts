@@ -1,20 +1,20 @@
-import type { ChatTurn } from "../ai/ai.types.ts";
-import { type AiCallLog, insertAiCalls } from "../ai/ai.calls.queries.ts";
-import { skippedModels } from "../ai/ai.engine.ts";
-import type { ModelDef } from "../ai/ai.registry.ts";
+import type { ChatTurn } from "../ai/types.ts";
+import { type AiCallLog, insertAiCalls } from "../ai/ai-calls.queries.ts";
+import { skippedModels } from "../ai/engine.ts";
+import type { ModelDef } from "../ai/registry.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorCode } from "../lib/errors.ts";
 import { type QuotaSource, refundOneQuery, spendOneQuery } from "../users/quota.queries.ts";
-import { assertCanQuery, assertOperational, quotaError } from "./chat.access.ts";
-import { consolidate, NoSynthesis } from "./chat.consolidate.ts";
-import { isCharged } from "./chat.degraded.ts";
+import { assertCanQuery, assertOperational, quotaError } from "./access.ts";
+import { consolidate, NoSynthesis } from "./consolidate.ts";
+import { isCharged } from "./degraded.ts";
 import { appendMessages, findMessage, listMessages, type MessageRow } from "./chat.queries.ts";
-import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type RunRow, saveRunEvents } from "./chat.runs.queries.ts";
+import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type RunRow, saveRunEvents } from "./runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
-import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./chat.turn.ts";
+import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
 import { toPublicMessage } from "./chat.view.ts";
-import { LiveRun } from "./run.live.ts";
+import { LiveRun } from "./live-run.ts";
 
 export type ProcessResult = ReturnType<typeof answerOf>;
 

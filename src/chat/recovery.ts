@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { immediate } from "../db/client.ts";
 import { refundOneQuery } from "../users/quota.queries.ts";
 import { leaseOwner } from "../system/lease.ts";
-import { failRun, listRunningRuns, type RunRow } from "./chat.runs.queries.ts";
+import { failRun, listRunningRuns, type RunRow } from "./runs.queries.ts";
 
 /**
  * At server start, before serving: a final processing still marked "running"

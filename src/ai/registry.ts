@@ -1,5 +1,5 @@
 import type { Config } from "../config.ts";
-import type { ModelKey, ProviderKey } from "./ai.types.ts";
+import type { ModelKey, ProviderKey } from "./types.ts";
 
 export type ModelDef = {
   key: ModelKey;

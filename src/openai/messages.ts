@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ChatTurn } from "../ai/ai.types.ts";
+import type { ChatTurn } from "../ai/types.ts";
 import { MAX_MESSAGE_CHARS } from "../chat/chat.schemas.ts";
 import { AppError } from "../lib/errors.ts";
 

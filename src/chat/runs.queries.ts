@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { processingRuns } from "../db/schema/index.ts";
 import type { QuotaSource } from "../users/quota.queries.ts";
-import type { RunEvent } from "./run.live.ts";
+import type { RunEvent } from "./live-run.ts";
 
 export type RunRow = typeof processingRuns.$inferSelect;
 

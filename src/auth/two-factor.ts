@@ -6,10 +6,10 @@ import { AppError } from "../lib/errors.ts";
 import { twoFactorCodeMail } from "../lib/mail/templates.ts";
 import { randomDigits, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail } from "../users/users.queries.ts";
-import { rememberDevice } from "./auth.devices.ts";
+import { rememberDevice } from "./remembered-devices.ts";
 import { consumeLimit, type RateLimitStore } from "../lib/rate-limit.ts";
-import { checkCredentialsThrottled, clearLoginFailures } from "./auth.credentials.ts";
-import { AUTH_LIMITS } from "./auth.limits.ts";
+import { checkCredentialsThrottled, clearLoginFailures } from "./credentials.ts";
+import { AUTH_LIMITS } from "./limits.ts";
 import { deleteCode, endCodes, insertCode, latestCode, liveCodes, setCodeAttempts } from "./auth.queries.ts";
 import { type RequestMeta, type SignedIn, signIn } from "./auth.service.ts";
 
