@@ -81,23 +81,21 @@ export function registerUserChanges(users: Command, opts: Opts) {
       await changeUser(cmd, opts, email, "user.grant", `${n} requête(s) offerte(s).`, (deps, u) => grantExtra(deps, u.id, n));
     });
 
-  users
-    .command("set-admin")
-    .description("donne ou retire les droits d'administrateur")
-    .argument("<email>")
-    .argument("<on|off>", "on ou off", onOff)
-    .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, "user.set_admin", on ? "Droits d'administrateur donnés." : "Droits d'administrateur retirés.", (deps, u) => setAdmin(deps, u.id, on));
-    });
-
-  users
-    .command("two-factor")
-    .description("active ou désactive la double authentification par email")
-    .argument("<email>")
-    .argument("<on|off>", "on ou off", onOff)
-    .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, "user.two_factor", on ? "Double authentification activée." : "Double authentification désactivée.", (deps, u) => setTwoFactor(deps, u.id, on));
-    });
+  // Two on/off switches of an account, alike but for what they turn and say.
+  const switches = [
+    { name: "set-admin", description: "donne ou retire les droits d'administrateur", action: "user.set_admin", on: "Droits d'administrateur donnés.", off: "Droits d'administrateur retirés.", apply: setAdmin },
+    { name: "two-factor", description: "active ou désactive la double authentification par email", action: "user.two_factor", on: "Double authentification activée.", off: "Double authentification désactivée.", apply: setTwoFactor },
+  ] as const;
+  for (const s of switches) {
+    users
+      .command(s.name)
+      .description(s.description)
+      .argument("<email>")
+      .argument("<on|off>", "on ou off", onOff)
+      .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
+        await changeUser(cmd, opts, email, s.action, on ? s.on : s.off, (deps, u) => s.apply(deps, u.id, on));
+      });
+  }
 
   users
     .command("reset-password")
