@@ -2,7 +2,7 @@ import { refuseMissing, requireCurrentSchema, schemaState } from "../src/db/sche
 import { runMigrations } from "../src/db/migrate.ts";
 import type { Deps } from "../src/deps.ts";
 import { createLogger } from "../src/lib/log.ts";
-import { buildDeps } from "../src/server.ts";
+import { buildDeps } from "../src/build-deps.ts";
 import { configFor, type GlobalOptions } from "./options.ts";
 
 /**

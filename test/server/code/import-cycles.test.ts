@@ -26,10 +26,12 @@ describe("imports", () => {
     expect(importCycles(graph)).toEqual([["a.ts", "b.ts", "c.ts"]]);
   });
 
-  test("the server does not import the CLI; only the executable's entry knows both", () => {
+  test("the server does not import the CLI, nor the CLI the server: only the executable's entry knows both", () => {
     const graph = importGraph(root, ["src", "cli"]);
     const importers = [...graph].filter(([, targets]) => targets.some((t) => t.startsWith("cli/"))).map(([file]) => file);
     expect(importers.filter((f) => f.startsWith("src/"))).toEqual(["src/main.ts"]);
-    expect(graph.get("cli/commands/serve.ts")).not.toContain("src/server.ts");
+    const cliImports = [...graph].filter(([file]) => file.startsWith("cli/")).flatMap(([, targets]) => targets);
+    expect(cliImports).not.toContain("src/server.ts");
+    expect(cliImports).not.toContain("src/app.ts");
   });
 });
