@@ -2,8 +2,8 @@ import { refuseMissing, requireCurrentSchema, schemaState } from "../src/db/sche
 import { runMigrations } from "../src/db/migrate.ts";
 import type { Deps } from "../src/deps.ts";
 import { createLogger } from "../src/lib/log.ts";
-import { buildDeps } from "../src/server.ts";
-import { configFor, type GlobalOptions } from "./index.ts";
+import { buildDeps } from "../src/build-deps.ts";
+import { configFor, type GlobalOptions } from "./options.ts";
 
 /**
  * How a command may open the database. Only `serve` and `migrate` migrate a

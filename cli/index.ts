@@ -1,10 +1,10 @@
 import { Command, CommanderError } from "commander";
 import { APP_VERSION } from "../src/version.ts";
-import { type Config, ConfigError, loadConfig } from "../src/config.ts";
-import { RefusedError } from "../src/lib/errors.ts";
+import { ConfigError } from "../src/config.ts";
+import { AppError, RefusedError } from "../src/lib/errors.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";
 import { registerMigrate } from "./commands/migrate.ts";
-import { registerServe } from "./commands/serve.ts";
+import { registerServe, type StartServer } from "./commands/serve.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerBilling } from "./commands/billing.ts";
@@ -15,17 +15,13 @@ import { registerStats } from "./commands/stats.ts";
 import { registerUsage } from "./commands/usage.ts";
 import { registerUsers } from "./commands/users.ts";
 
-/** Exit codes: 0 success, 1 refused action (one clear line), 2 usage error. */
-export { RefusedError } from "../src/lib/errors.ts";
+/**
+ * What the CLI needs from the server, handed in by the executable's entry
+ * (src/main.ts), so the CLI never imports the server it starts.
+ */
+export type ServerEntry = { startServer: StartServer };
 
-export type GlobalOptions = { json?: boolean; dataDir?: string };
-
-/** Config for a command, with --data-dir taking the place of DATA_DIR. */
-export function configFor(opts: GlobalOptions): Config {
-  return loadConfig(opts.dataDir ? { ...process.env, DATA_DIR: opts.dataDir } : process.env);
-}
-
-export function buildProgram(): Command {
+function buildProgram(server: ServerEntry): Command {
   const program = new Command()
     .name("unisson")
     .description("Unisson — plusieurs IA, une seule réponse. Serveur et outils d'administration.")
@@ -34,7 +30,7 @@ export function buildProgram(): Command {
     .option("--data-dir <dir>", "dossier des données (remplace DATA_DIR)")
     .showHelpAfterError()
     .exitOverride();
-  registerServe(program);
+  registerServe(program, server.startServer);
   registerMigrate(program);
   registerHealthcheck(program);
   registerUsers(program);
@@ -49,8 +45,9 @@ export function buildProgram(): Command {
   return program;
 }
 
-export async function runCli(argv: string[]): Promise<number> {
-  const program = buildProgram();
+/** Exit codes: 0 success, 1 refused action (one clear line), 2 usage error. */
+export async function runCli(argv: string[], server: ServerEntry): Promise<number> {
+  const program = buildProgram(server);
   try {
     await program.parseAsync(argv);
     return 0;
@@ -59,12 +56,7 @@ export async function runCli(argv: string[]): Promise<number> {
       // --help and --version exit through here too, with code 0.
       return e.exitCode === 0 ? 0 : 2;
     }
-    if (e instanceof ConfigError || e instanceof RefusedError) {
-      console.error(e.message);
-      return 1;
-    }
-    const { AppError } = await import("../src/lib/errors.ts");
-    if (e instanceof AppError) {
+    if (e instanceof ConfigError || e instanceof RefusedError || e instanceof AppError) {
       console.error(e.message);
       return 1;
     }

@@ -1,4 +1,4 @@
-import type { GlobalOptions } from "./index.ts";
+import type { GlobalOptions } from "./options.ts";
 
 /** Prints JSON with --json, else the human text. */
 export function print(opts: GlobalOptions, data: unknown, human: () => string): void {

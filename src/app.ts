@@ -6,7 +6,7 @@ import { isBusyError, markBusy } from "./db/busy.ts";
 import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
-import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http.middleware.ts";
+import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http-middleware.ts";
 import { compressJson } from "./lib/compress.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { apiKeyRoutes } from "./auth/api-keys.routes.ts";
@@ -36,7 +36,7 @@ function apiRoutes() {
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
   const rateLimits = createRateLimitStore(deps.db, deps.clock);
-  bindMetrics(deps);
+  bindMetrics(deps.metrics, deps.ai.live, deps.db);
 
   app.use(requestLogger(deps.log, deps.metrics));
   app.use(securityHeaders);

@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
-import { DEFAULT_PRICES, parsePrice, type Price } from "./ai/ai.prices.ts";
-import type { ModelKey } from "./ai/ai.types.ts";
+import { DEFAULT_PRICES, parsePrice, type Price } from "./ai/prices.ts";
+import type { ModelKey } from "./ai/types.ts";
 
 /**
  * The only reader of process.env. Every variable of shared/design/CONFIG.md is

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { Ai } from "./ai/ai.engine.ts";
+import type { Ai } from "./ai/engine.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { UserRow } from "./db/schema/index.ts";
@@ -12,7 +12,11 @@ import type { Metrics } from "./system/metrics.ts";
 
 /**
  * Everything a request handler, job or CLI command may use, built once by
- * main.ts (or by test/helpers for each test). No module keeps state of its own.
+ * src/server.ts's buildDeps (or by test/helpers for each test). No module
+ * keeps state of its own, but for a few caches keyed by a part of Deps and
+ * what is one per process (stdout, zod's locale, constants loaded once): each
+ * says why in a `Module state:` comment, which a test requires
+ * (test/server/code/module-state.test.ts).
  */
 export interface Deps {
   db: Db;

@@ -1,31 +1,19 @@
-import { createAi } from "./ai/ai.engine.ts";
 import { createApp } from "./app.ts";
-import { createStripe } from "./billing/stripe.client.ts";
-import { recoverInterruptedRuns } from "./chat/chat.recovery.ts";
+import { recoverInterruptedRuns } from "./chat/recovery.ts";
 import type { Config } from "./config.ts";
-import { openDb, SERVER_BUSY_TIMEOUT_MS } from "./db/client.ts";
+import { SERVER_BUSY_TIMEOUT_MS } from "./db/client.ts";
 import { migrateWithBackup, newerRefusal, schemaState } from "./db/schema-guard.ts";
-import type { Deps } from "./deps.ts";
+import { buildDeps } from "./build-deps.ts";
 import { allJobs } from "./jobs/index.ts";
 import { startJobs } from "./jobs/scheduler.ts";
-import { systemClock } from "./lib/clock.ts";
-import { createLogger, type Logger } from "./lib/log.ts";
-import { createMailer } from "./lib/mail/index.ts";
 import { backupJobs } from "./system/backup.job.ts";
-import { createMetrics } from "./system/metrics.ts";
 import { setupSummary } from "./system/startup.ts";
 import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
-import { warmCommonPasswords } from "./auth/auth.passwords.ts";
+import { warmCommonPasswords } from "./auth/passwords.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
 /** How long in-flight requests may take to finish on SIGTERM before connections are closed. */
 const DRAIN_MS = 10_000;
-
-/** Builds the real dependencies from config (the tests build their own); the CLI passes a logger that keeps stdout for its output. */
-export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel, undefined, config.logFormat), busyTimeoutMs?: number): Deps {
-  const db = openDb(config.databasePath, busyTimeoutMs);
-  return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock, db), metrics: createMetrics() };
-}
 
 /**
  * config -> openDb -> schema check -> lease -> backup and migrate -> recover -> createApp -> Bun.serve ->

@@ -1,8 +1,8 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
-import { listAudit } from "../../src/admin/admin.audit.ts";
+import { listAudit } from "../../src/admin/audit-log.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print, table } from "../output.ts";
 import { positiveInt } from "../parse.ts";
 

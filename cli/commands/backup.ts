@@ -1,8 +1,8 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
-import { backupDatabase } from "../../src/admin/admin.backup.ts";
+import { backupDatabase } from "../../src/admin/backup.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { print } from "../output.ts";
 
 export function registerBackup(program: Command) {

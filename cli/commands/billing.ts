@@ -2,7 +2,7 @@ import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { reconcile } from "../../src/billing/reconcile.service.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { print, table } from "../output.ts";
 
 export function registerBilling(program: Command) {

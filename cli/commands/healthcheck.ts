@@ -1,6 +1,7 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
-import { configFor, type GlobalOptions, RefusedError } from "../index.ts";
+import { RefusedError } from "../../src/lib/errors.ts";
+import { configFor, type GlobalOptions } from "../options.ts";
 
 /** For Docker's HEALTHCHECK: the slim image has no curl, the executable asks itself. */
 export function registerHealthcheck(program: Command) {

@@ -2,7 +2,7 @@ import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { listMail } from "../../src/admin/admin.service.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print, table } from "../output.ts";
 import { positiveInt } from "../parse.ts";
 

@@ -4,7 +4,7 @@ import { openDb } from "../../src/db/client.ts";
 import { migrateWithBackup, schemaState } from "../../src/db/schema-guard.ts";
 import { RefusedError } from "../../src/lib/errors.ts";
 import { liveLease } from "../../src/system/lease.ts";
-import { configFor, type GlobalOptions } from "../index.ts";
+import { configFor, type GlobalOptions } from "../options.ts";
 import { print } from "../output.ts";
 
 export function registerMigrate(program: Command) {

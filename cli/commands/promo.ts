@@ -1,9 +1,9 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
-import { cliActor, recordAudit } from "../../src/admin/admin.audit.ts";
+import { cliActor, recordAudit } from "../../src/admin/audit-log.ts";
 import { createPromoCode, listPromoCodes, type PromoRow } from "../../src/billing/promo.service.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print, table } from "../output.ts";
 import { isoDate, positiveInt } from "../parse.ts";
 

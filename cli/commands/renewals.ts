@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { databaseJobs } from "../../src/jobs/index.ts";
 import { runJobsOnce } from "../../src/jobs/scheduler.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { print, table } from "../output.ts";
 
 export function registerRenewals(program: Command) {

@@ -1,8 +1,11 @@
 import type { Command } from "commander";
-import { startServer } from "../../src/server.ts";
-import { configFor, type GlobalOptions } from "../index.ts";
+import type { Config } from "../../src/config.ts";
+import { configFor, type GlobalOptions } from "../options.ts";
 
-export function registerServe(program: Command) {
+/** Starts the server; given by src/main.ts, so the CLI does not import the server. */
+export type StartServer = (config: Config) => Promise<unknown>;
+
+export function registerServe(program: Command, startServer: StartServer) {
   program
     .command("serve", { isDefault: true })
     .description("démarre le serveur web (API + application)")

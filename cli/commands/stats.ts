@@ -1,11 +1,11 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { getStats } from "../../src/admin/admin.service.ts";
-import { aiCosts } from "../../src/ai/ai.costs.ts";
+import { aiCosts } from "../../src/ai/costs.ts";
 import { PLAN_LABELS } from "../../src/admin/admin.view.ts";
 import { PLANS } from "../../src/db/schema/index.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { preciseEuros as precise, print, table } from "../output.ts";
 
 const euros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { getUserByEmailOrFail } from "../../src/admin/admin.service.ts";
 import { listApiKeys, revokeApiKey, toPublicApiKey } from "../../src/auth/api-keys.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print, table } from "../output.ts";
 import { positiveInt } from "../parse.ts";
 

@@ -2,15 +2,16 @@ import { frCli } from "../../src/i18n/fr-cli.ts";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { adminUserUpdateSchema, parseInput } from "../../src/admin/admin.schemas.ts";
-import { type AuditAction, cliActor, recordAudit, userChanges } from "../../src/admin/admin.audit.ts";
+import { type AuditAction, cliActor, recordAudit, userChanges } from "../../src/admin/audit-log.ts";
 import { deleteUserByAdmin, getUserByEmailOrFail, grantExtra, setAdmin, setTwoFactor, updateUserByAdmin } from "../../src/admin/admin.service.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
-import { createPasswordResetLink } from "../../src/auth/auth.reset.ts";
+import { createPasswordResetLink } from "../../src/auth/password-reset.ts";
 import { assignPlan, stopSubscription } from "../../src/billing/plan.service.ts";
 import type { BillingCycle, Plan, UserRow } from "../../src/db/schema/index.ts";
 import type { Deps } from "../../src/deps.ts";
 import { withDeps } from "../deps.ts";
-import { type GlobalOptions, RefusedError } from "../index.ts";
+import { RefusedError } from "../../src/lib/errors.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print } from "../output.ts";
 import { cycleArg, onOff, planArg, positiveInt } from "../parse.ts";
 import { userSheet } from "../user-sheet.ts";
@@ -81,23 +82,21 @@ export function registerUserChanges(users: Command, opts: Opts) {
       await changeUser(cmd, opts, email, "user.grant", frCli.users.granted(n), (deps, u) => grantExtra(deps, u.id, n));
     });
 
-  users
-    .command("set-admin")
-    .description("donne ou retire les droits d'administrateur")
-    .argument("<email>")
-    .argument("<on|off>", "on ou off", onOff)
-    .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, "user.set_admin", on ? "Droits d'administrateur donnés." : "Droits d'administrateur retirés.", (deps, u) => setAdmin(deps, u.id, on));
-    });
-
-  users
-    .command("two-factor")
-    .description("active ou désactive la double authentification par email")
-    .argument("<email>")
-    .argument("<on|off>", "on ou off", onOff)
-    .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, "user.two_factor", on ? "Double authentification activée." : "Double authentification désactivée.", (deps, u) => setTwoFactor(deps, u.id, on));
-    });
+  // Two on/off switches of an account, alike but for what they turn and say.
+  const switches = [
+    { name: "set-admin", description: "donne ou retire les droits d'administrateur", action: "user.set_admin", on: "Droits d'administrateur donnés.", off: "Droits d'administrateur retirés.", apply: setAdmin },
+    { name: "two-factor", description: "active ou désactive la double authentification par email", action: "user.two_factor", on: "Double authentification activée.", off: "Double authentification désactivée.", apply: setTwoFactor },
+  ] as const;
+  for (const s of switches) {
+    users
+      .command(s.name)
+      .description(s.description)
+      .argument("<email>")
+      .argument("<on|off>", "on ou off", onOff)
+      .action(async (email: string, on: boolean, _o: unknown, cmd: Command) => {
+        await changeUser(cmd, opts, email, s.action, on ? s.on : s.off, (deps, u) => s.apply(deps, u.id, on));
+      });
+  }
 
   users
     .command("reset-password")

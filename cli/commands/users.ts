@@ -1,6 +1,6 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
-import { cliActor, recordAudit } from "../../src/admin/admin.audit.ts";
+import { cliActor, recordAudit } from "../../src/admin/audit-log.ts";
 import { getUserByEmailOrFail, listUsers } from "../../src/admin/admin.service.ts";
 import { parseInput } from "../../src/admin/admin.schemas.ts";
 import { PLAN_LABELS, toUserDetail } from "../../src/admin/admin.view.ts";
@@ -11,7 +11,7 @@ import { PLANS, type Plan } from "../../src/db/schema/index.ts";
 import { randomToken } from "../../src/lib/tokens.ts";
 import { createUser } from "../../src/users/users.service.ts";
 import { withDeps } from "../deps.ts";
-import type { GlobalOptions } from "../index.ts";
+import type { GlobalOptions } from "../options.ts";
 import { dateFr, print, table } from "../output.ts";
 import { planArg, positiveInt } from "../parse.ts";
 import { userSheet } from "../user-sheet.ts";

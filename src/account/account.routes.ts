@@ -1,12 +1,12 @@
 import { frAnswers } from "../i18n/fr-answers.ts";
 import { Hono } from "hono";
-import { requireUser } from "../auth/auth.middleware.ts";
+import { requireUser } from "../auth/require-user.ts";
 import type { AppEnv } from "../deps.ts";
 import { MINUTE } from "../lib/clock.ts";
 import { consumeLimit } from "../lib/rate-limit.ts";
 import { validate } from "../lib/validate.ts";
-import { deleteOwnAccount } from "./account.delete.ts";
-import { exportUserData } from "./account.export.ts";
+import { deleteOwnAccount } from "./self-deletion.ts";
+import { exportUserData } from "./data-export.ts";
 import { deleteAccountSchema } from "./account.schemas.ts";
 
 /** Password tries on a signed-in session: as many as login allows an account. */

@@ -3,11 +3,11 @@ import type { Db } from "../db/client.ts";
 import { contactMessages, mailOutbox, type Plan, purchases, rateLimits, type UserRow, users } from "../db/schema/index.ts";
 
 /**
- * The plan as users see it (users.quota.ts effectivePlan), in SQL, so that
+ * The plan as users see it (quota.ts effectivePlan), in SQL, so that
  * counting and filtering by plan happens in the database: a trial past its
  * end or out of requests is `expired`. Keep both definitions in step.
  */
-export function effectivePlanSql(now: Date): SQL<Plan> {
+function effectivePlanSql(now: Date): SQL<Plan> {
   return sql<Plan>`(CASE WHEN ${users.subscriptionType} = 'trial' AND (${users.trialEndsAt} IS NULL OR ${users.trialEndsAt} <= ${now.getTime()} OR MAX(0, ${users.planQueries}) + MAX(0, ${users.extraQueries}) <= 0) THEN 'expired' ELSE ${users.subscriptionType} END)`;
 }
 

@@ -1,13 +1,13 @@
 import { frAnswers } from "../i18n/fr-answers.ts";
 import { type Context, Hono } from "hono";
-import { requireAdmin, requireUser } from "../auth/auth.middleware.ts";
+import { requireAdmin, requireUser } from "../auth/require-user.ts";
 import type { AppEnv } from "../deps.ts";
-import { aiCosts } from "../ai/ai.costs.ts";
+import { aiCosts } from "../ai/costs.ts";
 import { validate } from "../lib/validate.ts";
 import { toPublicUser } from "../users/users.view.ts";
 import { adminUserUpdateSchema, listUsersQuerySchema, usageQuerySchema, userIdParamSchema } from "./admin.schemas.ts";
-import { USAGE_DEFAULT_DAYS, usageReport } from "./admin.usage.ts";
-import { type AuditAction, adminActor, type Changes, recordAudit, userChanges } from "./admin.audit.ts";
+import { USAGE_DEFAULT_DAYS, usageReport } from "./usage-report.ts";
+import { type AuditAction, adminActor, type Changes, recordAudit, userChanges } from "./audit-log.ts";
 import { billingHistory } from "../billing/entitlements.ts";
 import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, stopSubscriptionOf, updateUserByAdmin } from "./admin.service.ts";
 import { toUserDetail } from "./admin.view.ts";

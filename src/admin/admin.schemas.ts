@@ -2,16 +2,16 @@ import { type ZodType, z } from "zod";
 import { PLANS } from "../db/schema/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { requiredText } from "../lib/validate.ts";
-import { USAGE_MAX_DAYS } from "./admin.usage.ts";
-import { TRIAL_DAYS_MAX } from "../users/users.quota.ts";
+import { USAGE_MAX_DAYS } from "./usage-report.ts";
+import { TRIAL_DAYS_MAX } from "../users/quota.ts";
 
 /** Upper bounds that keep a typo (an extra zero or ten) from becoming a stored absurdity. */
 export const MAX_QUERIES = 100_000;
-export const MAX_PER_PAGE = 100;
-export const NAME_MAX = 100;
-export const EMAIL_MAX = 254;
+const MAX_PER_PAGE = 100;
+const NAME_MAX = 100;
+const EMAIL_MAX = 254;
 
-export const ADMIN_TEXTS = {
+const ADMIN_TEXTS = {
   firstName: "Le prénom est requis",
   lastName: "Le nom est requis",
   emailRequired: "L'email est requis",
@@ -37,7 +37,7 @@ export const emailField = z
   .pipe(z.email({ error: ADMIN_TEXTS.emailInvalid }))
   .transform((v) => v.toLowerCase());
 
-export const planField = z.enum(PLANS, { error: ADMIN_TEXTS.plan });
+const planField = z.enum(PLANS, { error: ADMIN_TEXTS.plan });
 
 /** A whole number typed in a form may arrive as "12" or " 12 ": read it as 12, anything else is refused. */
 function intField(texts: { integer: string; negative: string; max: string }, max: number) {
@@ -47,11 +47,11 @@ function intField(texts: { integer: string; negative: string; max: string }, max
   );
 }
 
-export const queriesField = intField(
+const queriesField = intField(
   { integer: ADMIN_TEXTS.queriesInteger, negative: ADMIN_TEXTS.queriesNegative, max: ADMIN_TEXTS.queriesTooMany },
   MAX_QUERIES,
 );
-export const trialDaysField = intField(
+const trialDaysField = intField(
   { integer: ADMIN_TEXTS.daysInteger, negative: ADMIN_TEXTS.daysNegative, max: ADMIN_TEXTS.daysTooMany },
   TRIAL_DAYS_MAX,
 );
@@ -68,7 +68,6 @@ export const adminUserUpdateSchema = z.object({
   remaining_queries: queriesField.optional(),
   trial_days_remaining: trialDaysField.optional(),
 });
-export type AdminUserUpdateBody = z.infer<typeof adminUserUpdateSchema>;
 
 function positiveIntQuery(message: string, max: number) {
   return z

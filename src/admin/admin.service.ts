@@ -4,14 +4,14 @@ import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
 import { countApiKeysByUser, revokeAllApiKeys } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
-import { revokeCredentials } from "../auth/auth.revoke.ts";
+import { revokeCredentials } from "../auth/revoke-access.ts";
 import { addExtra, setRemaining, setTrialEnd } from "../billing/entitlements.ts";
 import { assignPlan, stopSubscription } from "../billing/plan.service.ts";
 import { DAY } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
 import { deleteAccount } from "../users/account-deletion.ts";
 import { findUserByEmail, findUserById, normalizeEmail, updateUser } from "../users/users.queries.ts";
-import { effectivePlan, remainingQueries, trialDaysRemaining } from "../users/users.quota.ts";
+import { effectivePlan, remainingQueries, trialDaysRemaining } from "../users/quota.ts";
 import { type PublicUser, toPublicUser } from "../users/users.view.ts";
 import {
   countUsersByPlan,

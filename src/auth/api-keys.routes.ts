@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../deps.ts";
 import { requiredText, validate } from "../lib/validate.ts";
 import { createApiKey, listApiKeys, revokeApiKey, toPublicApiKey } from "./api-keys.ts";
-import { requireUser } from "./auth.middleware.ts";
+import { requireUser } from "./require-user.ts";
 
 const createBody = z.object({ name: requiredText("Donnez un nom à la clé (par exemple « Open WebUI »).", 60) });
 const idParam = z.object({ id: z.coerce.number({ error: "Identifiant de clé invalide." }).int().positive().max(Number.MAX_SAFE_INTEGER) });

@@ -6,8 +6,8 @@ import { AppError } from "../lib/errors.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 
 /** Recognisable in a config file or a leaked log, and by secret scanners. */
-export const API_KEY_PREFIX = "uns_";
-export const MAX_API_KEYS = 10;
+const API_KEY_PREFIX = "uns_";
+const MAX_API_KEYS = 10;
 /** Characters of the secret kept in clear to tell keys apart in lists. */
 const SHOWN_CHARS = API_KEY_PREFIX.length + 8;
 /** last_used_at is written at most this often, so a busy key does not turn reads into writes. */
@@ -31,7 +31,7 @@ export function listApiKeys(db: Db, userId: number): ApiKeyRow[] {
     .all();
 }
 
-export function countApiKeys(db: Db, userId: number): number {
+function countApiKeys(db: Db, userId: number): number {
   return db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt))).get()?.n ?? 0;
 }
 

@@ -7,9 +7,9 @@ import { randomToken } from "../lib/tokens.ts";
 import { createUser } from "../users/users.service.ts";
 import { type PublicUser, toPublicUser } from "../users/users.view.ts";
 import type { RateLimitStore } from "../lib/rate-limit.ts";
-import { checkCredentialsThrottled, clearLoginFailures } from "./auth.credentials.ts";
-import { isRememberedDevice } from "./auth.devices.ts";
-import { assertNotCommonPassword } from "./auth.passwords.ts";
+import { checkCredentialsThrottled, clearLoginFailures } from "./credentials.ts";
+import { isRememberedDevice } from "./remembered-devices.ts";
+import { assertNotCommonPassword } from "./passwords.ts";
 import { createSession } from "./sessions.ts";
 
 export type RequestMeta = { ip?: string | null; userAgent?: string | null };

@@ -5,9 +5,9 @@ import { DAY, HOUR } from "../lib/clock.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 
 /** Sliding: 30 days after the last use. */
-export const SESSION_TTL_MS = 30 * DAY;
+const SESSION_TTL_MS = 30 * DAY;
 /** Absolute: no session outlives 90 days after its sign-in, however often it is used (docs/SECURITY.md). */
-export const SESSION_MAX_AGE_MS = 90 * DAY;
+const SESSION_MAX_AGE_MS = 90 * DAY;
 
 /** The sliding expiry, never past the absolute one. */
 function expiryFrom(createdAt: Date, now: Date): Date {
@@ -54,6 +54,7 @@ function prepareLookups(db: Db) {
  * lookup itself, and one JOIN of sessions and users read through bun:sqlite
  * cost ~6x two primary-key/unique-index reads.
  */
+// Module state: statements keyed by their database (deps.db), gone with it; two apps never share one.
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
 
 /** The live session of a bearer token and its user, or undefined (unknown, expired or revoked). */

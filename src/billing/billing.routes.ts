@@ -1,14 +1,14 @@
 import { frBilling } from "../i18n/fr-billing.ts";
 import { Hono } from "hono";
-import { requireUser } from "../auth/auth.middleware.ts";
+import { requireUser } from "../auth/require-user.ts";
 import type { AppEnv } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { validate } from "../lib/validate.ts";
-import { effectivePlan } from "../users/users.quota.ts";
+import { effectivePlan } from "../users/quota.ts";
 import { changeBody, checkoutBody, productParam, promoBody, sessionParam } from "./billing.schemas.ts";
 import { cancelChange, requestChange } from "./change.service.ts";
 import { checkoutStatus, createCheckout } from "./checkout.service.ts";
-import { formatEuros, OFFERS, PRODUCT_ORDER, REFERRAL_BONUS } from "./pricing.constants.ts";
+import { formatEuros, OFFERS, PRODUCT_ORDER, REFERRAL_BONUS } from "./pricing.ts";
 import { ensureReferralCode, type ResolvedPromo, resolvePromo, successfulReferrals } from "./promo.service.ts";
 import { subscriptionStatus, upgradeQuote } from "./subscription.service.ts";
 import { handleEvent, verifyEvent } from "./webhook.service.ts";

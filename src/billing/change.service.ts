@@ -6,10 +6,10 @@ import { type BillingCycle, pendingPlanChanges, type UserRow } from "../db/schem
 import type { Deps } from "../deps.ts";
 import { addMonths } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
-import { effectivePlan } from "../users/users.quota.ts";
-import { changeOptionsFor, CYCLE_NAMES, isUpgrade, PLAN_ALLOWANCE, PLAN_NAMES, productFor } from "./pricing.constants.ts";
-import { isStripeMissing, requireStripe, stripeCall } from "./stripe.client.ts";
-import { priceData } from "./stripe.products.ts";
+import { effectivePlan } from "../users/quota.ts";
+import { changeOptionsFor, CYCLE_NAMES, isUpgrade, PLAN_ALLOWANCE, PLAN_NAMES, productFor } from "./pricing.ts";
+import { isStripeMissing, requireStripe, stripeCall } from "./stripe-client.ts";
+import { priceData } from "./stripe-products.ts";
 import { findPendingChange } from "./subscription.service.ts";
 import { syncSubscription } from "./subscription-sync.service.ts";
 

@@ -4,24 +4,24 @@ import type Stripe from "stripe";
 import { checkoutSessions, type UserRow, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
-import { effectivePlan } from "../users/users.quota.ts";
+import { effectivePlan } from "../users/quota.ts";
 import { fulfil } from "./fulfilment.service.ts";
-import { OFFERS, packAvailableFor, type Product, productFor } from "./pricing.constants.ts";
+import { OFFERS, packAvailableFor, type Product, productFor } from "./pricing.ts";
 import { resolvePromo } from "./promo.service.ts";
-import { requireStripe, stripeCall } from "./stripe.client.ts";
-import { priceData } from "./stripe.products.ts";
+import { requireStripe, stripeCall } from "./stripe-client.ts";
+import { priceData } from "./stripe-products.ts";
 
 export type CheckoutInput = { product_type: Product; is_annual: boolean; origin_url: string; promo_code?: string | null };
 
 /** `is_annual` turns a monthly plan into its annual offer; the pack has no cycle. */
-export function resolveProduct(product: Product, isAnnual: boolean): Product {
+function resolveProduct(product: Product, isAnnual: boolean): Product {
   const offer = OFFERS[product];
   if (!offer.plan) return product;
   return productFor(offer.plan, isAnnual || offer.billing_cycle === "annual" ? "annual" : "monthly");
 }
 
 /** Only the product's own origin may be a return address (no open redirect through Stripe). */
-export function checkReturnOrigin(publicUrl: string, originUrl: string): void {
+function checkReturnOrigin(publicUrl: string, originUrl: string): void {
   let origin: string;
   try {
     origin = new URL(originUrl).origin;

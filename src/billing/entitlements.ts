@@ -16,8 +16,8 @@ import {
   writeBalances,
   writeEntitlements,
 } from "./billing.queries.ts";
-import { TRIAL_DAYS } from "../users/users.quota.ts";
-import { PLAN_ALLOWANCE } from "./pricing.constants.ts";
+import { TRIAL_DAYS } from "../users/quota.ts";
+import { PLAN_ALLOWANCE } from "./pricing.ts";
 
 /**
  * The one owner of entitlements: plan, cycle, period dates, allowance, extra
@@ -60,7 +60,7 @@ export function initialEntitlements(now: Date) {
 }
 
 /** The columns a plan sets; extra_queries are never touched (packs and bonuses survive). */
-export function planColumns(input: PlanInput, start: Date): EntitlementValues {
+function planColumns(input: PlanInput, start: Date): EntitlementValues {
   const { plan } = input;
   if (plan === "trial") {
     return {
@@ -84,7 +84,7 @@ function mustWrite(row: UserRow | undefined): UserRow {
 }
 
 /** Drops a pending change (the plan it was leaving no longer exists). */
-export function dropPendingChanges(db: Db, now: Date, userId: number): void {
+function dropPendingChanges(db: Db, now: Date, userId: number): void {
   db.update(pendingPlanChanges)
     .set({ status: "cancelled", endedAt: now })
     .where(and(eq(pendingPlanChanges.userId, userId), eq(pendingPlanChanges.status, "pending")))

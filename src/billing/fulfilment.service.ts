@@ -5,13 +5,13 @@ import { immediate } from "../db/client.ts";
 import { checkoutSessions, fulfilments, PRODUCT_TYPES, promoCodes, purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addExtra } from "./entitlements.ts";
-import { OFFERS, type Product, REFERRAL_BONUS } from "./pricing.constants.ts";
-import { requireStripe, stripeCall } from "./stripe.client.ts";
+import { OFFERS, type Product, REFERRAL_BONUS } from "./pricing.ts";
+import { requireStripe, stripeCall } from "./stripe-client.ts";
 import { applySubscriptionState, cancelNow, fetchSubscriptionState, idOf, settleDuplicate, type SubscriptionState, type SyncOutcome } from "./subscription-sync.service.ts";
 
 export type FulfilOutcome = { fulfilled: boolean; reason?: "unpaid" | "already" | "unknown" };
 
-export function isPaid(session: Stripe.Checkout.Session): boolean {
+function isPaid(session: Stripe.Checkout.Session): boolean {
   return session.payment_status === "paid" || session.payment_status === "no_payment_required";
 }
 

@@ -6,16 +6,16 @@ import type { Db } from "../db/client.ts";
 import { promoCodes, referrals, type UserRow, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
-import { effectivePlan } from "../users/users.quota.ts";
-import { REFERRAL_BONUS } from "./pricing.constants.ts";
-import { stripeCall } from "./stripe.client.ts";
+import { effectivePlan } from "../users/quota.ts";
+import { REFERRAL_BONUS } from "./pricing.ts";
+import { stripeCall } from "./stripe-client.ts";
 import { frAnswers } from "../i18n/fr-answers.ts";
 
 export type PromoRow = typeof promoCodes.$inferSelect;
-export const PROMO_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
+const PROMO_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
 
 /** Codes are compared upper-cased and trimmed, whatever the user typed. */
-export function normalizeCode(code: string): string {
+function normalizeCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
@@ -75,7 +75,7 @@ export function listPromoCodes(db: Db): PromoRow[] {
   return db.select().from(promoCodes).orderBy(promoCodes.createdAt).all();
 }
 
-export function findPromo(db: Db, code: string): PromoRow | undefined {
+function findPromo(db: Db, code: string): PromoRow | undefined {
   return db.select().from(promoCodes).where(eq(promoCodes.code, normalizeCode(code))).get();
 }
 

@@ -3,11 +3,10 @@ import { eq, isNotNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import { purchases, type UserRow, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import type { Job } from "../jobs/scheduler.ts";
 import { AppError } from "../lib/errors.ts";
 import { DAY } from "../lib/clock.ts";
 import { endPlan, noteBillingChange } from "./entitlements.ts";
-import { requireStripe, stripeCall } from "./stripe.client.ts";
+import { requireStripe, stripeCall } from "./stripe-client.ts";
 import {
   applySubscriptionState, cancelNow, claimInvoice, idOf, invoiceSubscription, isLive, planOfSubscription, settleDuplicate, stateOf,
 } from "./subscription-sync.service.ts";
@@ -134,11 +133,3 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
   for (const d of differences) log.warn("billing difference", d);
   return { dry_run: dryRun, subscriptions_checked: subscriptions, invoices_checked: invoices, differences };
 }
-
-/** The daily run: only with Stripe configured (without it there is nothing to compare). */
-export const reconcileJob: Job = {
-  name: "billing-reconcile",
-  everyMs: DAY,
-  runAtStart: false,
-  run: (deps: Deps) => (deps.stripe ? reconcile(deps).then((r) => ({ differences: r.differences.length })) : { skipped: "no Stripe key" }),
-};

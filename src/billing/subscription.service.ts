@@ -3,8 +3,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { pendingPlanChanges, type UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { effectivePlan } from "../users/users.quota.ts";
-import { changeOptionsFor, formatEuros, isUpgrade, OFFERS, type Product, productFor } from "./pricing.constants.ts";
+import { effectivePlan } from "../users/quota.ts";
+import { changeOptionsFor, formatEuros, isUpgrade, OFFERS, type Product, productFor } from "./pricing.ts";
 
 export type PendingChange = typeof pendingPlanChanges.$inferSelect;
 

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { fulfil } from "./fulfilment.service.ts";
 import { chargeRefunded, disputeChanged } from "./refund.service.ts";
-import { requireStripe } from "./stripe.client.ts";
+import { requireStripe } from "./stripe-client.ts";
 import { invoiceSubscription, syncSubscription } from "./subscription-sync.service.ts";
 
 /** Verifies the signature (the only auth of this route) and parses the event. */

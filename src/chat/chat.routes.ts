@@ -1,13 +1,13 @@
 import { Hono } from "hono";
-import { aiStatus } from "../ai/ai.engine.ts";
-import { requireUser } from "../auth/auth.middleware.ts";
+import { aiStatus } from "../ai/engine.ts";
+import { requireUser } from "../auth/require-user.ts";
 import type { AppEnv } from "../deps.ts";
 import { spendLimit } from "../lib/spend-limit.ts";
 import { validate } from "../lib/validate.ts";
-import { conversationEvents, lastEventId, runStream, SSE_HEADERS } from "./chat.events.ts";
-import { exportConversation } from "./chat.export.ts";
-import { history } from "./chat.history.ts";
-import { resultOf, startRun } from "./chat.process.ts";
+import { conversationEvents, lastEventId, runStream, SSE_HEADERS } from "./run-events.ts";
+import { exportConversation } from "./conversation-export.ts";
+import { history } from "./history.ts";
+import { resultOf, startRun } from "./final-processing.ts";
 import { chatBody, conversationParam, exportQuery, historyQuery, processBody } from "./chat.schemas.ts";
 import { conversationMessages, deleteConversation, sendMessage } from "./chat.service.ts";
 

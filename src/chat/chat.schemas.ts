@@ -23,8 +23,8 @@ export const conversationParam = z.object({
 });
 
 /** Longest search text read; the words beyond the first eight are ignored anyway. */
-export const MAX_SEARCH_CHARS = 200;
-export const HISTORY_PAGE = { default: 50, max: 200 } as const;
+const MAX_SEARCH_CHARS = 200;
+const HISTORY_PAGE = { default: 50, max: 200 } as const;
 
 const limitMessage = `La limite doit être un nombre entre 1 et ${HISTORY_PAGE.max}.`;
 

@@ -1,10 +1,10 @@
-import { moderate } from "../ai/ai.moderation.ts";
+import { moderate } from "../ai/moderation.ts";
 import { immediate } from "../db/client.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
-import { assertCanQuery, assertOperational } from "./chat.access.ts";
-import { clarificationText, clarifyingQuestions, DETAIL_REQUEST_TEXT, isTooVague } from "./chat.clarify.ts";
+import { assertCanQuery, assertOperational } from "./access.ts";
+import { clarificationText, clarifyingQuestions, DETAIL_REQUEST_TEXT, isTooVague } from "./clarify.ts";
 import {
   appendMessages,
   type ConversationRow,
@@ -14,8 +14,8 @@ import {
   listMessages,
   type NewMessage,
 } from "./chat.queries.ts";
-import { closedTurns, runningRunOf } from "./chat.runs.queries.ts";
-import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./chat.turn.ts";
+import { closedTurns, runningRunOf } from "./runs.queries.ts";
+import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./turns.ts";
 import { titleFrom, toPublicMessage } from "./chat.view.ts";
 
 export type ChatInput = { conversation_id?: number | null; message: string };

@@ -1,15 +1,16 @@
 import { frAnswers } from "../i18n/fr-answers.ts";
 import { Hono } from "hono";
-import { bearerToken } from "../auth/auth.middleware.ts";
+import { bearerToken } from "../auth/require-user.ts";
 import { findSession } from "../auth/sessions.ts";
 import type { AppEnv } from "../deps.ts";
-import { clientIp, ipRateLimit } from "../lib/rate-limit.ts";
+import { clientIp } from "../lib/client-ip.ts";
+import { ipRateLimit } from "../lib/ip-rate-limit.ts";
 import { validate } from "../lib/validate.ts";
 import { contactSchema } from "./contact.schemas.ts";
 import { submitContact } from "./contact.service.ts";
 
 /** Enough for a visitor who retries; too few to use the form as a mail cannon. */
-export const CONTACT_RATE = { name: "contact", limit: 5, windowMs: 10 * 60_000 } as const;
+const CONTACT_RATE = { name: "contact", limit: 5, windowMs: 10 * 60_000 } as const;
 
 /** POST /api/contact: no session needed; a valid bearer links the message to its account. */
 export const contactRoutes = new Hono<AppEnv>().post("/", ipRateLimit(CONTACT_RATE), validate("json", contactSchema), async (c) => {

@@ -3,7 +3,7 @@ import { emailField } from "../admin/admin.schemas.ts";
 import { requiredText } from "../lib/validate.ts";
 
 /** Bounds that fit any real message and keep one request from filling the table. */
-export const CONTACT_LIMITS = { name: 100, subject: 200, message: 5000 } as const;
+const CONTACT_LIMITS = { name: 100, subject: 200, message: 5000 } as const;
 
 export const contactSchema = z.object({
   name: requiredText("Le nom est requis", CONTACT_LIMITS.name, `Le nom est trop long (${CONTACT_LIMITS.name} caractères au plus)`),

@@ -2,7 +2,7 @@ import { frDetails } from "../i18n/fr-details.ts";
 import { contactMessages } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
-import { contactMail } from "./contact.mail.ts";
+import { contactMail } from "./contact-mail.ts";
 import type { ContactInput } from "./contact.schemas.ts";
 
 /**

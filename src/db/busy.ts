@@ -9,6 +9,7 @@ import type { Database } from "bun:sqlite";
  * the connection is marked, each such write first asks for the lock without
  * waiting, and goes ahead (clearing the mark) as soon as it is free again.
  */
+// Module state: a mark per connection (deps.db.$client), keyed by it, like bun:sqlite's own lock wait.
 const busyUntil = new WeakMap<Database, number>();
 const HOLD_MS = 2_000;
 

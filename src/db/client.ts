@@ -12,7 +12,7 @@ export type Db = ReturnType<typeof drizzle<typeof schema>> & { $client: Database
  * that silently ignores one would otherwise lose payments or fail under load.
  */
 /** How long a CLI statement waits for another process's write lock: the CLI may wait, nobody else waits on it. */
-export const CLI_BUSY_TIMEOUT_MS = 5000;
+const CLI_BUSY_TIMEOUT_MS = 5000;
 /**
  * The server's wait: bun:sqlite waits synchronously, freezing every request
  * meanwhile, so a write meeting a lock held elsewhere gives up after this and
@@ -50,7 +50,7 @@ function pragma(sqlite: Database, name: string): unknown {
   return row ? Object.values(row)[0] : undefined;
 }
 
-export function checkPragmas(sqlite: Database, memory = false, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): void {
+function checkPragmas(sqlite: Database, memory = false, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): void {
   const expected: Array<[string, unknown]> = [
     ["busy_timeout", Math.trunc(busyTimeoutMs)],
     ["synchronous", 2], // FULL

@@ -1,7 +1,7 @@
 import { frOps } from "../i18n/fr-ops.ts";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { backupDatabase } from "../admin/admin.backup.ts";
+import { backupDatabase } from "../admin/backup.ts";
 import { RefusedError } from "../lib/errors.ts";
 import type { Db } from "./client.ts";
 import { runMigrations } from "./migrate.ts";

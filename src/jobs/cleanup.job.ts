@@ -2,7 +2,7 @@ import { and, isNotNull, lt, or, sql } from "drizzle-orm";
 import { authFailures, mailOutbox, passwordResetTokens, rememberedDevices, sessions, twoFactorCodes } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { DAY } from "../lib/clock.ts";
-import type { Job } from "./scheduler.ts";
+import type { Job } from "./job.ts";
 
 /**
  * Forgets dead credentials: expired or revoked sessions, devices, codes and

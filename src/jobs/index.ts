@@ -1,12 +1,12 @@
-import { aiProbeJob } from "../ai/ai.probe.job.ts";
-import { billingJobs } from "../billing/billing.jobs.ts";
-import { reconcileJob } from "../billing/reconcile.service.ts";
+import { aiProbeJob } from "../ai/probe.job.ts";
+import { renewalJobs } from "../billing/renewals.job.ts";
+import { reconcileJob } from "../billing/reconcile.job.ts";
 import { cleanupJob } from "./cleanup.job.ts";
 import { aiCallsRetentionJob } from "./retention.job.ts";
-import type { Job } from "./scheduler.ts";
+import type { Job } from "./job.ts";
 
 /** Jobs that only read and write the database: what `unisson renewals run` runs from the CLI. */
-export const databaseJobs: Job[] = [cleanupJob, aiCallsRetentionJob, ...billingJobs];
+export const databaseJobs: Job[] = [cleanupJob, aiCallsRetentionJob, ...renewalJobs];
 
 /**
  * Every background job of the server; the AI probe only refreshes this process's in-memory availability,

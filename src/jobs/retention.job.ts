@@ -2,11 +2,11 @@ import { and, eq, lt, ne, sql } from "drizzle-orm";
 import { aiCalls } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { DAY } from "../lib/clock.ts";
-import type { Job } from "./scheduler.ts";
+import type { Job } from "./job.ts";
 
 /** How long the AI-call log is kept: 90 days of real calls for usage figures, a week of probes (about 1,700 a day). */
-export const AI_CALLS_KEEP_DAYS = 90;
-export const PROBES_KEEP_DAYS = 7;
+const AI_CALLS_KEEP_DAYS = 90;
+const PROBES_KEEP_DAYS = 7;
 
 export function trimAiCalls({ db, clock }: Deps) {
   const now = clock.now().getTime();

@@ -1,13 +1,6 @@
 import { assertNotBusy, isBusyError, markBusy } from "../db/busy.ts";
 import type { Deps } from "../deps.ts";
-
-export type Job = {
-  name: string;
-  everyMs: number;
-  /** Also run once shortly after start (a missed renewal while the box was down). */
-  runAtStart?: boolean;
-  run(deps: Deps): Promise<unknown> | unknown;
-};
+import type { Job } from "./job.ts";
 
 /**
  * Runs each job on its own interval, never two runs of one job at once; a

@@ -5,9 +5,10 @@ import type { AppEnv } from "../deps.ts";
 type ServerWithIp = { requestIP?(req: Request): { address: string } | null };
 
 /** One BlockList per list of TRUSTED_PROXIES (node:net matches IPv4, IPv6 and v4-mapped addresses). */
+// Module state: parsed once per TRUSTED_PROXIES list (deps.config), keyed by that list.
 const lists = new WeakMap<readonly string[], BlockList>();
 
-export function trustedProxyList(entries: readonly string[]): BlockList {
+function trustedProxyList(entries: readonly string[]): BlockList {
   let list = lists.get(entries);
   if (list) return list;
   list = new BlockList();

@@ -5,24 +5,6 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-export interface TestClock extends Clock {
-  set(date: Date | string | number): void;
-  advance(ms: number): void;
-}
-
-export function createTestClock(start: Date | string | number = "2026-01-15T10:00:00.000Z"): TestClock {
-  let t = new Date(start).getTime();
-  return {
-    now: () => new Date(t),
-    set: (d) => {
-      t = new Date(d).getTime();
-    },
-    advance: (ms) => {
-      t += ms;
-    },
-  };
-}
-
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;

@@ -119,9 +119,6 @@ export class AppError extends Error {
 export function errorMessage(code: ErrorCode): string {
   return table[code][1];
 }
-export function errorStatus(code: ErrorCode): ContentfulStatusCode {
-  return table[code][0];
-}
 
 /**
  * An operator action refused with one clear French line (the CLI prints it

@@ -18,6 +18,7 @@ const SECRET = /pass(word)?|secret|token|authorization|cookie|api_?key|code_?has
  * session is read), without passing it down: the request's async context.
  */
 export type LogContext = { request_id?: string; user_id?: number };
+// Module state: an AsyncLocalStorage is per request by nature; one store serves every app.
 const context = new AsyncLocalStorage<LogContext>();
 
 export function withLogContext<T>(ctx: LogContext, fn: () => T): T {
@@ -101,6 +102,7 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
  * after what was gathered, so the order holds; the rest goes out on exit.
  * stdout is one per process, hence one buffer per process.
  */
+// Module state: stdout is one per process, hence this one buffer.
 let pending: string[] = [];
 let scheduled = false;
 
@@ -111,6 +113,7 @@ function flush() {
   pending = [];
   process.stdout.write(text);
 }
+// Module state: what the buffer holds goes out when the process ends.
 process.on("exit", flush);
 
 function defaultWrite(line: string, isError: boolean) {
@@ -124,10 +127,4 @@ function defaultWrite(line: string, isError: boolean) {
     scheduled = true;
     setImmediate(flush);
   }
-}
-
-/** A logger that keeps lines in memory, for tests that check what was (not) logged. */
-export function createMemoryLogger(level: LogLevel = "debug", format: LogFormat = "pretty"): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return Object.assign(createLogger(level, (l) => lines.push(l), format), { lines });
 }

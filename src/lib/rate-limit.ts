@@ -1,14 +1,8 @@
 import type { Database, Statement } from "bun:sqlite";
-import type { Context, MiddlewareHandler } from "hono";
-import { rateLimiter, type Store } from "hono-rate-limiter";
 import { guardedWrite } from "../db/busy.ts";
 import type { Db } from "../db/client.ts";
-import type { AppEnv } from "../deps.ts";
 import type { Clock } from "./clock.ts";
-import { clientIp } from "./client-ip.ts";
 import { AppError } from "./errors.ts";
-
-export { clientIp } from "./client-ip.ts";
 
 /** At most `limit` hits per `windowMs` (a fixed window that opens at the first hit). */
 export type LimitRule = { windowMs: number; limit: number };
@@ -23,7 +17,7 @@ type Counter = { count: number; resetAt: number };
  * instead of sleeping.
  */
 export class RateLimitStore {
-  private readonly middlewares = new Map<string, MiddlewareHandler<AppEnv>>();
+  private readonly middlewares = new Map<string, unknown>();
   private readonly sql: ReturnType<typeof prepare>;
   private readonly sqlite: Database;
   private lastSweep = 0;
@@ -58,9 +52,9 @@ export class RateLimitStore {
     this.write(() => this.sql.reset.run(key));
   }
 
-  /** hono-rate-limiter middlewares are built once per app and per limiter name. */
-  middleware(name: string, build: () => MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
-    let mw = this.middlewares.get(name);
+  /** hono-rate-limiter middlewares are built once per app and per limiter name (src/lib/ip-rate-limit.ts). */
+  middleware<M>(name: string, build: () => M): M {
+    let mw = this.middlewares.get(name) as M | undefined;
     if (!mw) {
       mw = build();
       this.middlewares.set(name, mw);
@@ -107,40 +101,6 @@ export function createRateLimitStore(db: Db, clock: Clock): RateLimitStore {
 export function rateLimited(store: RateLimitStore, resetAt: number): AppError {
   const seconds = Math.max(1, Math.ceil((resetAt - store.clock.now().getTime()) / 1000));
   return new AppError("RATE_LIMITED", undefined, { "Retry-After": String(seconds) });
-}
-
-/**
- * Per-IP limiter middleware (hono-rate-limiter on the app's store):
- * 429 { detail } with Retry-After past `limit` requests in `windowMs`.
- * `name` keeps limiters apart (e.g. "contact", "auth.login").
- */
-export function ipRateLimit(rule: LimitRule & { name: string }): MiddlewareHandler<AppEnv> {
-  return (c, next) => {
-    const store = c.var.rateLimits;
-    const mw = store.middleware(rule.name, () => {
-      const prefix = `ip:${rule.name}:`;
-      const adapter: Store<AppEnv> = {
-        increment: (key) => {
-          const hit = store.hit(prefix + key, rule.windowMs);
-          return { totalHits: hit.count, resetTime: new Date(hit.resetAt) };
-        },
-        decrement: (key) => store.undo(prefix + key),
-        resetKey: (key) => store.reset(prefix + key),
-      };
-      return rateLimiter<AppEnv>({
-        windowMs: rule.windowMs,
-        limit: rule.limit,
-        standardHeaders: false,
-        keyGenerator: (ctx) => clientIp(ctx),
-        store: adapter,
-        handler: (ctx) => {
-          const hit = store.peek(prefix + clientIp(ctx));
-          throw rateLimited(store, hit?.resetAt ?? store.clock.now().getTime() + rule.windowMs);
-        },
-      });
-    });
-    return mw(c, next);
-  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../deps.ts";
-import { effectivePlan } from "../users/users.quota.ts";
+import { effectivePlan } from "../users/quota.ts";
 import { DAY, MINUTE } from "./clock.ts";
 import { AppError } from "./errors.ts";
 

@@ -4,6 +4,7 @@ import { fr } from "zod/locales";
 import { AppError } from "./errors.ts";
 
 // Messages zod writes itself (wrong type, missing field) are in French too.
+// Module state: zod's locale is one per process, and the whole process speaks French.
 z.config(fr());
 
 type Target = "json" | "query" | "param";

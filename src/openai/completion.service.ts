@@ -1,21 +1,21 @@
-import { moderate } from "../ai/ai.moderation.ts";
-import type { ChatTurn } from "../ai/ai.types.ts";
+import { moderate } from "../ai/moderation.ts";
+import type { ChatTurn } from "../ai/types.ts";
 import { immediate } from "../db/client.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { assertCanQuery, assertOperational } from "../chat/chat.access.ts";
-import type { Consolidation } from "../chat/chat.consolidate.ts";
-import { type ProcessResult, resultOf, startRun } from "../chat/chat.process.ts";
-import type { RunEvent } from "../chat/run.live.ts";
+import { assertCanQuery, assertOperational } from "../chat/access.ts";
+import type { Consolidation } from "../chat/consolidate.ts";
+import { type ProcessResult, resultOf, startRun } from "../chat/final-processing.ts";
+import type { RunEvent } from "../chat/live-run.ts";
 import { appendMessages, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
-import { SynthesisForwarder } from "./openai.forward.ts";
+import { SynthesisForwarder } from "./forward.ts";
 
 export type CompletionInput = {
   /** The last user message of the request. */
   question: string;
-  /** The earlier messages, already alternating user/assistant and trimmed (openai.messages.ts). */
+  /** The earlier messages, already alternating user/assistant and trimmed (messages.ts). */
   context: ChatTurn[];
   /** Called with the answer's text as the synthesis is written; the calls add up to the stored answer (SynthesisForwarder). */
   onDelta?: (text: string) => void;
@@ -44,7 +44,7 @@ export type CompletionResult = {
  *
  * With onDelta, the run's synthesis is followed as it is written (its
  * LiveRun) and forwarded so that the deltas add up to the stored answer
- * (openai.forward.ts); the result is the stored answer either way.
+ * (forward.ts); the result is the stored answer either way.
  */
 export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
   const { clock } = deps;

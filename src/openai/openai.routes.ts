@@ -1,25 +1,25 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
-import { bearerToken } from "../auth/auth.middleware.ts";
+import { bearerToken } from "../auth/require-user.ts";
 import { type ApiKeyRow, findApiKey } from "../auth/api-keys.ts";
 import type { AppEnv } from "../deps.ts";
 import { MINUTE } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
-import { loggedPath } from "../lib/http.middleware.ts";
+import { loggedPath } from "../lib/http-middleware.ts";
 import type { Logger } from "../lib/log.ts";
 import { consumeLimit } from "../lib/rate-limit.ts";
 import { randomToken } from "../lib/tokens.ts";
 import { validate } from "../lib/validate.ts";
 import { complete, type CompletionResult } from "./completion.service.ts";
-import { toOpenAiError } from "./openai.errors.ts";
-import { completionBody, MODEL_ID, toQuestion } from "./openai.messages.ts";
-import { openStream } from "./openai.stream.ts";
+import { toOpenAiError } from "./errors.ts";
+import { completionBody, MODEL_ID, toQuestion } from "./messages.ts";
+import { openStream } from "./stream.ts";
 
 export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
 
 /** Per key: a script looping on the endpoint is stopped long before it empties the quota by mistake. */
-export const API_BURST = { windowMs: MINUTE, limit: 10 };
+const API_BURST = { windowMs: MINUTE, limit: 10 };
 /** Requests are small: a question and a few context messages. */
 const MAX_BODY_BYTES = 256 * 1024;
 /** Fixed: clients show it as the model's creation date. */
@@ -45,7 +45,7 @@ function extra(r: CompletionResult) {
 /**
  * /v1: the OpenAI chat-completions protocol, whose one model is Unisson's
  * consolidated answer. Only personal API keys open it; errors answer in
- * OpenAI's shape (openai.errors.ts).
+ * OpenAI's shape (errors.ts).
  */
 export function v1Routes(log: Logger) {
   return new Hono<V1Env>()

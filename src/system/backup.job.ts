@@ -1,13 +1,13 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { backupDatabase } from "../admin/admin.backup.ts";
+import { backupDatabase } from "../admin/backup.ts";
 import type { Deps } from "../deps.ts";
-import type { Job } from "../jobs/scheduler.ts";
+import type { Job } from "../jobs/job.ts";
 
 /** Automatic backups are named by their UTC time, so names sort oldest first. */
 const AUTO = /^unisson-\d{8}-\d{6}\.db$/;
 
-export function backupDir(dataDir: string): string {
+function backupDir(dataDir: string): string {
   return join(dataDir, "backups");
 }
 

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { Deps } from "../deps.ts";
+import type { Db } from "../db/client.ts";
 
 /**
  * The process's Prometheus metrics (prom-client), served by GET /metrics.
@@ -35,15 +35,14 @@ export type Metrics = ReturnType<typeof createMetrics>;
  * flight (memory) and final processings by state (one grouped count, the
  * table's own status index), so no business code has to count for them.
  */
-export function bindMetrics(deps: Deps): void {
-  const { metrics, ai, db } = deps;
+export function bindMetrics(metrics: Metrics, live: { size: number }, db: Db): void {
   if (metrics.registry.getSingleMetric("unisson_final_processings")) return;
   new Gauge({
     name: "unisson_final_processings_in_flight",
     help: "Traitements finaux en cours dans ce processus",
     registers: [metrics.registry],
     collect() {
-      this.set(ai.live.size);
+      this.set(live.size);
     },
   });
   new Gauge({

@@ -1,10 +1,10 @@
-import { availableModels } from "../ai/ai.engine.ts";
+import { availableModels } from "../ai/engine.ts";
 import { schemaState } from "../db/schema-guard.ts";
 import type { Deps } from "../deps.ts";
 import { holdsLease } from "./lease.ts";
 
 /** Final processing needs at least two answers to consolidate. */
-export const MIN_MODELS_READY = 2;
+const MIN_MODELS_READY = 2;
 
 export type Readiness = { ready: boolean; checks: { database_writable: boolean; migrations_current: boolean; lease_held: boolean; models_available: number } };
 

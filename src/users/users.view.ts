@@ -1,5 +1,5 @@
 import type { UserRow } from "../db/schema/index.ts";
-import { effectivePlan, remainingQueries, trialDaysRemaining } from "./users.quota.ts";
+import { effectivePlan, remainingQueries, trialDaysRemaining } from "./quota.ts";
 
 /** The user object of docs/PRODUCT.md#user-object, exactly these fields. */
 export type PublicUser = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { listAudit } from "../../src/admin/admin.audit.ts";
+import { listAudit } from "../../src/admin/audit-log.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { runCli, useDataDirs, withDb } from "../helpers/cli.ts";
 import { makeUser } from "../helpers/fixtures.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { aiCalls, conversations, processingRuns, purchases, users } from "../../src/db/schema/index.ts";
 import { createOutboxMailer } from "../../src/lib/mail/outbox.ts";
-import { createMemoryLogger } from "../../src/lib/log.ts";
+import { createMemoryLogger } from "../helpers/memory-logger.ts";
 import { HOUR, systemClock } from "../../src/lib/clock.ts";
 import { dbPath, runCli, useDataDirs, withDb } from "../helpers/cli.ts";
 import { openDb } from "../../src/db/client.ts";

@@ -1,12 +1,12 @@
-import { createAi } from "../../src/ai/ai.engine.ts";
+import { createAi } from "../../src/ai/engine.ts";
 import { createApp } from "../../src/app.ts";
-import { createStripe } from "../../src/billing/stripe.client.ts";
+import { createStripe } from "../../src/billing/stripe-client.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import type { Deps } from "../../src/deps.ts";
-import { createTestClock, type TestClock } from "../../src/lib/clock.ts";
-import { createMemoryLogger } from "../../src/lib/log.ts";
+import { createTestClock, type TestClock } from "./clock.ts";
+import { createMemoryLogger } from "./memory-logger.ts";
 import { createMailer } from "../../src/lib/mail/index.ts";
 import { createMetrics } from "../../src/system/metrics.ts";
 

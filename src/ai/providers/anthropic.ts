@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Completion, ProviderClient, StopReason } from "../ai.types.ts";
+import type { Completion, ProviderClient, StopReason } from "../types.ts";
 
 function stopOf(reason: string | null): StopReason {
   if (reason === "refusal") return "refusal";

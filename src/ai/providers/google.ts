@@ -1,5 +1,5 @@
 import { GoogleGenerativeAI } from "@google/generative-ai";
-import type { Completion, ProviderClient, StopReason } from "../ai.types.ts";
+import type { Completion, ProviderClient, StopReason } from "../types.ts";
 
 const REFUSALS = new Set(["SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION"]);
 

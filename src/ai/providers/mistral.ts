@@ -1,5 +1,5 @@
 import type { Mistral } from "@mistralai/mistralai";
-import type { Completion, ProviderClient, StopReason } from "../ai.types.ts";
+import type { Completion, ProviderClient, StopReason } from "../types.ts";
 
 function stopOf(reason: string | null | undefined): StopReason {
   if (reason === "length" || reason === "model_length") return "length";

@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import type { Completion, CompletionRequest, ModerationClient, ModerationVerdict, OnText, ProviderClient, StopReason } from "../ai.types.ts";
+import type { Completion, CompletionRequest, ModerationClient, ModerationVerdict, OnText, ProviderClient, StopReason } from "../types.ts";
 
 export type OpenAiOptions = { apiKey: string; baseUrl?: string; timeoutMs: number };
 

@@ -1,4 +1,4 @@
-import type { ProviderClient } from "../ai.types.ts";
+import type { ProviderClient } from "../types.ts";
 import { openAiSdk, openAiStream } from "./openai.ts";
 
 /** Perplexity adds these to the OpenAI chat completion chunks; the SDK passes them through untouched. */
@@ -21,7 +21,7 @@ export function createPerplexityClient(opts: { apiKey: string; baseUrl: string; 
 }
 
 /** Only http(s) URLs, deduplicated: they end up as links under "Sources". */
-export function citationsOf(res: PerplexityExtras): string[] {
+function citationsOf(res: PerplexityExtras): string[] {
   const raw: unknown[] = Array.isArray(res.citations) ? res.citations : (res.search_results ?? []).map((r) => r?.url);
   const urls = raw.filter((u): u is string => typeof u === "string" && /^https?:\/\/\S+$/.test(u));
   return [...new Set(urls)];

@@ -14,7 +14,7 @@ export type MailMessage = {
   secrets?: string[];
 };
 
-export const REDACTED = "[masqué]";
+const REDACTED = "[masqué]";
 
 /** The mail as it may rest in the database: every secret it carries masked, in the subject too. */
 export function redacted(m: MailMessage): MailMessage {

@@ -10,7 +10,7 @@ import { type Mailer, type MailMessage, redacted } from "./mailer.ts";
  * Bounds on every SMTP step: a dead or silent server answers the caller with
  * MAIL_FAILED in seconds instead of holding the request open.
  */
-export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
 
 export type SmtpOptions = { url: string; from: string; timeouts?: Partial<Record<keyof typeof SMTP_TIMEOUTS, number>> };
 

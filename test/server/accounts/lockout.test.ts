@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LOGIN_THROTTLE, loginDelayMs } from "../../../src/auth/auth.credentials.ts";
+import { LOGIN_THROTTLE, loginDelayMs } from "../../../src/auth/credentials.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";
 import { lastCode, mails, seedLoginFailures, wrongCode } from "../auth/auth.helpers.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AUTH_LIMITS } from "../../../src/auth/auth.limits.ts";
+import { AUTH_LIMITS } from "../../../src/auth/limits.ts";
 import { loadConfig } from "../../../src/config.ts";
 import { openDb } from "../../../src/db/client.ts";
 import { createTestApp, type TestEnv } from "../../helpers/app.ts";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { backupDatabase } from "../../../src/admin/admin.backup.ts";
+import { backupDatabase } from "../../../src/admin/backup.ts";
 import { openDb } from "../../../src/db/client.ts";
 import { runMigrations } from "../../../src/db/migrate.ts";
 import { cleanupExpired } from "../../../src/jobs/cleanup.job.ts";

@@ -1,5 +1,5 @@
 import { desc } from "drizzle-orm";
-import { LOGIN_THROTTLE } from "../../../src/auth/auth.credentials.ts";
+import { LOGIN_THROTTLE } from "../../../src/auth/credentials.ts";
 import type { Db } from "../../../src/db/client.ts";
 import type { Clock } from "../../../src/lib/clock.ts";
 import { RateLimitStore } from "../../../src/lib/rate-limit.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LOGIN_THROTTLE } from "../../../src/auth/auth.credentials.ts";
+import { LOGIN_THROTTLE } from "../../../src/auth/credentials.ts";
 import { AUTH_LIMITS } from "../../../src/auth/auth.routes.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createPasswordResetLink } from "../../../src/auth/auth.reset.ts";
+import { createPasswordResetLink } from "../../../src/auth/password-reset.ts";
 import { MINUTE } from "../../../src/lib/clock.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";

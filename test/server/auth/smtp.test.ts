@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mailOutbox } from "../../../src/db/schema/index.ts";
-import { createMemoryLogger } from "../../../src/lib/log.ts";
+import { createMemoryLogger } from "../../helpers/memory-logger.ts";
 import { createSmtpMailer } from "../../../src/lib/mail/smtp.ts";
-import { createTestClock } from "../../../src/lib/clock.ts";
+import { createTestClock } from "../../helpers/clock.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";
 import { extractCode, extractResetLink, resetTokenOf, type SmtpFake, startSilentServer, startSmtpFake } from "../../fakes/smtp.ts";

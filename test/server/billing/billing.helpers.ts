@@ -1,5 +1,5 @@
 import type { NewUser } from "../../../src/users/users.queries.ts";
-import { createTestClock } from "../../../src/lib/clock.ts";
+import { createTestClock } from "../../helpers/clock.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 import { type FakeStripe, startFakeStripe } from "../../fakes/stripe/server.ts";

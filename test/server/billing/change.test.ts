@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { billingJobs } from "../../../src/billing/billing.jobs.ts";
+import { renewalJobs } from "../../../src/billing/renewals.job.ts";
 import { pendingPlanChanges, users } from "../../../src/db/schema/index.ts";
 import { runJobsOnce } from "../../../src/jobs/scheduler.ts";
 import { DAY } from "../../../src/lib/clock.ts";
@@ -42,7 +42,7 @@ describe("subscription changes", () => {
     expect(res.body.scheduled_date).toBe("2026-02-15T10:00:00.000Z");
     t.clock.set("2026-02-15T10:00:00.000Z");
     // Stripe decides: the local job leaves a Stripe subscriber's downgrade to Stripe's schedule.
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).subscriptionType).toBe("pro");
     await t.webhook(t.fake.event("invoice.paid", t.fake.state.renew(subId)));
     const row = userRow(t.db, user.id);
@@ -81,7 +81,7 @@ describe("subscription changes", () => {
     expect(t.fake.state.subscriptions.get(subId)!.cancel_at_period_end).toBe(true);
     expect(userRow(t.db, user.id).subscriptionType).toBe("basic");
     t.clock.advance(31 * DAY);
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).subscriptionType).toBe("expired");
   });
 
@@ -93,7 +93,7 @@ describe("subscription changes", () => {
     expect(res.status).toBe(200);
     expect(t.fake.state.subscriptions.get(subId)!.cancel_at_period_end).toBe(false);
     t.clock.advance(31 * DAY);
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).subscriptionType).toBe("basic");
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { billingJobs } from "../../../src/billing/billing.jobs.ts";
+import { renewalJobs } from "../../../src/billing/renewals.job.ts";
 import { assignPlan } from "../../../src/billing/plan.service.ts";
 import { users } from "../../../src/db/schema/index.ts";
 import { runJobsOnce } from "../../../src/jobs/scheduler.ts";
@@ -41,7 +41,7 @@ describe("renewal jobs", () => {
     const t = createTestApp();
     const { user } = makeUser(t.db, t.clock.now());
     t.clock.advance(7 * DAY);
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).subscriptionType).toBe("expired");
   });
 
@@ -49,7 +49,7 @@ describe("renewal jobs", () => {
     const t = createTestApp();
     const { user } = makeUser(t.db, t.clock.now());
     t.clock.advance(6 * DAY);
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).subscriptionType).toBe("trial");
   });
 
@@ -59,9 +59,9 @@ describe("renewal jobs", () => {
     assignPlan(t.deps, user.id, { plan: "basic", cycle: "monthly" });
     t.db.update(users).set({ planQueries: 0 }).where(eq(users.id, user.id)).run();
     t.clock.set("2026-02-15T10:00:00.000Z");
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     t.db.update(users).set({ planQueries: 3 }).where(eq(users.id, user.id)).run();
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     const row = userRow(t.db, user.id);
     expect(row.planQueries).toBe(3);
     expect(row.quotaRenewsAt.toISOString()).toBe("2026-03-15T10:00:00.000Z");
@@ -74,7 +74,7 @@ describe("renewal jobs", () => {
     assignPlan(t.deps, user.id, { plan: "pro", cycle: "annual" });
     t.db.update(users).set({ planQueries: 0, stripeSubscriptionId: "sub_x" }).where(eq(users.id, user.id)).run();
     t.clock.set("2026-02-15T10:00:00.000Z");
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).planQueries).toBe(30);
   });
 
@@ -84,7 +84,7 @@ describe("renewal jobs", () => {
     assignPlan(t.deps, user.id, { plan: "pro", cycle: "annual" });
     t.db.update(users).set({ stripeSubscriptionId: "sub_x", quotaRenewsAt: new Date("2027-01-15T10:00:00.000Z"), planQueries: 0 }).where(eq(users.id, user.id)).run();
     t.clock.set("2027-01-15T10:00:00.000Z");
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).planQueries).toBe(0);
   });
 
@@ -94,7 +94,7 @@ describe("renewal jobs", () => {
     assignPlan(t.deps, user.id, { plan: "basic", cycle: "monthly" });
     t.db.update(users).set({ planQueries: 0, stripeSubscriptionId: "sub_y" }).where(eq(users.id, user.id)).run();
     t.clock.set("2026-02-15T10:00:00.000Z");
-    await runJobsOnce(t.deps, billingJobs);
+    await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).planQueries).toBe(0);
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { changeOptionsFor, formatEuros, OFFERS, offersFor, packAvailableFor, PLAN_REQUESTS } from "../../../src/billing/pricing.constants.ts";
-import { PLAN_ALLOWANCE } from "../../../src/users/users.quota.ts";
+import { changeOptionsFor, formatEuros, OFFERS, offersFor, packAvailableFor, PLAN_ALLOWANCE } from "../../../src/billing/pricing.ts";
 import { createTestApp } from "../../helpers/app.ts";
 
 describe("GET /api/pricing/products", () => {
@@ -33,13 +32,15 @@ describe("pricing constants", () => {
     expect(OFFERS.subscription_pro.annual_total_cents).toBe(35988);
   });
 
-  test("plan requests agree with the quota model", () => {
-    expect(PLAN_REQUESTS.basic).toBe(PLAN_ALLOWANCE.basic);
-    expect(PLAN_REQUESTS.pro).toBe(PLAN_ALLOWANCE.pro);
+  test("every subscription offer grants its plan's monthly allowance: 10 for Basic, 30 for Pro", () => {
+    expect(PLAN_ALLOWANCE).toMatchObject({ basic: 10, pro: 30 });
+    const subscriptions = Object.values(OFFERS).filter((o) => o.plan);
+    expect(subscriptions.length).toBe(4);
+    for (const offer of subscriptions) expect(offer.requests).toBe(PLAN_ALLOWANCE[offer.plan!]);
   });
 
   test("the module imports nothing (the SPA and the legal texts use it)", () => {
-    const text = readFileSync(join(import.meta.dir, "../../../src/billing/pricing.constants.ts"), "utf8");
+    const text = readFileSync(join(import.meta.dir, "../../../src/billing/pricing.ts"), "utf8");
     expect(text).not.toMatch(/^\s*import\s/m);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { hostname } from "node:os";
-import { recoverInterruptedRuns } from "../../../src/chat/chat.recovery.ts";
+import { recoverInterruptedRuns } from "../../../src/chat/recovery.ts";
 import { acquireLease } from "../../../src/system/lease.ts";
 import { askReady, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
 

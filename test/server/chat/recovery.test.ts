@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { recoverInterruptedRuns } from "../../../src/chat/chat.recovery.ts";
+import { recoverInterruptedRuns } from "../../../src/chat/recovery.ts";
 import { askReady, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
 
 const fakes = useFakeProviders();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { probeModels } from "../../../src/ai/ai.probe.job.ts";
+import { probeModels } from "../../../src/ai/probe.job.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { askReady, chatApp, useFakeProviders } from "./chat.helpers.ts";
 

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { openDb } from "../../../src/db/client.ts";
 import { runMigrations } from "../../../src/db/migrate.ts";
 import { migrations } from "../../../src/db/migrations/index.ts";
-import { searchConversations } from "../../../src/chat/chat.history.queries.ts";
+import { searchConversations } from "../../../src/chat/history.queries.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 
 test("the search migration indexes the messages written before it", () => {

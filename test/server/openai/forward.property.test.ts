@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { finishedPrefix, finishSynthesis } from "../../../src/chat/chat.synthesis.ts";
-import type { RunEvent } from "../../../src/chat/run.live.ts";
-import { SynthesisForwarder } from "../../../src/openai/openai.forward.ts";
+import { finishedPrefix, finishSynthesis } from "../../../src/chat/synthesis.ts";
+import type { RunEvent } from "../../../src/chat/live-run.ts";
+import { SynthesisForwarder } from "../../../src/openai/forward.ts";
 
 const LABELS = { A: "GPT-4", B: "Claude Opus 4.1" };
 const NOTICE = "**Réponse partielle** : synthèse établie à partir de 5 réponses sur 6.";

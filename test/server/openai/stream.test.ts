@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../../src/lib/errors.ts";
-import { openStream } from "../../../src/openai/openai.stream.ts";
+import { openStream } from "../../../src/openai/stream.ts";
 
 /** The stream helper alone, with a short heartbeat (15 s in the app) so the test does not wait. */
 describe("openStream", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { aiProbeJob } from "../../../src/ai/ai.probe.job.ts";
-import { createTestClock } from "../../../src/lib/clock.ts";
+import { aiProbeJob } from "../../../src/ai/probe.job.ts";
+import { createTestClock } from "../../helpers/clock.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
 import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";
 import { type SmtpFake, startSmtpFake } from "../../fakes/smtp.ts";

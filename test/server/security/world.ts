@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "bun:test";
 import { createApiKey } from "../../../src/auth/api-keys.ts";
 import { createSession } from "../../../src/auth/sessions.ts";
-import { createTestClock } from "../../../src/lib/clock.ts";
+import { createTestClock } from "../../helpers/clock.ts";
 import { DAY } from "../../../src/lib/clock.ts";
 import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";
 import { type FakeStripe, startFakeStripe } from "../../fakes/stripe/server.ts";

@@ -5,7 +5,7 @@ import { errorHandler } from "../../../src/app.ts";
 import type { AppEnv } from "../../../src/deps.ts";
 import { AppError } from "../../../src/lib/errors.ts";
 import { validate } from "../../../src/lib/validate.ts";
-import { createMemoryLogger } from "../../../src/lib/log.ts";
+import { createMemoryLogger } from "../../helpers/memory-logger.ts";
 import { createTestApp } from "../../helpers/app.ts";
 
 /** A throwaway router behind the app's own error handler. */

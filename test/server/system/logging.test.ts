@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/config.ts";
-import { createMemoryLogger } from "../../../src/lib/log.ts";
+import { createMemoryLogger } from "../../helpers/memory-logger.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 import { askReady, chatApp, useFakeProviders } from "../chat/chat.helpers.ts";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { AdminStats } from "../../../src/admin/admin.service.ts";
 import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
-import { formatEuros } from "../../../src/billing/pricing.constants.ts";
+import { formatEuros } from "../../../src/billing/pricing.ts";
 import { adminErrorMessage, withToken } from "./admin-errors.ts";
 import { PLANS } from "./admin-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";

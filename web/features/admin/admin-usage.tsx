@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { UsageReport } from "../../../src/admin/admin.usage.ts";
+import type { UsageReport } from "../../../src/admin/usage-report.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { preciseEuros } from "../../i18n/fr-live.ts";
 import { frUsage as t } from "../../i18n/fr-usage.ts";

@@ -35,7 +35,7 @@ export function inputLocked(user: PublicUser): boolean {
 
 /**
  * A trial ended by its 5 requests rather than its 7 days: the API reads such a
- * trial as `expired` but still counts the days left in it (users.quota.ts).
+ * trial as `expired` but still counts the days left in it (src/users/quota.ts).
  */
 export function trialSpent(user: PublicUser): boolean {
   return user.subscription_type === "expired" && user.trial_days_remaining > 0 && user.remaining_queries <= 0;

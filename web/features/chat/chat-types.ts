@@ -1,4 +1,4 @@
-import type { Consolidation } from "../../../src/chat/chat.consolidate.ts";
+import type { Consolidation } from "../../../src/chat/consolidate.ts";
 import type { PublicMessage } from "../../../src/chat/chat.view.ts";
 
 /** The message of docs/PRODUCT.md#messages, as the API sends it. */

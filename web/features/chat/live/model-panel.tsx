@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Consolidation, ModelReport } from "../../../../src/chat/chat.consolidate.ts";
+import type { Consolidation, ModelReport } from "../../../../src/chat/consolidate.ts";
 import { frLive, preciseEuros } from "../../../i18n/fr-live.ts";
 
 const t = frLive.panel;

@@ -1,0 +1,55 @@
+import { frOps } from "../i18n/fr-ops.ts";
+import { Database } from "bun:sqlite";
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Db } from "../db/client.ts";
+import { AppError } from "../lib/errors.ts";
+
+export type BackupResult = { file: string; bytes: number; integrity: "ok" };
+
+/**
+ * A consistent copy of the live database with VACUUM INTO: a read
+ * transaction, so the server keeps writing meanwhile (WAL), and the copy is
+ * compact and self-contained (no -wal file). The copy is then opened on its
+ * own and checked with PRAGMA integrity_check; a bad copy is removed, never
+ * left looking like a backup. An existing file is never overwritten.
+ */
+export function backupDatabase(db: Db, target: string): BackupResult {
+  const file = resolve(target);
+  mkdirSync(dirname(file), { recursive: true });
+  // Claim the name atomically (O_EXCL): VACUUM INTO accepts an empty file, and
+  // a file of someone else is neither overwritten nor removed on failure.
+  // 0600 from the start: a backup holds what the database holds.
+  try {
+    closeSync(openSync(file, "wx", 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new AppError("BACKUP_TARGET_EXISTS", frOps.backup.exists(file));
+    }
+    throw new AppError("BACKUP_FAILED", frOps.backup.cannotCreate(file, e instanceof Error ? e.message : String(e)));
+  }
+  try {
+    db.$client.run("VACUUM INTO ?", [file]);
+  } catch (e) {
+    rmSync(file, { force: true });
+    throw new AppError("BACKUP_FAILED", frOps.backup.failed(e instanceof Error ? e.message : String(e)));
+  }
+  chmodSync(file, 0o600);
+  const problems = integrityProblems(file);
+  if (problems.length) {
+    rmSync(file, { force: true });
+    throw new AppError("BACKUP_FAILED", frOps.backup.corrupt(problems.slice(0, 3).join(" ; ")));
+  }
+  return { file, bytes: statSync(file).size, integrity: "ok" };
+}
+
+/** PRAGMA integrity_check of a database file: [] when sound. */
+function integrityProblems(file: string): string[] {
+  const copy = new Database(file, { readonly: true });
+  try {
+    const rows = copy.query("PRAGMA integrity_check").all() as Array<{ integrity_check: string }>;
+    return rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
+  } finally {
+    copy.close();
+  }
+}

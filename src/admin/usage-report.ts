@@ -1,0 +1,122 @@
+import { aiCosts, roundEur } from "../ai/costs.ts";
+import type { Db } from "../db/client.ts";
+import { DAY } from "../lib/clock.ts";
+
+export const USAGE_DEFAULT_DAYS = 30;
+export const USAGE_MAX_DAYS = 90;
+const TOP_USERS = 10;
+
+export type ModelUsage = {
+  model: string;
+  calls: number;
+  ok: number;
+  failed: number;
+  success_rate: number;
+  p50_ms: number | null;
+  p95_ms: number | null;
+  tokens_in: number;
+  tokens_out: number;
+  /** What these calls cost (ai_calls.cost_eur), euros. */
+  eur: number;
+};
+
+export type UsageReport = {
+  days: number;
+  since: string;
+  /** Per UTC day: answers, failed runs, and what the day's real calls cost (probes aside, as everywhere in this report). */
+  answers_per_day: Array<{ day: string; answers: number; failed: number; eur: number }>;
+  models: ModelUsage[];
+  /** The window's spend: every call (the same total as /api/admin/ai-costs) = the days (or the models) + the probes; the average answer. */
+  spend: { total_eur: number; probes_eur: number; average_per_answer_eur: number };
+  top_users: Array<{ user_id: number; email: string | null; answers: number; tokens_in: number; tokens_out: number }>;
+};
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * What the operator reads in `unisson usage` and the admin dashboard, over
+ * the last `days` days (UTC): answers per day (final processings done or
+ * failed), per model the real calls (probes aside) with success rate, p50/p95
+ * latency of the successful ones and tokens, and the users who used most
+ * tokens, and what it cost (ai_calls.cost_eur: per day and per model the
+ * real calls, the probes apart; total and average from aiCosts, so both
+ * reports agree). Everything from processing_runs and ai_calls, nothing estimated.
+ */
+export function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): UsageReport {
+  const since = now.getTime() - days * DAY;
+  const sqlite = db.$client;
+  const answers = sqlite
+    .query(
+      `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day,
+              sum(status = 'done') AS answers, sum(status = 'failed') AS failed
+         FROM processing_runs WHERE created_at >= ? GROUP BY day ORDER BY day`,
+    )
+    .all(since) as Array<{ day: string; answers: number; failed: number }>;
+  const spend = sqlite
+    .query(
+      `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, coalesce(sum(cost_eur), 0) AS eur
+         FROM ai_calls WHERE created_at >= ? AND purpose <> 'probe' GROUP BY day`,
+    )
+    .all(since) as Array<{ day: string; eur: number }>;
+  const perDay = new Map(answers.map((a) => [a.day, { ...a, eur: 0 }]));
+  // A day with calls but no run (a clarification, a run begun the day before) still has its spend.
+  for (const d of spend) perDay.set(d.day, { ...(perDay.get(d.day) ?? { day: d.day, answers: 0, failed: 0 }), eur: roundEur(d.eur) });
+
+  const calls = sqlite
+    .query("SELECT model, outcome, latency_ms AS ms, tokens_in AS i, tokens_out AS o, cost_eur AS eur FROM ai_calls WHERE created_at >= ? AND purpose <> 'probe'")
+    .all(since) as Array<{ model: string; outcome: string; ms: number; i: number | null; o: number | null; eur: number | null }>;
+  const byModel = new Map<string, { ok: number[]; failed: number; tokensIn: number; tokensOut: number; eur: number }>();
+  for (const c of calls) {
+    const m = byModel.get(c.model) ?? { ok: [], failed: 0, tokensIn: 0, tokensOut: 0, eur: 0 };
+    if (c.outcome === "ok") m.ok.push(c.ms);
+    else m.failed++;
+    m.tokensIn += c.i ?? 0;
+    m.tokensOut += c.o ?? 0;
+    m.eur += c.eur ?? 0;
+    byModel.set(c.model, m);
+  }
+  const models = [...byModel.entries()]
+    .map(([model, m]) => {
+      const sorted = m.ok.sort((a, b) => a - b);
+      const total = sorted.length + m.failed;
+      return {
+        model,
+        calls: total,
+        ok: sorted.length,
+        failed: m.failed,
+        success_rate: Math.round((sorted.length / total) * 1000) / 1000,
+        p50_ms: percentile(sorted, 50),
+        p95_ms: percentile(sorted, 95),
+        tokens_in: m.tokensIn,
+        tokens_out: m.tokensOut,
+        eur: roundEur(m.eur),
+      };
+    })
+    .sort((a, b) => b.calls - a.calls || a.model.localeCompare(b.model));
+
+  const top = sqlite
+    .query(
+      `SELECT t.user_id, u.email, t.tokens_in, t.tokens_out,
+              (SELECT count(*) FROM processing_runs r WHERE r.user_id = t.user_id AND r.status = 'done' AND r.created_at >= ?) AS answers
+         FROM (SELECT user_id, sum(coalesce(tokens_in, 0)) AS tokens_in, sum(coalesce(tokens_out, 0)) AS tokens_out
+                 FROM ai_calls WHERE created_at >= ? AND user_id IS NOT NULL AND purpose <> 'probe' GROUP BY user_id) t
+         LEFT JOIN users u ON u.id = t.user_id
+        ORDER BY t.tokens_in + t.tokens_out DESC, t.user_id LIMIT ?`,
+    )
+    .all(since, since, TOP_USERS) as UsageReport["top_users"];
+
+  const probes = sqlite.query("SELECT coalesce(sum(cost_eur), 0) AS eur FROM ai_calls WHERE created_at >= ? AND purpose = 'probe'").get(since) as { eur: number };
+  const costs = aiCosts(db, now, days);
+  return {
+    days,
+    since: new Date(since).toISOString(),
+    answers_per_day: [...perDay.values()].sort((a, b) => a.day.localeCompare(b.day)),
+    models,
+    spend: { total_eur: costs.total_eur, probes_eur: roundEur(probes.eur), average_per_answer_eur: costs.average_per_answer_eur },
+    top_users: top,
+  };
+}

@@ -1,0 +1,158 @@
+import { frChat } from "../i18n/fr-chat.ts";
+import type { Deps } from "../deps.ts";
+import { type AiCallLog, insertAiCall } from "./ai-calls.queries.ts";
+import { type AbortCause, type CallFailure, classifyError, failure } from "./provider-errors.ts";
+import { callCost } from "./prices.ts";
+import type { ModelDef } from "./registry.ts";
+import type { Completion, CompletionRequest, OnText } from "./types.ts";
+import { checkOutput } from "./output-checks.ts";
+
+export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe";
+
+export type CallOutcome =
+  | ({ ok: true; latencyMs: number; costEur: number } & Completion)
+  | ({ ok: false; latencyMs: number; costEur: number } & CallFailure);
+
+export type CallOptions = {
+  purpose: CallPurpose;
+  /** The call's deadline, from now; the engine passes what remains of the answer's budget. */
+  timeoutMs: number;
+  /** Abandon a stream that sends nothing for this long (first token, or between tokens). */
+  stallMs?: number;
+  /** Cancels the call from outside (a model left out at the soft deadline, a cancelled run). */
+  signal?: AbortSignal;
+  onText?: OnText;
+  userId?: number | null;
+  conversationId?: number | null;
+  /** Collects the log rows instead of writing them, so final processing commits all its rows at once. */
+  deferLog?: AiCallLog[];
+};
+
+/** Shortest time worth a second attempt, beyond the wait the provider asked for. */
+const MIN_RETRY_WINDOW_MS = 250;
+const RETRY_PAUSE_MS = 200;
+
+/**
+ * One model call under one deadline: the call streams, a stall (no text for
+ * `stallMs`) or the deadline abandons it, a 429/5xx/cut connection is retried
+ * once when the wait the provider asked for (`retry-after`) still fits, and
+ * every attempt is logged (ai_calls: status, tokens, cost). The output is
+ * checked (empty, refused, cut at the token limit) before it counts as an
+ * answer. Only answers and probes feed the availability breaker. Never
+ * throws: a failed model is a result, not an exception.
+ */
+export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequest, opts: CallOptions): Promise<CallOutcome> {
+  const client = deps.ai.clients[model.provider];
+  const started = performance.now();
+  const deadlineAt = started + opts.timeoutMs;
+  if (!client) return finish(deps, model, opts, { ok: false, latencyMs: 0, costEur: 0, ...failure("error", frChat.reason.noKey) }, true);
+  let outcome = await attempt(deps, model, req, opts, deadlineAt);
+  let streamed = outcome.streamed;
+  const wait = outcome.ok ? 0 : (outcome.retryAfterMs ?? RETRY_PAUSE_MS);
+  // A retry after text was shown would show it twice; a retry that cannot finish in time is not made.
+  if (!outcome.ok && outcome.retryable && !streamed && deadlineAt - performance.now() > wait + MIN_RETRY_WINDOW_MS && !opts.signal?.aborted) {
+    finish(deps, model, opts, outcome, false);
+    deps.log.info("ai call retried", { model: model.name, purpose: opts.purpose, reason: outcome.reason, wait_ms: Math.round(wait) });
+    await Bun.sleep(wait);
+    outcome = await attempt(deps, model, req, opts, deadlineAt);
+    streamed = outcome.streamed;
+  } else if (!outcome.ok && outcome.retryable && !streamed) {
+    deps.log.info("ai call not retried: the wait does not fit the deadline", { model: model.name, purpose: opts.purpose, wait_ms: Math.round(wait) });
+  }
+  return finish(deps, model, opts, outcome, true);
+}
+
+type Attempt = CallOutcome & { streamed: boolean };
+
+async function attempt(deps: Deps, model: ModelDef, req: CompletionRequest, opts: CallOptions, deadlineAt: number): Promise<Attempt> {
+  const started = performance.now();
+  const ctl = new AbortController();
+  let cause: AbortCause | null = null;
+  const abort = (why: AbortCause) => {
+    cause ??= why;
+    ctl.abort();
+  };
+  const deadline = setTimeout(() => abort("deadline"), Math.max(0, deadlineAt - started));
+  let stall: ReturnType<typeof setTimeout> | undefined;
+  const armStall = () => {
+    if (!opts.stallMs) return;
+    clearTimeout(stall);
+    stall = setTimeout(() => abort("stall"), opts.stallMs);
+  };
+  armStall();
+  const onCancel = () => abort("cancel");
+  if (opts.signal?.aborted) abort("cancel");
+  opts.signal?.addEventListener("abort", onCancel);
+  let streamed = false;
+  const price = deps.config.ai.prices[model.key];
+  try {
+    const res = await deps.ai.clients[model.provider]!.stream(model.modelId, req, ctl.signal, (delta) => {
+      armStall();
+      streamed = true;
+      opts.onText?.(delta);
+    });
+    const latencyMs = Math.round(performance.now() - started);
+    // The SDKs end an aborted stream without an error: our abort decides.
+    if (cause !== null) return { ok: false, latencyMs, costEur: callCost(price, res.tokensIn, res.tokensOut), ...classifyError(null, cause), streamed };
+    const costEur = callCost(price, res.tokensIn, res.tokensOut);
+    const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose);
+    if (problem) return { ok: false, latencyMs, costEur, ...problem, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
+    return { ok: true, latencyMs, costEur, ...res, streamed };
+  } catch (err) {
+    return { ok: false, latencyMs: Math.round(performance.now() - started), costEur: 0, ...classifyError(err, cause), streamed };
+  } finally {
+    clearTimeout(deadline);
+    clearTimeout(stall);
+    opts.signal?.removeEventListener("abort", onCancel);
+  }
+}
+
+/** Logs one attempt (and, for the last one, feeds the breaker); returns the outcome without the bookkeeping. */
+function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: CallOutcome & { streamed?: boolean }, last: boolean): CallOutcome {
+  const { ai, clock, db, log } = deps;
+  const now = clock.now();
+  const { streamed: _streamed, ...result } = outcome;
+  if (last && (opts.purpose === "answer" || opts.purpose === "probe")) {
+    if (result.ok) ai.availability.recordSuccess(model.key, now.getTime());
+    else if (result.kind !== "cancelled" && result.kind !== "refusal") {
+      ai.availability.recordFailure(model.key, now.getTime(), { status: result.status, reason: result.reason, retryAfterMs: result.retryAfterMs, source: opts.purpose });
+    }
+  }
+  const usage = result as { tokensIn?: number | null; tokensOut?: number | null };
+  const row: AiCallLog = {
+    userId: opts.userId ?? null,
+    conversationId: opts.conversationId ?? null,
+    model: model.name,
+    provider: model.provider,
+    purpose: opts.purpose,
+    outcome: result.ok ? "ok" : result.kind,
+    httpStatus: result.ok ? 200 : result.status,
+    error: result.ok ? null : result.reason,
+    latencyMs: result.latencyMs,
+    tokensIn: usage.tokensIn ?? null,
+    tokensOut: usage.tokensOut ?? null,
+    costEur: result.costEur,
+    createdAt: now,
+  };
+  try {
+    if (opts.deferLog) opts.deferLog.push(row);
+    else insertAiCall(db, row);
+  } catch (e) {
+    // The log is for operators; losing one line must not lose the user's answer.
+    log.warn("ai call not logged", { model: model.name, error: e });
+  }
+  // Metrics count calls (the last attempt's outcome); ai_calls keeps every attempt.
+  if (last) recordCallMetrics(deps, model, opts.purpose, result);
+  if (!result.ok && result.kind !== "cancelled") {
+    log.warn("ai call failed", { provider: model.provider, model: model.name, model_id: model.modelId, purpose: opts.purpose, status: result.status, reason: result.reason, detail: result.detail });
+  }
+  return result;
+}
+
+function recordCallMetrics({ metrics }: Deps, model: ModelDef, purpose: CallPurpose, outcome: CallOutcome) {
+  metrics.aiCalls.inc({ model: model.name, purpose, outcome: outcome.ok ? "ok" : outcome.kind });
+  metrics.aiLatency.observe({ model: model.name, purpose }, outcome.latencyMs / 1000);
+  const usage = outcome as { tokensIn?: number | null; tokensOut?: number | null };
+  metrics.aiTokens.inc({ model: model.name, direction: "in" }, usage.tokensIn ?? 0);
+  metrics.aiTokens.inc({ model: model.name, direction: "out" }, usage.tokensOut ?? 0);
+}

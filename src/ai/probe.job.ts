@@ -1,0 +1,23 @@
+import type { Deps } from "../deps.ts";
+import type { Job } from "../jobs/job.ts";
+import { callModel } from "./model-call.ts";
+
+/** A probe is a real, tiny completion: it checks the key, the model id and the route in one call. */
+const PROBE_REQUEST = { system: "Réponds par un seul mot.", messages: [{ role: "user" as const, content: "ping" }], maxTokens: 8 };
+const PROBE_TIMEOUT_MS = 15_000;
+
+/**
+ * Re-checks every configured model whose probe is due (healthy ones every 5
+ * minutes, failing ones with backoff), in parallel; callModel feeds the result
+ * to the circuit, so /status stays a memory read.
+ */
+export async function probeModels(deps: Deps) {
+  const due = deps.ai.availability.dueForProbe(deps.clock.now().getTime());
+  const models = deps.ai.models.filter((m) => due.includes(m.key));
+  const timeoutMs = Math.min(PROBE_TIMEOUT_MS, deps.ai.timeoutMs);
+  const results = await Promise.all(models.map((m) => callModel(deps, m, PROBE_REQUEST, { purpose: "probe", timeoutMs })));
+  return Object.fromEntries(models.map((m, i) => [m.name, results[i]!.ok ? "ok" : "ko"]));
+}
+
+/** Ticks often but only calls the models that are due, so backoff after a failure is honoured. */
+export const aiProbeJob: Job = { name: "ai-probe", everyMs: 15_000, runAtStart: true, run: probeModels };

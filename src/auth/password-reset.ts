@@ -1,0 +1,77 @@
+import { immediate } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
+import { HOUR, MINUTE } from "../lib/clock.ts";
+import { AppError, errorMessage } from "../lib/errors.ts";
+import { sendInBackground } from "../lib/mail/index.ts";
+import { passwordResetMail } from "../lib/mail/templates.ts";
+import { randomToken, sha256 } from "../lib/tokens.ts";
+import { findUserByEmail, findUserById, updateUser } from "../users/users.queries.ts";
+import { assertNotCommonPassword } from "./passwords.ts";
+import { findLiveResetToken, insertResetToken, useResetTokens } from "./auth.queries.ts";
+import { revokeCredentials } from "./revoke-access.ts";
+
+const RESET_TTL_MS = HOUR;
+
+/**
+ * A single-use reset link valid 1 hour (only its hash is stored); it ends the
+ * account's older links, so only the newest mail works. Used by
+ * forgot-password and by the CLI's `users reset-password <email>`.
+ */
+export function createPasswordResetLink(deps: Pick<Deps, "db" | "clock" | "config">, userId: number): { url: string; token: string; expiresAt: Date } {
+  const now = deps.clock.now();
+  const token = randomToken(32);
+  const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
+  immediate(deps.db, () => {
+    useResetTokens(deps.db, userId, now);
+    insertResetToken(deps.db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
+  });
+  return { url: `${deps.config.publicUrl}/reset-password?token=${token}`, token, expiresAt };
+}
+
+/**
+ * Known or unknown e-mail, the caller sees the same answer at about the same
+ * time: the link is mailed in the background, and a mail failure is logged
+ * and kept in mail_outbox (status failed) instead of revealing the account.
+ */
+export function requestPasswordReset(deps: Deps, email: string): void {
+  const user = findUserByEmail(deps.db, email);
+  if (!user) return;
+  const link = createPasswordResetLink(deps, user.id);
+  void sendInBackground(
+    deps.mailer,
+    deps.log,
+    passwordResetMail({ to: user.email, firstName: user.firstName, url: link.url, minutes: RESET_TTL_MS / MINUTE }),
+  );
+}
+
+export type ResetTokenCheck = { valid: boolean; email: string | null; expires_in_minutes: number; error: string | null };
+
+export function checkResetToken(deps: Pick<Deps, "db" | "clock">, token: string): ResetTokenCheck {
+  const now = deps.clock.now();
+  const row = findLiveResetToken(deps.db, sha256(token), now);
+  if (!row) return { valid: false, email: null, expires_in_minutes: 0, error: errorMessage("RESET_TOKEN_INVALID") };
+  const minutes = Math.max(1, Math.ceil((row.expiresAt.getTime() - now.getTime()) / MINUTE));
+  return { valid: true, email: row.email, expires_in_minutes: minutes, error: null };
+}
+
+/**
+ * Sets the new password, uses up every reset link of the account, and ends
+ * every session, remembered device and two-factor code, in one transaction.
+ * It does not sign the user in (DECISIONS.md).
+ */
+export async function resetPassword(deps: Deps, token: string, newPassword: string): Promise<void> {
+  const tokenHash = sha256(token);
+  // Cheap refusal first: a bad token never costs an argon2 hash.
+  if (!findLiveResetToken(deps.db, tokenHash, deps.clock.now())) throw new AppError("RESET_TOKEN_INVALID");
+  await assertNotCommonPassword(newPassword);
+  const passwordHash = await Bun.password.hash(newPassword, { algorithm: "argon2id" });
+  const userId = immediate(deps.db, () => {
+    const now = deps.clock.now();
+    const row = findLiveResetToken(deps.db, tokenHash, now);
+    if (!row || !findUserById(deps.db, row.userId)) throw new AppError("RESET_TOKEN_INVALID");
+    updateUser(deps.db, row.userId, { passwordHash, updatedAt: now });
+    revokeCredentials(deps.db, row.userId, now);
+    return row.userId;
+  });
+  deps.log.info("password reset", { user_id: userId });
+}

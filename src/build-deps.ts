@@ -1,0 +1,15 @@
+import { createAi } from "./ai/engine.ts";
+import { createStripe } from "./billing/stripe-client.ts";
+import type { Config } from "./config.ts";
+import { openDb } from "./db/client.ts";
+import type { Deps } from "./deps.ts";
+import { systemClock } from "./lib/clock.ts";
+import { createLogger, type Logger } from "./lib/log.ts";
+import { createMailer } from "./lib/mail/index.ts";
+import { createMetrics } from "./system/metrics.ts";
+
+/** Builds the real dependencies from config (the tests build their own); the CLI passes a logger that keeps stdout for its output. */
+export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel, undefined, config.logFormat), busyTimeoutMs?: number): Deps {
+  const db = openDb(config.databasePath, busyTimeoutMs);
+  return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock, db), metrics: createMetrics() };
+}

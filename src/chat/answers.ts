@@ -1,0 +1,95 @@
+import { frChat } from "../i18n/fr-chat.ts";
+import { type CallOutcome, callModel } from "../ai/model-call.ts";
+import type { AiCallLog } from "../ai/ai-calls.queries.ts";
+import type { ModelDef } from "../ai/registry.ts";
+import type { CompletionRequest } from "../ai/types.ts";
+import type { Deps } from "../deps.ts";
+import type { LiveRun } from "./live-run.ts";
+
+export type AnswerState = { model: ModelDef; outcome: CallOutcome | null; leftOut: boolean };
+
+export type RunCtx = { userId: number; conversationId: number; logs: AiCallLog[]; live: LiveRun };
+
+export type Timing = {
+  /** performance.now() at the start of the run. */
+  startedAt: number;
+  /** The answer's budget ends here (AI_BUDGET_MS): answers, synthesis and fallbacks share it. */
+  budgetEnd: number;
+  /** No answer is awaited past this (AI_TIMEOUT_MS, within the budget). */
+  hardEnd: number;
+  /** After this, the synthesis starts once `quorum` answers are in (AI_SOFT_DEADLINE_MS). */
+  softAt: number;
+  quorum: number;
+  /** A stream silent for this long is abandoned (first token or between tokens). */
+  stallMs: number;
+};
+
+export function timing(deps: Deps, models: number): Timing {
+  const { timeoutMs, softDeadlineMs, budgetMs, quorum } = deps.config.ai;
+  const startedAt = performance.now();
+  return {
+    startedAt,
+    budgetEnd: startedAt + budgetMs,
+    hardEnd: startedAt + Math.min(timeoutMs, budgetMs),
+    softAt: startedAt + softDeadlineMs,
+    quorum: Math.min(Math.max(2, quorum), models),
+    stallMs: Math.min(30_000, Math.max(1_000, Math.round(timeoutMs / 3))),
+  };
+}
+
+/**
+ * Every model in parallel; never waits for the slowest: once the soft
+ * deadline has passed and the quorum is in, the models still writing are
+ * cancelled and named as left out. Each outcome is an event as it lands.
+ */
+export async function collectAnswers(deps: Deps, models: readonly ModelDef[], request: CompletionRequest, t: Timing, ctx: RunCtx): Promise<AnswerState[]> {
+  const states: AnswerState[] = models.map((model) => ({ model, outcome: null, leftOut: false }));
+  const cancels = models.map(() => new AbortController());
+  let wake = () => {};
+  // A timer may fire a fraction of a millisecond before the deadline it was set for: its firing is the deadline.
+  let softPassed = false;
+  const answered = () => states.filter((s) => s.outcome?.ok).length;
+  const settled = () => states.every((s) => s.outcome !== null);
+  const enough = () => settled() || ((softPassed || performance.now() >= t.softAt) && answered() >= t.quorum);
+
+  const calls = states.map(async (state, i) => {
+    ctx.live.emit("model_started", { model: state.model.name });
+    const outcome = await callModel(deps, state.model, request, {
+      purpose: "answer",
+      timeoutMs: Math.max(0, t.hardEnd - performance.now()),
+      stallMs: t.stallMs,
+      signal: AbortSignal.any([cancels[i]!.signal, ctx.live.abort.signal]),
+      userId: ctx.userId,
+      conversationId: ctx.conversationId,
+      deferLog: ctx.logs,
+    });
+    state.outcome = outcome;
+    if (!state.leftOut) {
+      if (outcome.ok) ctx.live.emit("model_answered", { model: state.model.name, latency_ms: outcome.latencyMs, tokens_in: outcome.tokensIn, tokens_out: outcome.tokensOut, cost_eur: outcome.costEur });
+      else ctx.live.emit("model_failed", { model: state.model.name, reason: outcome.reason, latency_ms: outcome.latencyMs });
+    }
+    wake();
+  });
+
+  const soft = setTimeout(() => {
+    softPassed = true;
+    wake();
+  }, Math.max(0, t.softAt - performance.now()));
+  while (!enough() && !ctx.live.abort.signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
+  clearTimeout(soft);
+
+  const seconds = Math.round((performance.now() - t.startedAt) / 1000);
+  states.forEach((s, i) => {
+    if (s.outcome !== null) return;
+    s.leftOut = true;
+    ctx.live.emit("model_left_out", { model: s.model.name, reason: leftOutReason(seconds) });
+    cancels[i]!.abort();
+  });
+  // The cancelled calls end at once; waiting for them keeps their log rows with the run's.
+  await Promise.all(calls);
+  return states;
+}
+
+export function leftOutReason(seconds: number): string {
+  return frChat.reason.leftOutAfter(seconds);
+}

@@ -1,0 +1,147 @@
+import { frChat } from "../i18n/fr-chat.ts";
+import { callModel } from "../ai/model-call.ts";
+import { byPriority, type ModelDef } from "../ai/registry.ts";
+import type { ChatTurn } from "../ai/types.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../lib/errors.ts";
+import { type AnswerState, collectAnswers, type RunCtx, timing } from "./answers.ts";
+import { type Degradation, degradation, type Missing, noticeText } from "./degraded.ts";
+import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./prompts.ts";
+import { buildSynthesisInput, finishSynthesis } from "./synthesis.ts";
+
+export type ModelStatus = "answered" | "failed" | "left_out" | "skipped";
+
+export type ModelReport = {
+  name: string;
+  provider: string;
+  label: string | null;
+  status: ModelStatus;
+  answer: string | null;
+  latency_ms: number;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  cost_eur: number;
+  citations: string[];
+  error: string | null;
+};
+
+export type Consolidation = {
+  final_response: string;
+  primary_ai: string;
+  available_ais: string[];
+  /** Every model that is not in the answer, with its reason (failed, left out, not asked). */
+  failed_ais: Array<{ name: string; error: string }>;
+  labels: Record<string, string>;
+  models: ModelReport[];
+  synthesis: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; cost_eur: number; attempts: Array<{ name: string; error: string }> };
+  degraded: Degradation | null;
+  notice: string | null;
+  /** Every call of the run (answers, every synthesis attempt), in euros. */
+  cost_eur: number;
+};
+
+/** A model not asked at all: the breaker holds it, or it has no key. */
+export type Skipped = { model: ModelDef; reason: string };
+
+/** Below this, a synthesis attempt cannot finish: the budget is spent. */
+const MIN_SYNTHESIS_MS = 500;
+
+/** Thrown when no synthesis could be written; carries what the models said so the page can show it. */
+export class NoSynthesis extends AppError {
+  constructor(
+    code: "NOT_ENOUGH_ANSWERS" | "SYNTHESIS_FAILED",
+    readonly answers: Array<{ name: string; answer: string }>,
+  ) {
+    super(code);
+  }
+}
+
+/**
+ * The engine's main job: the answers (soft deadline and quorum, see
+ * collectAnswers), then the synthesis by the first model of the priority
+ * chain that writes a complete one (checked: not cut, not refused, not
+ * empty), every attempt within what remains of the one budget.
+ */
+export async function consolidate(deps: Deps, models: readonly ModelDef[], skipped: readonly Skipped[], history: ChatTurn[], question: string, context: string, ctx: RunCtx): Promise<Consolidation> {
+  const t = timing(deps, models.length);
+  ctx.live.emit("run_started", { models: models.map((m) => m.name), skipped: skipped.map((s) => ({ model: s.model.name, reason: s.reason })), soft_deadline_ms: deps.config.ai.softDeadlineMs, quorum: t.quorum });
+  const request = { system: ANSWER_SYSTEM, messages: [...history, { role: "user" as const, content: question }], maxTokens: ANSWER_MAX_TOKENS };
+  const states = await collectAnswers(deps, models, request, t, ctx);
+  const answered = states.flatMap((s) => (s.outcome?.ok ? [{ model: s.model, text: s.outcome.text, citations: s.outcome.citations }] : []));
+  const individual = answered.map((a) => ({ name: a.model.name, answer: a.text }));
+  if (answered.length < 2) throw new NoSynthesis("NOT_ENOUGH_ANSWERS", individual);
+
+  const input = buildSynthesisInput(question, answered.map((a) => ({ model: a.model.name, text: a.text, citations: a.citations })), context);
+  const labelOf = Object.fromEntries(Object.entries(input.labels).map(([label, name]) => [name, label]));
+  const synthesisRequest = { system: synthesisSystem(input.nonce), messages: [{ role: "user" as const, content: input.prompt }], maxTokens: SYNTHESIS_MAX_TOKENS };
+  const intended = byPriority(models)[0]!.name;
+
+  const missing = missingOf(states, skipped);
+  const attempts: Array<{ name: string; error: string }> = [];
+  for (const candidate of byPriority(answered.map((a) => a.model))) {
+    const remaining = t.budgetEnd - performance.now();
+    if (remaining < MIN_SYNTHESIS_MS || ctx.live.abort.signal.aborted) break;
+    // Known before the synthesiser writes: the answers are in and the synthesiser is chosen.
+    const degraded = degradation({ answered: answered.length, asked: models.length + skipped.filter((s) => s.reason !== NO_KEY).length, missing: missing.filter((m) => m.reason !== NO_KEY), primary: candidate.name, intended });
+    const notice = degraded ? noticeText(degraded, candidate.name) : null;
+    // With the labels, a client can finish the text as it is written (finishedPrefix, the /v1 stream).
+    ctx.live.emit("synthesis_started", { model: candidate.name, notice, labels: input.labels });
+    const s = await callModel(deps, candidate, synthesisRequest, {
+      purpose: "synthesis",
+      timeoutMs: remaining,
+      stallMs: t.stallMs,
+      signal: ctx.live.abort.signal,
+      onText: (text) => ctx.live.emit("synthesis_delta", { text }),
+      userId: ctx.userId,
+      conversationId: ctx.conversationId,
+      deferLog: ctx.logs,
+    });
+    if (!s.ok) {
+      attempts.push({ name: candidate.name, error: s.reason });
+      ctx.live.emit("synthesis_failed", { model: candidate.name, reason: s.reason });
+      continue;
+    }
+    return {
+      final_response: finishSynthesis(s.text, input.labels, answered.flatMap((a) => a.citations), notice),
+      primary_ai: candidate.name,
+      available_ais: answered.map((a) => a.model.name),
+      failed_ais: missing.map((m) => ({ name: m.name, error: m.reason })),
+      labels: input.labels,
+      models: [...states.map((st) => report(st, labelOf[st.model.name] ?? null)), ...skipped.map(skippedReport)],
+      synthesis: { model: candidate.name, latency_ms: s.latencyMs, tokens_in: s.tokensIn, tokens_out: s.tokensOut, cost_eur: s.costEur, attempts },
+      degraded,
+      notice,
+      cost_eur: ctx.logs.reduce((sum, row) => sum + (row.costEur ?? 0), 0),
+    };
+  }
+  throw new NoSynthesis("SYNTHESIS_FAILED", individual);
+}
+
+export const NO_KEY = frChat.reason.skippedNoKey;
+
+function missingOf(states: readonly AnswerState[], skipped: readonly Skipped[]): Missing[] {
+  const failed = states.flatMap((s) => (s.outcome && !s.outcome.ok ? [{ name: s.model.name, reason: s.leftOut ? frChat.reason.leftOut : s.outcome.reason }] : []));
+  return [...failed, ...skipped.map((s) => ({ name: s.model.name, reason: s.reason }))];
+}
+
+function report(s: AnswerState, label: string | null): ModelReport {
+  const o = s.outcome!;
+  const usage = o as { tokensIn?: number | null; tokensOut?: number | null };
+  return {
+    name: s.model.name,
+    provider: s.model.providerLabel,
+    label,
+    status: o.ok ? "answered" : s.leftOut ? "left_out" : "failed",
+    answer: o.ok ? o.text : null,
+    latency_ms: o.latencyMs,
+    tokens_in: usage.tokensIn ?? null,
+    tokens_out: usage.tokensOut ?? null,
+    cost_eur: o.costEur,
+    citations: o.ok ? o.citations : [],
+    error: o.ok ? null : s.leftOut ? frChat.reason.leftOut : o.reason,
+  };
+}
+
+function skippedReport(s: Skipped): ModelReport {
+  return { name: s.model.name, provider: s.model.providerLabel, label: null, status: "skipped", answer: null, latency_ms: 0, tokens_in: null, tokens_out: null, cost_eur: 0, citations: [], error: s.reason };
+}

@@ -1,0 +1,179 @@
+import type { ChatTurn } from "../ai/types.ts";
+import { type AiCallLog, insertAiCalls } from "../ai/ai-calls.queries.ts";
+import { skippedModels } from "../ai/engine.ts";
+import type { ModelDef } from "../ai/registry.ts";
+import type { UserRow } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, type ErrorCode } from "../lib/errors.ts";
+import { type QuotaSource, refundOneQuery, spendOneQuery } from "../users/quota.queries.ts";
+import { assertCanQuery, assertOperational, quotaError } from "./access.ts";
+import { consolidate, NoSynthesis } from "./consolidate.ts";
+import { isCharged } from "./degraded.ts";
+import { appendMessages, findMessage, listMessages, type MessageRow } from "./chat.queries.ts";
+import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type RunRow, saveRunEvents } from "./runs.queries.ts";
+import { ownedConversation } from "./chat.service.ts";
+import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
+import { toPublicMessage } from "./chat.view.ts";
+import { LiveRun, type RunEvent } from "./live-run.ts";
+
+export type ProcessResult = ReturnType<typeof answerOf>;
+
+const POLL_MS = 100;
+
+/** Hook for the OpenAI-compatible API: the context comes from the client's messages, not from stored turns. */
+export type ProcessOptions = { history?: ChatTurn[] };
+
+/**
+ * Starts the final processing of the conversation's last turn, or finds the
+ * one that holds it. Exactly one caller claims a turn (processing_runs) and
+ * pays for it; the run then goes on in the server whether or not anybody
+ * listens, and every other caller (JSON, stream, reload, other device) joins it.
+ */
+export async function startRun(deps: Deps, user: UserRow, conversationId: number, opts: ProcessOptions = {}): Promise<RunRow> {
+  const { db, clock } = deps;
+  const conversation = ownedConversation(deps, user.id, conversationId);
+  const all = listMessages(db, conversation.id);
+  const turnMessage = all.findLast((m) => m.sender === "user");
+  if (!turnMessage) throw new AppError("NOTHING_TO_PROCESS");
+
+  const existing = findRun(db, conversation.id, turnMessage.id);
+  if (existing && existing.status !== "failed") return existing;
+  if (all.at(-1)?.sender !== "user") throw new AppError("NOTHING_TO_PROCESS");
+
+  assertCanQuery(user, clock.now());
+  const models = assertOperational(deps);
+
+  const claim = await deps.ai.writes.run(() => {
+    const run = claimRun(db, { conversationId: conversation.id, turnMessageId: turnMessage.id, userId: user.id, now: clock.now() });
+    if (!run) return null;
+    const source = spendOneQuery(db, user.id, clock.now());
+    // Throwing rolls the claim back with it: a refused spend leaves no trace.
+    if (!source) throw quotaError({ ...user, planQueries: 0, extraQueries: 0 }, clock.now());
+    markCharged(db, run.id, source);
+    return { run, source: source! };
+  });
+  if (!claim) return findRun(db, conversation.id, turnMessage.id)!;
+
+  const lastId = (existing?.events ?? []).reduce((max, e) => Math.max(max, Number(e.id) || 0), 0);
+  const live = new LiveRun(claim.run.id, conversation.id, lastId);
+  deps.ai.live.set(claim.run.id, live);
+  live.onStoredEvent = storeEventsSoon(deps, live);
+  live.result = execute(deps, user, claim.run, claim.source, all, models, live, opts.history).finally(() => deps.ai.live.delete(claim.run.id));
+  // Nobody may be listening: a failure is already recorded and sent as an event.
+  live.result.catch(() => {});
+  return claim.run;
+}
+
+/** Events so far go to the run's row at most every EVENTS_WRITE_MS (one write for a burst of answers). */
+const EVENTS_WRITE_MS = 250;
+function storeEventsSoon(deps: Deps, live: LiveRun): () => void {
+  let pending = false;
+  return () => {
+    if (pending || live.finished) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      if (!live.finished) void deps.ai.writes.run(() => saveRunEvents(deps.db, live.runId, live.storedEvents())).catch(() => {});
+    }, EVENTS_WRITE_MS);
+  };
+}
+
+/** POST /process for a JSON client: the answer once the run is over, exactly as before runs were streamed. */
+export async function processConversation(deps: Deps, user: UserRow, conversationId: number, opts: ProcessOptions = {}): Promise<ProcessResult> {
+  const run = await startRun(deps, user, conversationId, opts);
+  return resultOf(deps, run);
+}
+
+export async function resultOf(deps: Deps, run: RunRow): Promise<ProcessResult> {
+  if (run.status === "done") return answerOf(deps, run);
+  const live = deps.ai.live.get(run.id);
+  if (live?.result) return (await live.result) as ProcessResult;
+  return waitFor(deps, run);
+}
+
+async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSource, all: MessageRow[], models: ModelDef[], live: LiveRun, history?: ChatTurn[]) {
+  const { db, clock, log } = deps;
+  const closed = closedTurns(db, run.conversationId, run.turnMessageId);
+  const turn = currentTurn(all, closed);
+  const logs: AiCallLog[] = [];
+  const names = deps.ai.models.map((m) => m.name);
+  try {
+    const skipped = skippedModels(deps.ai, clock.now());
+    const result = await consolidate(deps, models, skipped, history ?? historyTurns(turn.earlier, closed), composeQuestion(turn.messages), condenseTurns(history ?? historyTurns(turn.earlier, closed), names), {
+      userId: user.id,
+      conversationId: run.conversationId,
+      logs,
+      live,
+    });
+    const charged = isCharged(result.degraded);
+    const done = await deps.ai.writes.run(() => {
+      insertAiCalls(db, logs);
+      const [message] = appendMessages(
+        db,
+        run.conversationId,
+        [{ sender: "assistant", messageType: "final_response", content: result.final_response, resultData: { ...result, charged } }],
+        clock.now(),
+      );
+      // The cost rule of degraded answers: shown, not charged.
+      if (!charged) refundOneQuery(db, user.id, source, clock.now());
+      const answer = answerOf(deps, { resultMessageId: message!.id });
+      live.emit("final", answer);
+      finishRun(db, run.id, message!.id, clock.now(), live.storedEvents(), charged);
+      return answer;
+    });
+    return done;
+  } catch (e) {
+    const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
+    const answers = e instanceof NoSynthesis ? e.answers : [];
+    await deps.ai.writes.run(() => {
+      live.emit("failed", { code, detail: new AppError(code).message, refunded: true, answers });
+      insertAiCalls(db, logs);
+      refundOneQuery(db, user.id, source, clock.now());
+      failRun(db, run.id, code, clock.now(), live.storedEvents());
+    });
+    if (!(e instanceof AppError)) log.error("final processing failed", { run: run.id, error: e });
+    throw runFailure(code, answers);
+  }
+}
+
+type IndividualAnswer = { name: string; answer: string };
+
+/** The error a JSON caller gets for a failed run: with what the models said, when any answered (labelled by model). */
+function runFailure(code: ErrorCode, answers: readonly IndividualAnswer[]): AppError {
+  return new AppError(code, undefined, {}, answers.length > 0 ? { answers } : undefined);
+}
+
+/** The individual answers a failed run recorded in its "failed" event. */
+function answersOf(run: RunRow): IndividualAnswer[] {
+  const failed = ((run.events ?? []) as RunEvent[]).findLast((e) => e.type === "failed");
+  const answers = failed?.data.answers;
+  return Array.isArray(answers) ? (answers as IndividualAnswer[]) : [];
+}
+
+export function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">) {
+  const message = findMessage(deps.db, run.resultMessageId!);
+  if (!message) throw new AppError("CONVERSATION_NOT_FOUND");
+  const data = (message.resultData ?? {}) as { final_response?: string; primary_ai?: string; available_ais?: string[]; notice?: string | null; cost_eur?: number };
+  return {
+    conversation_id: message.conversationId,
+    final_response: data.final_response ?? message.content,
+    primary_ai: data.primary_ai ?? "",
+    available_ais: data.available_ais ?? [],
+    degraded_notice: data.notice ?? null,
+    message: toPublicMessage(message),
+  };
+}
+
+/** A run of another process (or one that just ended): watch its row. */
+async function waitFor(deps: Deps, run: RunRow): Promise<ProcessResult> {
+  // Worst case of one run: the whole budget, plus the final write.
+  const giveUpAt = performance.now() + deps.config.ai.budgetMs + 10_000;
+  while (performance.now() < giveUpAt) {
+    const now = findRun(deps.db, run.conversationId, run.turnMessageId);
+    if (now?.status === "done") return answerOf(deps, now);
+    if (!now) throw new AppError("SERVICE_UNAVAILABLE");
+    if (now.status === "failed") throw runFailure((now.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE", answersOf(now));
+    await Bun.sleep(POLL_MS);
+  }
+  throw new AppError("SERVICE_UNAVAILABLE");
+}

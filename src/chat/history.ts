@@ -1,0 +1,39 @@
+import type { Deps } from "../deps.ts";
+import { type HistoryCursor, type HistoryRow, historyPage, searchConversations, searchWords } from "./history.queries.ts";
+
+export type HistoryInput = { limit: number; cursor?: string; q?: string };
+
+/** The cursor a client sends back: "<updated_at ms>.<id>" of the last row it holds. */
+function parseCursor(cursor: string | undefined): HistoryCursor | undefined {
+  if (!cursor) return undefined;
+  const [updatedAt, id] = cursor.split(".").map(Number);
+  return { updatedAt: updatedAt!, id: id! };
+}
+
+function toSummary(c: HistoryRow) {
+  return {
+    id: c.id,
+    title: c.title,
+    first_message: c.firstMessage ?? "",
+    message_count: c.messageCount,
+    source: c.source,
+    updated_at: new Date(c.updatedAt).toISOString(),
+  };
+}
+
+/**
+ * GET /history. A list page carries next_cursor (null on the last page). A
+ * search answers its best `limit` matches in rank order, with no cursor: a
+ * rank is no stable key to page on, and a longer search is a better search.
+ */
+export function history(deps: Deps, userId: number, input: HistoryInput) {
+  if (input.q) {
+    const rows = searchConversations(deps.db, userId, searchWords(input.q), input.limit);
+    return { conversations: rows.map(toSummary), next_cursor: null };
+  }
+  const page = historyPage(deps.db, userId, input.limit, parseCursor(input.cursor));
+  return {
+    conversations: page.rows.map(toSummary),
+    next_cursor: page.next ? `${page.next.updatedAt}.${page.next.id}` : null,
+  };
+}

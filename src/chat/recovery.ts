@@ -1,0 +1,33 @@
+import type { Deps } from "../deps.ts";
+import { immediate } from "../db/client.ts";
+import { refundOneQuery } from "../users/quota.queries.ts";
+import { leaseOwner } from "../system/lease.ts";
+import { failRun, listRunningRuns, type RunRow } from "./runs.queries.ts";
+
+/**
+ * At server start, before serving: a final processing still marked "running"
+ * was cut short by a crash or a kill (only the server process runs them, and
+ * one server owns a database). Each one gets its request back and is marked
+ * failed, so the user can simply ask again and is never charged for nothing.
+ */
+export function recoverInterruptedRuns(deps: Deps): number {
+  const { db, clock, log } = deps;
+  const runs = listRunningRuns(db).filter(abandonedBy(deps));
+  for (const run of runs) {
+    immediate(db, () => {
+      if (run.charged && run.chargedFrom) refundOneQuery(db, run.userId, run.chargedFrom, clock.now());
+      failRun(db, run.id, "SERVICE_UNAVAILABLE", clock.now());
+    });
+  }
+  if (runs.length) log.warn("interrupted final processings refunded", { count: runs.length });
+  return runs.length;
+}
+
+/**
+ * Only runs whose holder's lease is gone: never those of another live server
+ * on this database, nor those this process started after taking the lease.
+ */
+function abandonedBy({ db, clock, lease }: Deps): (run: RunRow) => boolean {
+  const owner = leaseOwner(db, lease, clock.now());
+  return (run) => owner === "none" || (owner === "ours" && !!lease && run.createdAt < lease.acquiredAt);
+}

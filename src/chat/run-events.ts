@@ -1,0 +1,90 @@
+import type { Deps } from "../deps.ts";
+import { errorMessage } from "../lib/errors.ts";
+import { answerOf } from "./final-processing.ts";
+import { findRunById, latestRun, type RunRow } from "./runs.queries.ts";
+import { ownedConversation } from "./chat.service.ts";
+import { type RunEvent, TERMINAL } from "./live-run.ts";
+
+const encoder = new TextEncoder();
+/** How often a client of a run in another process looks for its new events. */
+const POLL_MS = 500;
+
+function frame(e: RunEvent): Uint8Array {
+  return encoder.encode(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+}
+
+/** Last-Event-ID as the browser (or a client) sends it back; anything else replays from the start. */
+export function lastEventId(header: string | undefined): number {
+  const n = Number(header);
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}
+
+/**
+ * The Server-Sent Events of a run: the events after `afterId`, then, if the
+ * run is still going in this process, every new one until it ends. A comment
+ * line every `heartbeatMs` keeps proxies from closing a quiet stream. A run
+ * that is over replays its stored events (its text arrives with `final`).
+ */
+export function runStream(deps: Deps, run: RunRow | undefined, afterId: number): ReadableStream<Uint8Array> {
+  let stop = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        stop();
+        controller.close();
+      };
+      const send = (e: RunEvent) => {
+        if (closed) return;
+        controller.enqueue(frame(e));
+        if (TERMINAL.has(e.type)) close();
+      };
+      const live = run ? deps.ai.live.get(run.id) : undefined;
+      if (!run) {
+        send({ id: 0, type: "failed", data: { code: "NOTHING_TO_PROCESS", detail: errorMessage("NOTHING_TO_PROCESS"), idle: true } });
+        return;
+      }
+      const heartbeat = setInterval(() => {
+        if (!closed) controller.enqueue(encoder.encode(": ping\n\n"));
+      }, deps.ai.heartbeatMs);
+      if (live) {
+        const unsubscribe = live.follow(afterId, send);
+        stop = () => {
+          clearInterval(heartbeat);
+          unsubscribe();
+        };
+        if (live.finished) close();
+        return;
+      }
+      // A finished run, or one another server process runs: its stored events, read again until it ends.
+      let seen = afterId;
+      const replay = (row: RunRow | undefined) => {
+        for (const e of (row?.events ?? []) as RunEvent[]) {
+          if (e.id <= seen) continue;
+          seen = e.id;
+          send(e.type === "final" && row?.resultMessageId ? { ...e, data: answerOf(deps, row) } : e);
+        }
+        if (!row || row.status !== "running") close();
+      };
+      const poll = setInterval(() => replay(findRunById(deps.db, run.id)), POLL_MS);
+      stop = () => {
+        clearInterval(heartbeat);
+        clearInterval(poll);
+      };
+      replay(run);
+    },
+    cancel() {
+      stop();
+    },
+  });
+}
+
+export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } as const;
+
+/** GET /conversation/{id}/events: the conversation's latest run, ownership checked. */
+export function conversationEvents(deps: Deps, userId: number, conversationId: number, afterId: number): ReadableStream<Uint8Array> {
+  const conversation = ownedConversation(deps, userId, conversationId);
+  return runStream(deps, latestRun(deps.db, conversation.id), afterId);
+}

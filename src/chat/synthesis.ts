@@ -1,0 +1,104 @@
+import { frChat } from "../i18n/fr-chat.ts";
+import { randomBytes } from "node:crypto";
+
+export type AnswerForSynthesis = { model: string; text: string; citations: string[] };
+
+export type SynthesisInput = {
+  nonce: string;
+  /** The user turn given to the synthesiser: context, question and answers, each delimited. */
+  prompt: string;
+  /** "A" -> model name, kept for the UI and to name models in "Divergences". */
+  labels: Record<string, string>;
+};
+
+/** Each answer is capped before it goes into the synthesis prompt: six long answers must not crowd out the synthesis. */
+const ANSWER_CAP_CHARS = 6_000;
+
+/** Fisher-Yates with crypto randomness: the order must not reveal which model wrote what. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomBytes(4).readUInt32BE(0) % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+function cap(text: string): string {
+  return text.length > ANSWER_CAP_CHARS ? `${text.slice(0, ANSWER_CAP_CHARS)}\n[… réponse abrégée pour la synthèse]` : text;
+}
+
+/**
+ * The synthesiser's input: the condensed conversation so far, the question
+ * and every answer, each in its own delimiter carrying a random nonce (a
+ * text that quotes the nonce has it removed, so none can close its block).
+ */
+export function buildSynthesisInput(question: string, answers: readonly AnswerForSynthesis[], context = ""): SynthesisInput {
+  const nonce = randomBytes(6).toString("hex");
+  const clean = (text: string) => text.replaceAll(nonce, "");
+  const labels: Record<string, string> = {};
+  const blocks = shuffled(answers).map((a, i) => {
+    const label = String.fromCharCode(65 + i);
+    labels[label] = a.model;
+    return `Réponse ${label} :\n<<<DEBUT-${nonce}-${label}>>>\n${clean(cap(a.text))}\n<<<FIN-${nonce}-${label}>>>`;
+  });
+  const parts = [];
+  if (context) parts.push(`Contexte de la conversation (tours précédents, résumés) :\n<<<CONTEXTE-${nonce}>>>\n${clean(context)}\n<<<FIN-CONTEXTE-${nonce}>>>`);
+  parts.push(`Question posée :\n<<<QUESTION-${nonce}>>>\n${clean(question)}\n<<<FIN-QUESTION-${nonce}>>>`, ...blocks);
+  return { nonce, prompt: parts.join("\n\n"), labels };
+}
+
+/** Only a last section titled exactly "Sources" (a heading or a bold line), with no other section after it. */
+const TRAILING_SOURCES = /\n(?:#{1,6}[ \t]*Sources|\*\*Sources\*\*)[ \t]*:?[ \t]*\n(?![\s\S]*\n(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t]*\n))[\s\S]*$/i;
+
+/** Where the synthesiser's own trailing Sources section begins in `text` (the newline before its title), or null. */
+function trailingSourcesAt(text: string): number | null {
+  const m = TRAILING_SOURCES.exec(`\n${text}\n`);
+  return m ? Math.max(0, m.index - 1) : null;
+}
+
+export function stripTrailingSources(text: string): string {
+  const at = trailingSourcesAt(text);
+  return (at === null ? text : text.slice(0, at)).trim();
+}
+
+/** Each "Réponse X" followed by its model's name, unless a bracket already follows it. */
+function nameLabels(body: string, labels: Record<string, string>): string {
+  return body.replace(/Réponse ([A-Z])\b(?!\s*\()/g, (all, l: string) => (labels[l] ? `${all} (${labels[l]})` : all));
+}
+
+function noticeLine(notice: string | null): string | null {
+  return notice ? `> ${notice}` : null;
+}
+
+/**
+ * The stored answer: the notice (if the answer is degraded) above the
+ * synthesiser's text, each "Réponse X" named, its own trailing Sources
+ * section (if it wrote one anyway) replaced by the URLs the models really cited.
+ */
+export function finishSynthesis(text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null): string {
+  const body = nameLabels(stripTrailingSources(text), labels);
+  const unique = [...new Set(citations)];
+  const sources = unique.length > 0 ? unique.map((u) => `- ${u}`).join("\n") : frChat.reply.noSources;
+  return [noticeLine(notice), body, `## Sources\n${sources}`].filter(Boolean).join("\n\n");
+}
+
+/**
+ * The part of finishSynthesis(written + whatever comes next) that nothing the
+ * synthesiser may still write can change: what a client can be sent while
+ * the synthesis is being written. Held back: the line being written; from a
+ * line that may open a trailing Sources section (dropped if nothing but
+ * Sources follows it, released as soon as another section does); a last line
+ * ending in "Réponse X" (named only if no "(" follows); trailing blank lines.
+ * The notice is known when the synthesis starts, so it opens the text as in
+ * the stored answer.
+ */
+export function finishedPrefix(written: string, labels: Record<string, string>, notice: string | null): string {
+  let lines = written.slice(0, written.lastIndexOf("\n") + 1);
+  const sources = trailingSourcesAt(lines);
+  if (sources !== null) lines = lines.slice(0, sources);
+  let body = lines.trim();
+  while (/Réponse [A-Z]$/.test(body)) body = body.slice(0, Math.max(0, body.lastIndexOf("\n"))).trim();
+  if (!body) return "";
+  return [noticeLine(notice), nameLabels(body, labels)].filter(Boolean).join("\n\n");
+}

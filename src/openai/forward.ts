@@ -1,0 +1,81 @@
+import { finishedPrefix } from "../chat/synthesis.ts";
+import type { RunEvent } from "../chat/live-run.ts";
+
+/** Sent when a synthesiser fails after some of its text was sent: the client cannot take text back. */
+export function restartText(model: string | null, reason: string | null): string {
+  const who = model ? `La synthèse de ${model} s'est interrompue${reason ? ` (${reason})` : ""}` : "Le texte a été repris";
+  return `\n\n---\n\n*${who} : la réponse complète suit.*\n\n`;
+}
+
+/**
+ * Turns a run's synthesis events into the text of a streamed /v1 completion
+ * whose deltas add up to the stored answer. While a synthesiser writes, only
+ * what finishSynthesis can no longer change is sent (finishedPrefix: whole
+ * lines, the notice first, "Réponse X" named, a trailing Sources section held);
+ * at the end, exactly the rest of the stored answer.
+ *
+ * A synthesiser that fails after some of its text was sent cannot be taken
+ * back (the protocol has no reset): the next text opens with restartText and
+ * the stored answer follows whole, so the stream is the abandoned beginning,
+ * that line, then the stored answer (`restarted`). Nothing is sent for a
+ * failed synthesiser that had not finished a line.
+ */
+export class SynthesisForwarder {
+  /** Every character sent to the client. */
+  #sent = "";
+  /** Where the current synthesiser's text begins in #sent (after an abandoned text and its restart line). */
+  #base = 0;
+  #written = "";
+  #labels: Record<string, string> = {};
+  #notice: string | null = null;
+  /** The restart line owed before the next text. */
+  #owed: string | null = null;
+  restarted = false;
+
+  constructor(private readonly send: (text: string) => void) {}
+
+  on(e: RunEvent): void {
+    const d = e.data;
+    if (e.type === "synthesis_started") {
+      if (this.#mine() && this.#owed === null) this.#owed = restartText(null, null);
+      this.#written = "";
+      this.#labels = (d.labels as Record<string, string> | undefined) ?? {};
+      this.#notice = (d.notice as string | null | undefined) ?? null;
+    } else if (e.type === "synthesis_delta") {
+      this.#written += String(d.text ?? "");
+      this.#offer(finishedPrefix(this.#written, this.#labels, this.#notice));
+    } else if (e.type === "synthesis_failed" && this.#mine()) {
+      this.#owed = restartText(String(d.model ?? ""), String(d.reason ?? ""));
+    }
+  }
+
+  /** The run is over: the rest of the stored answer. */
+  end(stored: string): void {
+    this.#offer(stored);
+  }
+
+  /** The current synthesiser's text sent so far. */
+  #mine(): string {
+    return this.#sent.slice(this.#base);
+  }
+
+  /** `target` is what the current synthesiser's text is known to begin with: send what is new of it. */
+  #offer(target: string): void {
+    if (!target) return;
+    // Never expected (finishedPrefix is a prefix of the final text): the same way out as a handover.
+    if (this.#owed === null && !target.startsWith(this.#mine())) this.#owed = restartText(null, null);
+    if (this.#owed !== null) {
+      this.#emit(this.#owed);
+      this.#owed = null;
+      this.#base = this.#sent.length;
+      this.restarted = true;
+    }
+    const mine = this.#mine();
+    if (target.length > mine.length) this.#emit(target.slice(mine.length));
+  }
+
+  #emit(text: string): void {
+    this.#sent += text;
+    this.send(text);
+  }
+}

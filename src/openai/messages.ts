@@ -1,0 +1,67 @@
+import { frDetails } from "../i18n/fr-details.ts";
+import { z } from "zod";
+import type { ChatTurn } from "../ai/types.ts";
+import { MAX_MESSAGE_CHARS } from "../chat/chat.schemas.ts";
+import { AppError } from "../lib/errors.ts";
+
+/** The one model /v1 serves: the consolidated answer. */
+export const MODEL_ID = "unisson";
+
+/** Context given to the models: the last few messages, each trimmed, as for the page's earlier turns. */
+const CONTEXT_MESSAGES = 6;
+const CONTEXT_CHARS = 1_500;
+
+const part = z.looseObject({ type: z.string(), text: z.string().optional() });
+const message = z.looseObject({
+  role: z.string({ error: "Chaque message doit avoir un rôle (role)." }),
+  content: z.union([z.string(), z.array(part), z.null()]).optional(),
+});
+
+/** The standard request; fields this endpoint has no use for (temperature, tools, ...) are accepted and ignored. */
+export const completionBody = z.looseObject({
+  model: z.string({ error: "Le champ « model » est obligatoire." }),
+  messages: z.array(message, { error: "Le champ « messages » doit être une liste de messages." }).min(1, "Le champ « messages » ne peut pas être vide.").max(500),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+});
+
+export type CompletionBody = z.infer<typeof completionBody>;
+type Message = z.infer<typeof message>;
+
+function textOf(m: Message): string {
+  if (typeof m.content === "string") return m.content.trim();
+  return (m.content ?? []).flatMap((p) => (p.type === "text" && p.text ? [p.text] : [])).join("\n").trim();
+}
+
+function trim(text: string): string {
+  return text.length > CONTEXT_CHARS ? `${text.slice(0, CONTEXT_CHARS)}…` : text;
+}
+
+/**
+ * The last message is the question (a user's, with text); the earlier user and
+ * assistant messages are its context, as alternating turns starting with the
+ * user (what every provider accepts). System, developer and tool messages are
+ * left out: the engine keeps its own instructions.
+ */
+export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[] } {
+  if (body.model.trim().toLowerCase() !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");
+  const last = body.messages.at(-1)!;
+  const question = textOf(last);
+  if (last.role !== "user" || !question) throw new AppError("API_NO_QUESTION");
+  if (question.length > MAX_MESSAGE_CHARS) throw new AppError("VALIDATION", frDetails.messageTooLong(MAX_MESSAGE_CHARS));
+
+  const turns: ChatTurn[] = [];
+  for (const m of body.messages.slice(0, -1)) {
+    if (m.role !== "user" && m.role !== "assistant") continue;
+    const text = textOf(m);
+    if (!text) continue;
+    const prev = turns.at(-1);
+    if (prev?.role === m.role) prev.content = `${prev.content}\n\n${text}`;
+    else turns.push({ role: m.role, content: text });
+  }
+  let context = turns.slice(-CONTEXT_MESSAGES).map((t) => ({ role: t.role, content: trim(t.content) }));
+  while (context[0]?.role === "assistant") context = context.slice(1);
+  // The question follows: the context must end with an answer.
+  while (context.at(-1)?.role === "user") context = context.slice(0, -1);
+  return { question, context };
+}

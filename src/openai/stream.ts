@@ -1,0 +1,85 @@
+import { toOpenAiError } from "./errors.ts";
+
+/** Under nginx's 60 s (proxy_read_timeout) and most proxies' idle limits. */
+export const HEARTBEAT_MS = 15_000;
+
+export type StreamRun<T> = {
+  /** Starts the work; `write` sends one SSE `data:` event. Resolves with what the last events need. */
+  run: (write: (data: unknown) => void) => Promise<T>;
+  /** Events after the work succeeded (the finishing chunk, usage). */
+  finish: (result: T, write: (data: unknown) => void) => void;
+  heartbeatMs?: number;
+  /** Fired when the client goes away. */
+  abort?: AbortController;
+};
+
+const encoder = new TextEncoder();
+
+/**
+ * An OpenAI-style event stream that opens lazily: the response starts with
+ * its first event (a delta, or a heartbeat comment after `heartbeatMs`). An
+ * error before that (quota, moderation, maintenance: all immediate) is thrown,
+ * so the client gets the real status in OpenAI's shape; an error after it is
+ * sent as an `error` event, which the official SDKs raise. Ends with `[DONE]`.
+ */
+export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
+  const pending: string[] = [];
+  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  let started = false;
+  let closed = false;
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+
+  const emit = (text: string) => {
+    if (closed) return;
+    started = true;
+    if (controller) controller.enqueue(encoder.encode(text));
+    else pending.push(text);
+    open();
+  };
+  const write = (data: unknown) => emit(`data: ${JSON.stringify(data)}\n\n`);
+  const heartbeat = setInterval(() => emit(": unisson travaille\n\n"), opts.heartbeatMs ?? HEARTBEAT_MS);
+
+  let early: { error: unknown } | null = null;
+  void opts
+    .run(write)
+    .then(
+      (result) => {
+        opts.finish(result, write);
+        emit("data: [DONE]\n\n");
+      },
+      (error) => {
+        if (!started) early = { error };
+        else {
+          write(toOpenAiError(error).body);
+          emit("data: [DONE]\n\n");
+        }
+      },
+    )
+    .finally(() => {
+      clearInterval(heartbeat);
+      closed = true;
+      controller?.close();
+      open();
+    });
+
+  await opened;
+  if (early) throw (early as { error: unknown }).error;
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const text of pending.splice(0)) c.enqueue(encoder.encode(text));
+        if (closed) c.close();
+        else controller = c;
+      },
+      cancel() {
+        clearInterval(heartbeat);
+        closed = true;
+        // A cancelled stream is closed already: closing it again when the run ends would throw.
+        controller = null;
+        opts.abort?.abort();
+      },
+    }),
+    { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } },
+  );
+}
