@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { APP_VERSION } from "../src/version.ts";
+import { APP_VERSION } from "../src/contracts/version.ts";
 import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { RefusedError } from "../src/lib/errors.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";

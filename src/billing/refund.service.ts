@@ -4,7 +4,7 @@ import { immediate } from "../db/client.ts";
 import { purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addExtra, endPlan, noteBillingChange, takeBackExtra, type Why } from "./entitlements.ts";
-import { formatEuros, OFFERS } from "./pricing.constants.ts";
+import { formatEuros, OFFERS } from "../contracts/pricing.ts";
 import { requireStripe, stripeCall } from "./stripe.client.ts";
 import { cancelNow, idOf, invoiceSubscription } from "./subscription-sync.service.ts";
 

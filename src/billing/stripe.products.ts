@@ -1,10 +1,10 @@
 import type Stripe from "stripe";
 import type { Logger } from "../lib/log.ts";
-import { CURRENCY, OFFERS, type Product } from "./pricing.constants.ts";
+import { CURRENCY, OFFERS, type Product } from "../contracts/pricing.ts";
 import { isStripeMissing, stripeCall } from "./stripe.client.ts";
 
 /**
- * Prices live in pricing.constants.ts, not in the Stripe dashboard: every
+ * Prices live in src/contracts/pricing.ts, not in the Stripe dashboard: every
  * Stripe call sends `price_data` with the amount from there. Subscription
  * updates and schedules need a Stripe Product id for that, so each plan has
  * one with a fixed id, created on first need.

@@ -4,7 +4,7 @@ import { immediate } from "../db/client.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { assertCanQuery, assertOperational } from "../chat/chat.access.ts";
-import type { Consolidation } from "../chat/chat.consolidate.ts";
+import type { Consolidation } from "../contracts/answer.ts";
 import { processConversation } from "../chat/chat.process.ts";
 import { appendMessages, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";

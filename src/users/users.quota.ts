@@ -2,7 +2,7 @@ import type { Plan, UserRow } from "../db/schema/index.ts";
 import { DAY } from "../lib/clock.ts";
 
 /** Plan allowances live with the prices (DECISIONS.md, Quota model): trial in total, paid per month. */
-export { PLAN_ALLOWANCE } from "../billing/pricing.constants.ts";
+export { PLAN_ALLOWANCE } from "../contracts/pricing.ts";
 export const TRIAL_DAYS = 7;
 export const TRIAL_DAYS_MAX = 30;
 

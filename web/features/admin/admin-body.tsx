@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useCallback, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { AdminDashboard } from "./admin-dashboard.tsx";
 import { AdminUsers } from "./admin-users.tsx";

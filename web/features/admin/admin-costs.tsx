@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
-import type { AiCosts } from "../../../src/ai/ai.costs.ts";
+import type { AiCosts } from "../../lib/api-types.ts";
 import { frLive, preciseEuros } from "../../i18n/fr-live.ts";
-import { api, unwrap } from "../../lib/api.ts";
-import { withToken } from "./admin-errors.ts";
+import { fetchAiCosts } from "./admin.api.ts";
 
 const t = frLive.costs;
 
@@ -11,7 +10,7 @@ export function AdminCosts() {
   const [costs, setCosts] = useState<AiCosts | null>(null);
   useEffect(() => {
     let live = true;
-    withToken(() => unwrap(api.admin["ai-costs"].$get()))
+    fetchAiCosts()
       .then((c) => live && setCosts(c))
       .catch(() => {});
     return () => {

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 
 export type PublicUserLike = PublicUser;

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { Brand } from "../../components/ui/brand.tsx";
 import { Field } from "../../components/ui/field.tsx";
 import { ShieldIcon } from "../../components/ui/icons.tsx";

@@ -1,8 +1,7 @@
-import type { Consolidation } from "../../../src/chat/chat.consolidate.ts";
-import type { PublicMessage } from "../../../src/chat/chat.view.ts";
+import type { Consolidation } from "../../../src/contracts/answer.ts";
+import type { ChatMessage } from "../../lib/api-types.ts";
 
-/** The message of spec section 3, as the API sends it. */
-export type ChatMessage = PublicMessage;
+export type { ChatMessage };
 
 export type ModelAnswer = { name: string; label: string | null; content: string | null; error: string | null };
 export type FinalResult = { primary: string | null; answers: ModelAnswer[] };

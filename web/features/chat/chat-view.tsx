@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { PlusIcon, WarningIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { blockFor, inputLocked } from "./chat-blocks.ts";

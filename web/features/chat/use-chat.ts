@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { ApiError, api, unwrap } from "../../lib/api.ts";
 import { blockFor, type Notice } from "./chat-blocks.ts";

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 
 export type PublicUserLike = PublicUser;
 

@@ -48,9 +48,8 @@ export function usePricing() {
     let live = true;
     unwrap(api.pricing.products.$get())
       .then((body) => {
-        const list = (body as { products?: { product_type?: string; price_cents?: number }[] }).products ?? [];
         const found: Partial<Record<Product, number>> = {};
-        for (const p of list) if (p.product_type && p.product_type in OFFERS && typeof p.price_cents === "number") found[p.product_type as Product] = p.price_cents;
+        for (const p of body.products) found[p.product_type] = p.price_cents;
         if (live) setPrices(found);
       })
       .catch(() => {});
