@@ -25,8 +25,9 @@ function resolved(file: string, specifiers: string[]): string[] {
 }
 
 /** What the bundler keeps: Bun drops `import type` and imports whose names are all types. */
-function runtimeImports(file: string): string[] {
-  return resolved(file, transpiler.scanImports(readFileSync(join(root, file), "utf8")).map((i) => i.path));
+function runtimeImports(file: string, kind?: "import-statement" | "dynamic-import"): string[] {
+  const found = transpiler.scanImports(readFileSync(join(root, file), "utf8")).filter((i) => !kind || i.kind === kind);
+  return resolved(file, found.map((i) => i.path));
 }
 
 /** Every `from "..."` and `import("...")`, type-only ones included. */
@@ -63,5 +64,12 @@ describe("the web's contract with the server", () => {
   test("components do not call the API: only hooks (use-*.ts) and fetchers (*.api.ts) do", () => {
     const callers = web.filter((f) => f.endsWith(".tsx") && /(?<![\w./-])api\.[a-z]/.test(readFileSync(join(root, f), "utf8")));
     expect(callers).toEqual([]);
+  });
+
+  test("a lazily loaded part is reached by import() only, or it would load with the first screen", () => {
+    const lazy = new Set(web.flatMap((f) => runtimeImports(f, "dynamic-import")));
+    expect(lazy.size).toBeGreaterThan(0);
+    const eager = web.flatMap((f) => runtimeImports(f, "import-statement").filter((p) => lazy.has(p)).map((p) => `${f} -> ${p}`));
+    expect(eager).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ const t = fr.pricing;
 const detailOf = (err: unknown) => (err instanceof ApiError ? (err.detail ?? err.message) : err instanceof Error ? err.message : String(err));
 
 /** The pricing and subscription overlay (spec section 2), loaded lazily by PricingOverlay. */
-export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser; onClose(): void; onUserRefresh(): Promise<void> }) {
+export function PricingDialog({ user, onClose, onUserRefresh }: { user: PublicUser; onClose(): void; onUserRefresh(): Promise<void> }) {
   const id = useId();
   const { priceOf, quotes, status, reload } = usePricing();
   const promo = usePromo();
