@@ -30,3 +30,9 @@ export type AdminUserRow = Ok<typeof api.admin.users.$get>["users"][number];
 export type UserDetail = Ok<(typeof api.admin.users)[":id"]["$get"]>;
 /** The admin's edit of an account (PUT /admin/users/{id}). */
 export type AdminUserUpdate = InferRequestType<(typeof api.admin.users)[":id"]["$put"]>["json"];
+
+export type SubscriptionInfo = Ok<typeof api.subscription.status.$get>;
+export type UpgradeQuote = Ok<(typeof api.stripe)["upgrade-price"][":product_type"]["$get"]>;
+export type ChangeAnswer = Ok<(typeof api.subscription)["request-change"]["$post"]>;
+export type CheckoutInput = InferRequestType<(typeof api.stripe)["create-payment-intent"]["$post"]>["json"];
+export type TokenCheck = Ok<(typeof api.auth)["validate-reset-token"][":token"]["$get"]>;

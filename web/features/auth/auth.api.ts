@@ -1,8 +1,6 @@
 import type { SignedIn } from "../../lib/api-types.ts";
 import { api, ApiError, apiError, unwrap } from "../../lib/api.ts";
 
-export type { SignedIn };
-
 /**
  * The pending-login id of the last 202: sent back with the code request and
  * the code, it binds the code to this login, so a stranger who knows only the

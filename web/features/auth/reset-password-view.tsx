@@ -3,6 +3,7 @@ import { Field } from "../../components/ui/field.tsx";
 import { CheckIcon, CloseIcon } from "../../components/ui/icons.tsx";
 import { PasswordInput } from "../../components/ui/password-input.tsx";
 import { fr } from "../../i18n/fr.ts";
+import type { TokenCheck } from "../../lib/api-types.ts";
 import { errorText } from "../../lib/api.ts";
 import { resetCriteria } from "./register-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
@@ -10,7 +11,6 @@ import { AuthCard, BackToLogin, SubmitButton, SuccessNote } from "./auth-card.ts
 
 const t = fr.reset;
 
-export type TokenCheck = { valid: boolean; email?: string | null; expires_in_minutes?: number | null; error?: string | null };
 type State = { step: "validating" } | { step: "invalid"; message: string } | { step: "valid"; check: TokenCheck } | { step: "success" };
 
 /** Validating, then valid (form with live criteria) or invalid, then success (spec section 4). */
