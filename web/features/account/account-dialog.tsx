@@ -7,7 +7,7 @@ import { fr } from "../../i18n/fr.ts";
 import { frData } from "../../i18n/fr-data.ts";
 import { errorText } from "../../lib/api.ts";
 import { deleteAccountCall, downloadMyData } from "./account.api.ts";
-import type { PublicUser } from "../session/use-session.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 
 const t = frData.account;
 

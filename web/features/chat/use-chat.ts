@@ -3,7 +3,7 @@ import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { ApiError, api, unwrap } from "../../lib/api.ts";
 import { blockFor, type Notice } from "./chat-blocks.ts";
-import type { ChatMessage } from "./chat-types.ts";
+import type { ChatMessage } from "../../lib/api-types.ts";
 import { EMPTY, type LiveState, reduce } from "./live/live-state.ts";
 import { followRun } from "./live/run-stream.ts";
 import { rememberedRun, rememberRun } from "./live/remember-run.ts";

@@ -5,8 +5,6 @@ import { takeEarly } from "../../lib/early.ts";
 import { fetchMe, logoutCall } from "./session.api.ts";
 import { clearStoredSession, readStoredSession, writeStoredSession, writeStoredUser } from "../../lib/storage.ts";
 
-export type { PublicUser };
-
 export type SessionValue = {
   user: PublicUser | null;
   token: string | null;

@@ -1,7 +1,4 @@
 import type { Consolidation } from "../../../src/contracts/answer.ts";
-import type { ChatMessage } from "../../lib/api-types.ts";
-
-export type { ChatMessage };
 
 export type ModelAnswer = { name: string; label: string | null; content: string | null; error: string | null };
 export type FinalResult = { primary: string | null; answers: ModelAnswer[] };
