@@ -36,3 +36,9 @@ export type UpgradeQuote = Ok<(typeof api.stripe)["upgrade-price"][":product_typ
 export type ChangeAnswer = Ok<(typeof api.subscription)["request-change"]["$post"]>;
 export type CheckoutInput = InferRequestType<(typeof api.stripe)["create-payment-intent"]["$post"]>["json"];
 export type TokenCheck = Ok<(typeof api.auth)["validate-reset-token"][":token"]["$get"]>;
+
+/**
+ * The JSON answer of POST /process (the route also streams, when asked for
+ * events: that member is left out); also the data of a run's `final` event.
+ */
+export type ProcessAnswer = Extract<Ok<typeof api.unisson.process.$post>, { message: unknown }>;

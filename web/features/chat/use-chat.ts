@@ -73,8 +73,8 @@ export function useChat(deps: ChatDeps) {
           signal: ctl.signal,
           onEvent: (ev) => {
             if (gen !== generation.current) return;
-            if (ev.type === "failed" && ev.data?.idle) return;
-            if (ev.type === "final") final = ev.data.message as ChatMessage;
+            if (ev.type === "failed" && ev.data.idle) return;
+            if (ev.type === "final") final = ev.data.message;
             setLive((s) => reduce(s ?? EMPTY, ev));
           },
         });
