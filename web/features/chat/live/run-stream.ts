@@ -1,6 +1,6 @@
 import { RUN_EVENT_TYPES, type RunEventOf, type RunEventType } from "../../../../src/contracts/run-events.ts";
 import type { ProcessAnswer } from "../../../lib/api-types.ts";
-import { apiError, storedToken } from "../../../lib/api.ts";
+import { ApiError, apiError, storedToken } from "../../../lib/api.ts";
 
 /** An event of a run: names and data from src/contracts/run-events.ts, the final answer from the route. */
 export type RunEvent = RunEventOf<ProcessAnswer>;
@@ -64,7 +64,7 @@ export async function followRun(conversationId: number, opts: { start: boolean; 
       }
       if (ended) return;
     } catch (err) {
-      if (opts.signal.aborted || (err as { status?: number }).status !== undefined) throw err;
+      if (opts.signal.aborted || err instanceof ApiError) throw err;
     }
     // The stream ended without its last event (a proxy, a network blip): come back where we were.
     await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
