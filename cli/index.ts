@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { APP_VERSION } from "../src/version.ts";
+import { APP_VERSION } from "../src/contracts/version.ts";
 import { ConfigError } from "../src/config.ts";
 import { AppError, RefusedError } from "../src/lib/errors.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";

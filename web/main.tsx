@@ -1,7 +1,10 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App, loadAppShell } from "./app.tsx";
-import { api, storedToken, unwrap } from "./lib/api.ts";
+import { fetchModels } from "./features/chat/chat.api.ts";
+import { fetchMyCode } from "./features/referral/referral.api.ts";
+import { fetchMe } from "./features/session/session.api.ts";
+import { storedToken } from "./lib/api.ts";
 import { startEarly } from "./lib/early.ts";
 import { readEntryUrl } from "./lib/entry-url.ts";
 import "./styles.css";
@@ -12,9 +15,9 @@ const entry = readEntryUrl();
 // Before React mounts, with a stored session: fetch the app's chunk and its first API answers at once.
 if (storedToken() && !entry.reset) {
   void loadAppShell();
-  startEarly("models", () => unwrap(api.unisson.models.$get()));
-  startEarly("me", () => unwrap(api.auth.me.$get()));
-  startEarly("my-code", () => unwrap(api.promo["my-code"].$get()));
+  startEarly("models", fetchModels);
+  startEarly("me", fetchMe);
+  startEarly("my-code", fetchMyCode);
 }
 
 createRoot(document.getElementById("root")!).render(

@@ -37,4 +37,4 @@ export function toUserDetail(u: UserRow, now: Date, billingHistory: BillingHisto
 }
 
 /** Plan names as the product shows them in French (one table, with the prices). */
-export { PLAN_LABELS } from "../billing/pricing.ts";
+export { PLAN_LABELS } from "../contracts/pricing.ts";

@@ -8,7 +8,7 @@ import { effectivePlan } from "../users/quota.ts";
 import { changeBody, checkoutBody, productParam, promoBody, sessionParam } from "./billing.schemas.ts";
 import { cancelChange, requestChange } from "./change.service.ts";
 import { checkoutStatus, createCheckout } from "./checkout.service.ts";
-import { formatEuros, OFFERS, PRODUCT_ORDER, REFERRAL_BONUS } from "./pricing.ts";
+import { formatEuros, OFFERS, PRODUCT_ORDER, REFERRAL_BONUS } from "../contracts/pricing.ts";
 import { ensureReferralCode, type ResolvedPromo, resolvePromo, successfulReferrals } from "./promo.service.ts";
 import { subscriptionStatus, upgradeQuote } from "./subscription.service.ts";
 import { handleEvent, verifyEvent } from "./webhook.service.ts";

@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import { addMonths } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
 import { effectivePlan } from "../users/quota.ts";
-import { changeOptionsFor, CYCLE_NAMES, isUpgrade, PLAN_ALLOWANCE, PLAN_NAMES, productFor } from "./pricing.ts";
+import { changeOptionsFor, CYCLE_NAMES, isUpgrade, PLAN_ALLOWANCE, PLAN_NAMES, productFor } from "../contracts/pricing.ts";
 import { isStripeMissing, requireStripe, stripeCall } from "./stripe-client.ts";
 import { priceData } from "./stripe-products.ts";
 import { findPendingChange } from "./subscription.service.ts";

@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { effectivePlan } from "../users/quota.ts";
 import { fulfil } from "./fulfilment.service.ts";
-import { OFFERS, packAvailableFor, type Product, productFor } from "./pricing.ts";
+import { OFFERS, packAvailableFor, type Product, productFor } from "../contracts/pricing.ts";
 import { resolvePromo } from "./promo.service.ts";
 import { requireStripe, stripeCall } from "./stripe-client.ts";
 import { priceData } from "./stripe-products.ts";

@@ -17,7 +17,7 @@ import {
   writeEntitlements,
 } from "./billing.queries.ts";
 import { TRIAL_DAYS } from "../users/quota.ts";
-import { PLAN_ALLOWANCE } from "./pricing.ts";
+import { PLAN_ALLOWANCE } from "../contracts/pricing.ts";
 
 /**
  * The one owner of entitlements: plan, cycle, period dates, allowance, extra

@@ -5,7 +5,7 @@ import { immediate } from "../db/client.ts";
 import { checkoutSessions, fulfilments, PRODUCT_TYPES, promoCodes, purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addExtra } from "./entitlements.ts";
-import { OFFERS, type Product, REFERRAL_BONUS } from "./pricing.ts";
+import { OFFERS, type Product, REFERRAL_BONUS } from "../contracts/pricing.ts";
 import { requireStripe, stripeCall } from "./stripe-client.ts";
 import { applySubscriptionState, cancelNow, fetchSubscriptionState, idOf, settleDuplicate, type SubscriptionState, type SyncOutcome } from "./subscription-sync.service.ts";
 

@@ -6,7 +6,7 @@ import { AppError } from "../lib/errors.ts";
 import { findUserById } from "../users/users.queries.ts";
 import { endPlan, grantPlan, type PlanInput } from "./entitlements.ts";
 import { cancelNow } from "./subscription-sync.service.ts";
-import { CYCLE_NAMES, PLAN_NAMES } from "./pricing.ts";
+import { CYCLE_NAMES, PLAN_NAMES } from "../contracts/pricing.ts";
 
 /**
  * Manual assignment (CLI `users set-plan`, admin panel): sets the plan and

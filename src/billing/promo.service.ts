@@ -7,7 +7,7 @@ import { promoCodes, referrals, type UserRow, users } from "../db/schema/index.t
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { effectivePlan } from "../users/quota.ts";
-import { REFERRAL_BONUS } from "./pricing.ts";
+import { REFERRAL_BONUS } from "../contracts/pricing.ts";
 import { stripeCall } from "./stripe-client.ts";
 import { frAnswers } from "../i18n/fr-answers.ts";
 

@@ -5,7 +5,7 @@ import { immediate } from "../db/client.ts";
 import { purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addExtra, endPlan, holdPlanQueries, noteBillingChange, releasePlanQueries, takeBackExtra, type Why } from "./entitlements.ts";
-import { formatEuros, OFFERS } from "./pricing.ts";
+import { formatEuros, OFFERS } from "../contracts/pricing.ts";
 import { requireStripe, stripeCall } from "./stripe-client.ts";
 import { cancelNow, idOf, invoiceSubscription } from "./subscription-sync.service.ts";
 

@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 import type { Job } from "../jobs/job.ts";
 import { addMonths } from "../lib/clock.ts";
 import { endPlan, expireTrials as expireTrialRows, grantPlan, nextQuotaRenewal, resetAllowance } from "./entitlements.ts";
-import { CYCLE_NAMES, PLAN_NAMES } from "./pricing.ts";
+import { CYCLE_NAMES, PLAN_NAMES } from "../contracts/pricing.ts";
 
 /**
  * Renewal timers. Each run is safe to repeat: every write is conditional on

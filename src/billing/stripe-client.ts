@@ -2,7 +2,7 @@ import Stripe from "stripe";
 import type { Config } from "../config.ts";
 import { AppError } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { APP_VERSION } from "../version.ts";
+import { APP_VERSION } from "../contracts/version.ts";
 
 /** The SPA's checkout call gives up after 15 s: a Stripe call must fail before that, with room for one retry. */
 const STRIPE_TIMEOUT_MS = 6_000;

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import type { Logger } from "../lib/log.ts";
-import { CURRENCY, OFFERS, type Product } from "./pricing.ts";
+import { CURRENCY, OFFERS, type Product } from "../contracts/pricing.ts";
 import { isStripeMissing, stripeCall } from "./stripe-client.ts";
 
 /**

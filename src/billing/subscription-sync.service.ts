@@ -6,7 +6,7 @@ import { pendingPlanChanges, purchases, type UserRow, users } from "../db/schema
 import type { Deps } from "../deps.ts";
 import { findUserById } from "../users/users.queries.ts";
 import { addAllowance, endPlan, followStripePlan, grantPlan, nextQuotaRenewal, noteBillingChange, resetAllowance } from "./entitlements.ts";
-import { CYCLE_NAMES, PLAN_ALLOWANCE, PLAN_NAMES, productFor } from "./pricing.ts";
+import { CYCLE_NAMES, PLAN_ALLOWANCE, PLAN_NAMES, productFor } from "../contracts/pricing.ts";
 import { isStripeMissing, requireStripe, stripeCall } from "./stripe-client.ts";
 import { planOfProduct } from "./stripe-products.ts";
 

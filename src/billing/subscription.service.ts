@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { pendingPlanChanges, type UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { effectivePlan } from "../users/quota.ts";
-import { changeOptionsFor, formatEuros, isUpgrade, OFFERS, type Product, productFor } from "./pricing.ts";
+import { changeOptionsFor, formatEuros, isUpgrade, OFFERS, type Product, productFor } from "../contracts/pricing.ts";
 
 export type PendingChange = typeof pendingPlanChanges.$inferSelect;
 

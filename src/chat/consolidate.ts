@@ -5,40 +5,10 @@ import type { ChatTurn } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { type AnswerState, collectAnswers, type RunCtx, timing } from "./answers.ts";
-import { type Degradation, degradation, type Missing, noticeText } from "./degraded.ts";
+import type { Consolidation, Degradation, Missing, ModelReport } from "../contracts/answer.ts";
+import { degradation, noticeText } from "./degraded.ts";
 import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./prompts.ts";
 import { buildSynthesisInput, finishSynthesis } from "./synthesis.ts";
-
-export type ModelStatus = "answered" | "failed" | "left_out" | "skipped";
-
-export type ModelReport = {
-  name: string;
-  provider: string;
-  label: string | null;
-  status: ModelStatus;
-  answer: string | null;
-  latency_ms: number;
-  tokens_in: number | null;
-  tokens_out: number | null;
-  cost_eur: number;
-  citations: string[];
-  error: string | null;
-};
-
-export type Consolidation = {
-  final_response: string;
-  primary_ai: string;
-  available_ais: string[];
-  /** Every model that is not in the answer, with its reason (failed, left out, not asked). */
-  failed_ais: Array<{ name: string; error: string }>;
-  labels: Record<string, string>;
-  models: ModelReport[];
-  synthesis: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; cost_eur: number; attempts: Array<{ name: string; error: string }> };
-  degraded: Degradation | null;
-  notice: string | null;
-  /** Every call of the run (answers, every synthesis attempt), in euros. */
-  cost_eur: number;
-};
 
 /** A model not asked at all: the breaker holds it, or it has no key. */
 export type Skipped = { model: ModelDef; reason: string };

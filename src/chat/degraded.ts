@@ -6,19 +6,9 @@
  * stored and shown, but not charged.
  */
 import { frChat } from "../i18n/fr-chat.ts";
+import type { Degradation, Missing } from "../contracts/answer.ts";
+
 export const FREE_UNDER_ANSWERS = 3;
-
-export type Missing = { name: string; reason: string };
-
-export type Degradation = {
-  answered: number;
-  /** The configured models (an operator's choice not to configure one is not a degradation). */
-  asked: number;
-  missing: Missing[];
-  /** The synthesiser that should have written it, when another one did. */
-  fallback_from: string | null;
-  charged: boolean;
-};
 
 export function degradation(p: { answered: number; asked: number; missing: Missing[]; primary: string; intended: string }): Degradation | null {
   const fallback = p.primary !== p.intended;

@@ -1,20 +1,10 @@
+import type { RunEventData, RunEventType } from "../contracts/run-events.ts";
+
 /**
- * The events of a run, as the client sees them (SSE `event:` names). Text
- * deltas are only live: a client that comes back after the end gets the
+ * An event of a run, as stored and sent (names and data: src/contracts/run-events.ts).
+ * Text deltas are only live: a client that comes back after the end gets the
  * stored message instead.
  */
-export type RunEventType =
-  | "run_started"
-  | "model_started"
-  | "model_answered"
-  | "model_failed"
-  | "model_left_out"
-  | "synthesis_started"
-  | "synthesis_delta"
-  | "synthesis_failed"
-  | "final"
-  | "failed";
-
 export type RunEvent = { id: number; type: RunEventType; data: Record<string, unknown> };
 
 export const TERMINAL: ReadonlySet<RunEventType> = new Set(["final", "failed"]);
@@ -44,7 +34,7 @@ export class LiveRun {
     this.#seq = firstId;
   }
 
-  emit(type: RunEventType, data: Record<string, unknown> = {}): RunEvent {
+  emit<K extends RunEventType>(type: K, data: RunEventData<Record<string, unknown>>[K]): RunEvent {
     const event = { id: ++this.#seq, type, data };
     this.events.push(event);
     if (TERMINAL.has(type)) this.finished = true;

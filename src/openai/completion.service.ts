@@ -4,7 +4,7 @@ import { immediate } from "../db/client.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { assertCanQuery, assertOperational } from "../chat/access.ts";
-import type { Consolidation } from "../chat/consolidate.ts";
+import type { Consolidation } from "../contracts/answer.ts";
 import { type ProcessResult, resultOf, startRun } from "../chat/final-processing.ts";
 import type { RunEvent } from "../chat/live-run.ts";
 import { appendMessages, insertConversation, type NewMessage } from "../chat/chat.queries.ts";

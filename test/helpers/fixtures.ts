@@ -3,7 +3,7 @@ import type { UserRow } from "../../src/db/schema/index.ts";
 import { createSession } from "../../src/auth/sessions.ts";
 import { DAY } from "../../src/lib/clock.ts";
 import { insertUser, type NewUser } from "../../src/users/users.queries.ts";
-import { PLAN_ALLOWANCE } from "../../src/billing/pricing.ts";
+import { PLAN_ALLOWANCE } from "../../src/contracts/pricing.ts";
 import { TRIAL_DAYS } from "../../src/users/quota.ts";
 
 export const TEST_PASSWORD = "Motdepasse1";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, jest, test } from "bun:test";
-import type { ChatMessage } from "../../web/features/chat/chat-types.ts";
+import type { ChatMessage } from "../../web/lib/api-types.ts";
 import { useDom } from "./dom.ts";
 import { act, fireEvent, render, within } from "./rtl.ts";
 

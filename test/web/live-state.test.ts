@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { EMPTY, reduce } from "../../web/features/chat/live/live-state.ts";
 import type { RunEvent } from "../../web/features/chat/live/run-stream.ts";
 
-const ev = (type: string, data: Record<string, unknown> = {}, id = 0): RunEvent => ({ id, type, data });
+// Partial data on purpose: each test gives only what the reducer reads.
+const ev = (type: string, data: Record<string, unknown> = {}, id = 0) => ({ id, type, data }) as RunEvent;
 const play = (events: RunEvent[]) => events.reduce(reduce, EMPTY);
 
 describe("the live view of a run, event by event", () => {

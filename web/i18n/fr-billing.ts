@@ -4,7 +4,7 @@
  * fr.ts; fr.ts exposes them as fr.pricing, fr.payment and fr.admin.
  * The alerts of docs/PRODUCT.md#payment and #errors are copied verbatim from the spec.
  */
-import { PLAN_NAMES } from "../../src/billing/pricing.ts";
+import { PLAN_NAMES } from "../../src/contracts/pricing.ts";
 
 /** Plan names come from the prices module (one table); the header badges are the same in capitals. */
 export const PLAN_BADGES = Object.fromEntries(Object.entries(PLAN_NAMES).map(([plan, name]) => [plan, name.toUpperCase()])) as Record<keyof typeof PLAN_NAMES, string>;

@@ -1,4 +1,4 @@
-import { formatEuros, OFFERS, PACK_REQUESTS, REFERRAL_BONUS } from "../../src/billing/pricing.ts";
+import { formatEuros, OFFERS, PACK_REQUESTS, REFERRAL_BONUS } from "../../src/contracts/pricing.ts";
 
 /**
  * The four legal pages of the footer, in French. Prices come from the one

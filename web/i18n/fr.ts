@@ -4,7 +4,7 @@
  * The long legal texts live in ./fr-legal.ts so that the login screen's bundle
  * does not carry them (they load with the legal modal).
  */
-import { APP_VERSION } from "../../src/version.ts";
+import { APP_VERSION } from "../../src/contracts/version.ts";
 import { frAdmin, frApiKeys, frPayment, frPricing, PLAN_BADGES } from "./fr-billing.ts";
 
 export const fr = {

@@ -1,5 +1,8 @@
+/** What saving needs of an answer: a fetch Response, or the hono client's. */
+type Download = { headers: Headers; blob(): Promise<Blob> };
+
 /** Name of a download from the server's Content-Disposition, or the fallback. */
-function fileName(res: Response, fallback: string): string {
+function fileName(res: Download, fallback: string): string {
   return /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallback;
 }
 
@@ -8,7 +11,7 @@ function fileName(res: Response, fallback: string): string {
  * which a plain link cannot carry, so the body is fetched and handed to the
  * browser as a blob.
  */
-export async function saveResponse(res: Response, fallback: string): Promise<void> {
+export async function saveResponse(res: Download, fallback: string): Promise<void> {
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement("a");
   a.href = url;

@@ -1,4 +1,4 @@
-import type { PublicUser } from "../../src/users/users.view.ts";
+import type { PublicUser } from "./api-types.ts";
 import { LEGACY_TOKEN_KEY, TOKEN_KEY, USER_KEY } from "./api.ts";
 
 export type StoredSession = { token: string; user: PublicUser };

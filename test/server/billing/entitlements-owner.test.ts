@@ -44,8 +44,8 @@ describe("one owner of entitlements", () => {
 
   test("plan allowances and the version are written once", () => {
     const allowance = files.filter(({ text }) => /trial:\s*5\b|basic:\s*10\b|pro:\s*30\b/.test(text)).map((f) => f.path);
-    expect(allowance).toEqual(["src/billing/pricing.ts"]);
+    expect(allowance).toEqual(["src/contracts/pricing.ts"]);
     const version = files.filter(({ text }) => /["']2\.4["']/.test(text)).map((f) => f.path);
-    expect(version).toEqual(["src/version.ts"]);
+    expect(version).toEqual(["src/contracts/version.ts"]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { changeOptionsFor, formatEuros, OFFERS, offersFor, packAvailableFor, PLAN_ALLOWANCE } from "../../../src/billing/pricing.ts";
+import { changeOptionsFor, formatEuros, OFFERS, offersFor, packAvailableFor, PLAN_ALLOWANCE } from "../../../src/contracts/pricing.ts";
 import { createTestApp } from "../../helpers/app.ts";
 
 describe("GET /api/pricing/products", () => {
@@ -40,7 +40,7 @@ describe("pricing constants", () => {
   });
 
   test("the module imports nothing (the SPA and the legal texts use it)", () => {
-    const text = readFileSync(join(import.meta.dir, "../../../src/billing/pricing.ts"), "utf8");
+    const text = readFileSync(join(import.meta.dir, "../../../src/contracts/pricing.ts"), "utf8");
     expect(text).not.toMatch(/^\s*import\s/m);
   });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { users } from "../../../src/db/schema/index.ts";
-import { PLAN_ALLOWANCE } from "../../../src/billing/pricing.ts";
+import { PLAN_ALLOWANCE } from "../../../src/contracts/pricing.ts";
 import { publicInvoice, publicSession } from "../../fakes/stripe/state.ts";
 import { billingApp, sessionId, stopFakes } from "./billing.helpers.ts";
 

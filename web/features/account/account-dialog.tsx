@@ -5,9 +5,9 @@ import { Modal } from "../../components/ui/modal.tsx";
 import { PasswordInput } from "../../components/ui/password-input.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { frData } from "../../i18n/fr-data.ts";
-import { api, apiError, errorText } from "../../lib/api.ts";
-import { saveResponse } from "../../lib/download.ts";
-import type { PublicUser } from "../session/use-session.ts";
+import { errorText } from "../../lib/api.ts";
+import { deleteAccountCall, downloadMyData } from "./account.api.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 
 const t = frData.account;
 
@@ -35,9 +35,7 @@ function DataExport() {
     setBusy(true);
     setError(null);
     try {
-      const res = await api.auth.export.$get();
-      if (!res.ok) throw await apiError(res);
-      await saveResponse(res as unknown as Response, "unisson-mes-donnees.json");
+      await downloadMyData();
     } catch (err) {
       setError(errorText(err, t.dataError));
     } finally {
@@ -68,13 +66,10 @@ function DeleteAccount({ onDeleted }: { onDeleted(): void }) {
     setBusy(true);
     setError(null);
     try {
-      const json = code ? { password, code } : { password };
-      const res = await api.auth.account.$delete({ json });
-      if (res.status === 202) {
+      if ((await deleteAccountCall(password, code)) === "code-sent") {
         setCode(""); // a code was mailed: ask for it
         return;
       }
-      if (!res.ok) throw await apiError(res);
       onDeleted();
     } catch (err) {
       setError(errorText(err, t.deleteError));

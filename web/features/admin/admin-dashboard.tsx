@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
-import type { AdminStats } from "../../../src/admin/admin.service.ts";
+import type { AdminStats } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
-import { api, ApiError, unwrap } from "../../lib/api.ts";
-import { formatEuros } from "../../../src/billing/pricing.ts";
-import { adminErrorMessage, withToken } from "./admin-errors.ts";
+import { ApiError } from "../../lib/api.ts";
+import { formatEuros } from "../../../src/contracts/pricing.ts";
+import { adminErrorMessage } from "./admin-errors.ts";
+import { fetchStats } from "./admin.api.ts";
 import { PLANS } from "./admin-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { AdminUsage } from "./admin-usage.tsx";
@@ -16,7 +17,7 @@ export function AdminDashboard({ onForbidden }: { onForbidden(): void }) {
 
   useEffect(() => {
     let live = true;
-    withToken(() => unwrap(api.admin.stats.$get()))
+    fetchStats()
       .then((s) => live && setStats(s))
       .catch((err) => {
         if (!live) return;

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
-import type { UsageReport } from "../../../src/admin/usage-report.ts";
+import type { UsageReport } from "../../lib/api-types.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { preciseEuros } from "../../i18n/fr-live.ts";
 import { frUsage as t } from "../../i18n/fr-usage.ts";
-import { api, unwrap } from "../../lib/api.ts";
-import { adminErrorMessage, withToken } from "./admin-errors.ts";
+import { adminErrorMessage } from "./admin-errors.ts";
+import { fetchUsage } from "./admin.api.ts";
 
 const number = new Intl.NumberFormat("fr-FR");
 const percent = new Intl.NumberFormat("fr-FR", { style: "percent", maximumFractionDigits: 1 });
@@ -52,7 +52,7 @@ export function AdminUsage() {
 
   useEffect(() => {
     let live = true;
-    withToken(() => unwrap(api.admin.usage.$get({ query: {} })))
+    fetchUsage()
       .then((u) => live && setUsage(u))
       .catch((err) => live && setError(adminErrorMessage(err, t.error)));
     return () => {

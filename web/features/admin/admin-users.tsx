@@ -1,11 +1,12 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import type { AdminUserRow } from "../../../src/admin/admin.service.ts";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { AdminUserRow } from "../../lib/api-types.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
-import { api, ApiError, unwrap } from "../../lib/api.ts";
+import { ApiError } from "../../lib/api.ts";
 import { ConfirmDialog } from "../pricing/confirm-dialog.tsx";
 import { fill, frLongDate } from "../../lib/format.ts";
-import { adminErrorMessage, withToken } from "./admin-errors.ts";
+import { adminErrorMessage } from "./admin-errors.ts";
+import { deleteUser, fetchUsers } from "./admin.api.ts";
 import { EditUserDialog } from "./edit-user-dialog.tsx";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
@@ -27,8 +28,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
 
   const load = useCallback(async () => {
     try {
-      const q = { page: String(page), per_page: String(PER_PAGE), ...(query ? { q: query } : {}) };
-      const body = await withToken(() => unwrap(api.admin.users.$get({ query: q })));
+      const body = await fetchUsers(page, PER_PAGE, query);
       setData({ users: body.users, total: body.total });
       setError(null);
     } catch (err) {
@@ -52,7 +52,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
     setDeleting(null);
     if (!target) return;
     try {
-      await unwrap(api.admin.users[":id"].$delete({ param: { id: String(target.id) } }));
+      await deleteUser(target.id);
       setNotice({ kind: "success", text: fr.admin.remove.success });
       await load();
     } catch {

@@ -1,5 +1,5 @@
 import { fr } from "../../i18n/fr.ts";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 
 const t = fr.admin.edit;
 
@@ -18,6 +18,11 @@ export type UserForm = {
   trial_days_remaining: string;
 };
 
+/**
+ * What the form sends: the numbers as numbers. Typed here because the route's
+ * schema reads them loosely (its inferred input is unknown); admin.api.ts
+ * checks at compile time that it fits PUT /admin/users/{id}.
+ */
 export type UserPayload = {
   first_name: string;
   last_name: string;

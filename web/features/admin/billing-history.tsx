@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import type { UserDetail } from "../../../src/admin/admin.view.ts";
+import type { UserDetail } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
-import { api, unwrap } from "../../lib/api.ts";
 import { frDateTime } from "../../lib/format.ts";
+import { fetchUserDetail } from "./admin.api.ts";
 
 const t = fr.admin.edit;
 
@@ -16,8 +16,8 @@ export function BillingHistory({ userId }: { userId: number }) {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    unwrap(api.admin.users[":id"].$get({ param: { id: String(userId) } }))
-      .then((d) => live && setDetail(d as UserDetail))
+    fetchUserDetail(userId)
+      .then((d) => live && setDetail(d))
       .catch(() => live && setFailed(true));
     return () => {
       live = false;

@@ -1,7 +1,8 @@
 import { type FormEvent, type ReactNode, useId, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
-import { api, ApiError, unwrap } from "../../lib/api.ts";
+import { ApiError } from "../../lib/api.ts";
+import { updateUser } from "./admin.api.ts";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { type FormErrors, formFromUser, PLANS, TRIAL_DAYS_MAX, type UserForm, validateUserForm } from "./admin-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
@@ -31,7 +32,7 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      await unwrap(api.admin.users[":id"].$put({ param: { id: String(user.id) }, json: payload }));
+      await updateUser(user.id, payload);
       onSaved();
     } catch (err) {
       setFailure(err instanceof ApiError && err.detail ? err.detail : t.saveError);

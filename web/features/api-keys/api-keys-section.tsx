@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import type { PublicApiKey } from "../../../src/auth/api-keys.ts";
+import type { PublicApiKey } from "../../lib/api-types.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { CheckIcon, CopyIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import type { PublicApiKey } from "../../../src/auth/api-keys.ts";
+import type { PublicApiKey } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { api, errorText, unwrap } from "../../lib/api.ts";
 

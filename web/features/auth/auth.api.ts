@@ -1,7 +1,5 @@
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { SignedIn } from "../../lib/api-types.ts";
 import { api, ApiError, apiError, unwrap } from "../../lib/api.ts";
-
-export type SignedIn = { user: PublicUser; token: string };
 
 /**
  * The pending-login id of the last 202: sent back with the code request and
@@ -15,15 +13,14 @@ let codeSentFor: { email: string; pendingLogin: string | undefined } | undefined
 /** POST /auth/login: 200 signs in, 202 asks for the second factor; any other answer is an error (docs/PRODUCT.md#sign-in). */
 export async function loginCall(email: string, password: string): Promise<SignedIn | "2FA_REQUIRED"> {
   const res = await api.auth.login.$post({ json: { email, password } });
-  const status: number = res.status;
-  if (status === 202) {
-    const body = (await res.json().catch(() => ({}))) as { pending_login?: unknown };
-    pendingLogin = typeof body.pending_login === "string" ? body.pending_login : undefined;
+  if (res.status === 202) {
+    // A body that is not JSON (a proxy's page) still means "code required", only unbound.
+    pendingLogin = (await res.json().catch(() => null))?.pending_login;
     return "2FA_REQUIRED";
   }
   // Any other answer, even a 2xx, is a failure: its detail if it has one, else 'Erreur de connexion'.
-  if (status !== 200) throw await apiError(res);
-  return (await res.json()) as SignedIn;
+  if (res.status !== 200) throw await apiError(res);
+  return res.json();
 }
 
 export const registerCall = (body: { email: string; password: string; first_name: string; last_name: string }) =>

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from "react";
-import { Brand } from "../../components/ui/brand.tsx";
-import { Field } from "../../components/ui/field.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { errorText } from "../../lib/api.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { AuthCard, BackToLogin, EmailField, SubmitButton, SuccessNote } from "./auth-card.tsx";
 
 const t = fr.forgot;
 
@@ -41,45 +40,27 @@ export function ForgotPasswordView({
   }
 
   return (
-    <div className="auth-layout single">
-      <main className="auth-card" aria-labelledby="forgot-title">
-        <Brand />
-        <h1 id="forgot-title">{done ? t.successTitle : t.title}</h1>
-        {done ? (
-          <p className="alert success" role="status">
-            {t.success}
-          </p>
-        ) : (
-          <form onSubmit={submit} noValidate>
-            <p className="muted">{t.intro}</p>
-            <Field label={fr.common.email} error={error === t.required ? error : null}>
-              {(a) => (
-                <input
-                  {...a}
-                  type="email"
-                  name="email"
-                  autoComplete="email"
-                  placeholder={fr.common.emailPlaceholder}
-                  value={email}
-                  onChange={(e) => {
-                    setEmail(e.target.value);
-                    setError(null);
-                  }}
-                />
-              )}
-            </Field>
-            <ErrorAlert message={error !== t.required ? error : null} />
-            <button type="submit" className="primary block" disabled={busy}>
-              {busy ? t.submitting : t.submit}
-            </button>
-          </form>
-        )}
-        <p className="auth-links center">
-          <button type="button" className="link" onClick={onBack}>
-            {fr.common.backToLogin}
-          </button>
-        </p>
-      </main>
-    </div>
+    <AuthCard titleId="forgot-title" title={done ? t.successTitle : t.title}>
+      {done ? (
+        <SuccessNote>{t.success}</SuccessNote>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <p className="muted">{t.intro}</p>
+          <EmailField
+            label={fr.common.email}
+            placeholder={fr.common.emailPlaceholder}
+            value={email}
+            error={error === t.required ? error : null}
+            onChange={(value) => {
+              setEmail(value);
+              setError(null);
+            }}
+          />
+          <ErrorAlert message={error !== t.required ? error : null} />
+          <SubmitButton busy={busy} label={t.submit} busyLabel={t.submitting} />
+        </form>
+      )}
+      <BackToLogin onClick={onBack} />
+    </AuthCard>
   );
 }

@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from "react";
-import { Brand } from "../../components/ui/brand.tsx";
 import { Field } from "../../components/ui/field.tsx";
 import { PasswordInput } from "../../components/ui/password-input.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { errorText } from "../../lib/api.ts";
 import { MarketingPanels } from "./marketing-panels.tsx";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { AuthCard, EmailField, SubmitButton, SwitchPrompt } from "./auth-card.tsx";
 
 const t = fr.login;
 
@@ -40,55 +40,31 @@ export function LoginView({
   }
 
   return (
-    <div className="auth-layout">
-      <main className="auth-card" aria-labelledby="login-title">
-        <Brand />
-        <h1 id="login-title">{t.title}</h1>
-        <p className="muted">{t.subtitle}</p>
-        <form onSubmit={submit} noValidate>
-          <Field label={t.email}>
-            {(a) => (
-              <input
-                {...a}
-                type="email"
-                name="email"
-                autoComplete="email"
-                placeholder={t.emailPlaceholder}
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label={t.password}>
-            {(a) => (
-              <PasswordInput
-                {...a}
-                name="password"
-                autoComplete="current-password"
-                placeholder={t.passwordPlaceholder}
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            )}
-          </Field>
-          <ErrorAlert message={error} />
-          <button type="submit" className="primary block" disabled={blank || busy}>
-            {busy ? t.submitting : t.submit}
-          </button>
-        </form>
-        <div className="auth-links">
-          <button type="button" className="link" onClick={onForgot}>
-            {t.forgot}
-          </button>
-          <span>
-            {t.noAccount}{" "}
-            <button type="button" className="link" onClick={onRegister}>
-              {t.register}
-            </button>
-          </span>
-        </div>
-      </main>
-      <MarketingPanels onRegister={onRegister} />
-    </div>
+    <AuthCard titleId="login-title" title={t.title} aside={<MarketingPanels onRegister={onRegister} />}>
+      <p className="muted">{t.subtitle}</p>
+      <form onSubmit={submit} noValidate>
+        <EmailField label={t.email} placeholder={t.emailPlaceholder} value={email} onChange={setEmail} />
+        <Field label={t.password}>
+          {(a) => (
+            <PasswordInput
+              {...a}
+              name="password"
+              autoComplete="current-password"
+              placeholder={t.passwordPlaceholder}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
+        </Field>
+        <ErrorAlert message={error} />
+        <SubmitButton busy={busy} disabled={blank} label={t.submit} busyLabel={t.submitting} />
+      </form>
+      <div className="auth-links">
+        <button type="button" className="link" onClick={onForgot}>
+          {t.forgot}
+        </button>
+        <SwitchPrompt question={t.noAccount} action={t.register} onClick={onRegister} />
+      </div>
+    </AuthCard>
   );
 }

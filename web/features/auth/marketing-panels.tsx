@@ -1,4 +1,4 @@
-import { formatEuros, OFFERS } from "../../../src/billing/pricing.ts";
+import { formatEuros, OFFERS } from "../../../src/contracts/pricing.ts";
 import { fr } from "../../i18n/fr.ts";
 
 const t = fr.marketing;

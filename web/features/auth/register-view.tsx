@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from "react";
-import { Brand } from "../../components/ui/brand.tsx";
 import { Field } from "../../components/ui/field.tsx";
 import { PasswordInput } from "../../components/ui/password-input.tsx";
 import { fr } from "../../i18n/fr.ts";
@@ -8,6 +7,7 @@ import type { LegalPage } from "../legal/legal-pages.ts";
 import { PlanSummaries } from "./marketing-panels.tsx";
 import { type RegisterErrors, type RegisterValues, validateRegister } from "./register-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { AuthCard, SubmitButton, SwitchPrompt } from "./auth-card.tsx";
 
 const t = fr.register;
 type Text = Exclude<keyof RegisterValues, "terms">;
@@ -57,76 +57,65 @@ export function RegisterView({
   );
 
   return (
-    <div className="auth-layout single">
-      <main className="auth-card wide" aria-labelledby="register-title">
-        <Brand />
-        <h1 id="register-title">{t.title}</h1>
-        <p className="muted">{t.subtitle}</p>
-        <form onSubmit={submit} noValidate>
-          <div className="grid-2">
-            {text("firstName", t.firstName, "text", "given-name")}
-            {text("lastName", t.lastName, "text", "family-name")}
-          </div>
-          {text("email", t.email, "email", "email")}
-          <div className="grid-2">
-            <Field label={t.password} error={errors.password} hint={t.passwordHint}>
-              {(a) => (
-                <PasswordInput {...a} name="password" autoComplete="new-password" value={v.password} onChange={(e) => set("password", e.target.value)} />
-              )}
-            </Field>
-            <Field label={t.confirm} error={errors.confirm}>
-              {(a) => (
-                <PasswordInput {...a} name="confirm" autoComplete="new-password" value={v.confirm} onChange={(e) => set("confirm", e.target.value)} />
-              )}
-            </Field>
-          </div>
-          <div className={`check${errors.terms ? " has-error" : ""}`}>
-            <input
-              id="terms"
-              type="checkbox"
-              checked={v.terms}
-              aria-label={t.termsAria}
-              aria-invalid={!!errors.terms}
-              aria-describedby={errors.terms ? "terms-err" : undefined}
-              onChange={(e) => set("terms", e.target.checked)}
-            />
-            {/* The links sit beside the label, not inside it: a button inside a label would toggle the box too. */}
-            <span>
-              <label htmlFor="terms">{t.termsBefore.trim()}</label>{" "}
-              <button type="button" className="link" onClick={() => onOpenLegal("cgu")}>
-                {t.termsCgu}
-              </button>
-              {t.termsAnd}
-              <button type="button" className="link" onClick={() => onOpenLegal("cgv")}>
-                {t.termsCgv}
-              </button>
-            </span>
-          </div>
-          {errors.terms && (
-            <small id="terms-err" className="field-error block-error">
-              {errors.terms}
-            </small>
-          )}
-          <div className="info-box">
-            <p>
-              <strong>{t.trialInfo}</strong>
-            </p>
-            <PlanSummaries />
-          </div>
-          <ErrorAlert message={error} />
-          <button type="submit" className="primary block" disabled={busy}>
-            {busy ? t.submitting : t.submit}
-          </button>
-        </form>
-        <p className="auth-links center">
+    <AuthCard titleId="register-title" title={t.title} wide>
+      <p className="muted">{t.subtitle}</p>
+      <form onSubmit={submit} noValidate>
+        <div className="grid-2">
+          {text("firstName", t.firstName, "text", "given-name")}
+          {text("lastName", t.lastName, "text", "family-name")}
+        </div>
+        {text("email", t.email, "email", "email")}
+        <div className="grid-2">
+          <Field label={t.password} error={errors.password} hint={t.passwordHint}>
+            {(a) => (
+              <PasswordInput {...a} name="password" autoComplete="new-password" value={v.password} onChange={(e) => set("password", e.target.value)} />
+            )}
+          </Field>
+          <Field label={t.confirm} error={errors.confirm}>
+            {(a) => (
+              <PasswordInput {...a} name="confirm" autoComplete="new-password" value={v.confirm} onChange={(e) => set("confirm", e.target.value)} />
+            )}
+          </Field>
+        </div>
+        <div className={`check${errors.terms ? " has-error" : ""}`}>
+          <input
+            id="terms"
+            type="checkbox"
+            checked={v.terms}
+            aria-label={t.termsAria}
+            aria-invalid={!!errors.terms}
+            aria-describedby={errors.terms ? "terms-err" : undefined}
+            onChange={(e) => set("terms", e.target.checked)}
+          />
+          {/* The links sit beside the label, not inside it: a button inside a label would toggle the box too. */}
           <span>
-            {t.haveAccount}{" "}
-            <button type="button" className="link" onClick={onLogin}>
-              {t.login}
+            <label htmlFor="terms">{t.termsBefore.trim()}</label>{" "}
+            <button type="button" className="link" onClick={() => onOpenLegal("cgu")}>
+              {t.termsCgu}
+            </button>
+            {t.termsAnd}
+            <button type="button" className="link" onClick={() => onOpenLegal("cgv")}>
+              {t.termsCgv}
             </button>
           </span>
-        </p>
-      </main>
-    </div>
+        </div>
+        {errors.terms && (
+          <small id="terms-err" className="field-error block-error">
+            {errors.terms}
+          </small>
+        )}
+        <div className="info-box">
+          <p>
+            <strong>{t.trialInfo}</strong>
+          </p>
+          <PlanSummaries />
+        </div>
+        <ErrorAlert message={error} />
+        <SubmitButton busy={busy} label={t.submit} busyLabel={t.submitting} />
+      </form>
+      <p className="auth-links center">
+        <SwitchPrompt question={t.haveAccount} action={t.login} onClick={onLogin} />
+      </p>
+    </AuthCard>
   );
 }

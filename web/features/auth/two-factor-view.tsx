@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
-import { Brand } from "../../components/ui/brand.tsx";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { Field } from "../../components/ui/field.tsx";
 import { ShieldIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
@@ -8,6 +7,7 @@ import { ApiError, errorText } from "../../lib/api.ts";
 import { minSec } from "../../lib/format.ts";
 import { useCountdown } from "./use-countdown.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { AuthCard, SubmitButton, SuccessNote } from "./auth-card.tsx";
 
 const t = fr.twoFactor;
 /** docs/PRODUCT.md#two-factor: a code lives 600 s; a new one may be asked after 60 s. */
@@ -96,67 +96,60 @@ export function TwoFactorView({
   }
 
   return (
-    <div className="auth-layout single">
-      <main className="auth-card" aria-labelledby="tfa-title">
-        <Brand />
+    <AuthCard
+      titleId="tfa-title"
+      title={t.title}
+      icon={
         <div className="tfa-icon" aria-hidden="true">
           <ShieldIcon size={28} />
         </div>
-        <h1 id="tfa-title">{t.title}</h1>
-        <p className="muted">
-          {t.intro} <strong>{email}</strong>
-        </p>
-        {success ? (
-          <p className="alert success" role="status">
-            {t.success}
-          </p>
-        ) : (
-          <form onSubmit={submit} noValidate>
-            <Field label={t.code}>
-              {(a) => (
-                <input
-                  {...a}
-                  className="code-input"
-                  name="code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={6}
-                  placeholder={t.codePlaceholder}
-                  value={code}
-                  onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
-                  data-autofocus
-                />
-              )}
-            </Field>
-            <p className={`countdown${remaining === 0 ? " expired" : ""}`} aria-live="off">
-              {remaining > 0 ? t.validFor(minSec(remaining)) : t.expired}
-            </p>
-            <div className="check">
-              <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-              <label htmlFor="remember">{t.remember}</label>
-            </div>
-            <ErrorAlert message={error} />
-            {info && (
-              <p className="alert success" role="status">
-                {info}
-              </p>
+      }
+    >
+      <p className="muted">
+        {t.intro} <strong>{email}</strong>
+      </p>
+      {success ? (
+        <SuccessNote>{t.success}</SuccessNote>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Field label={t.code}>
+            {(a) => (
+              <input
+                {...a}
+                className="code-input"
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                placeholder={t.codePlaceholder}
+                value={code}
+                onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+                data-autofocus
+              />
             )}
-            <button type="submit" className="primary block" disabled={!valid || busy}>
-              {busy ? t.verifying : t.verify}
+          </Field>
+          <p className={`countdown${remaining === 0 ? " expired" : ""}`} aria-live="off">
+            {remaining > 0 ? t.validFor(minSec(remaining)) : t.expired}
+          </p>
+          <div className="check">
+            <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+            <label htmlFor="remember">{t.remember}</label>
+          </div>
+          <ErrorAlert message={error} />
+          {info && <SuccessNote>{info}</SuccessNote>}
+          <SubmitButton busy={busy} disabled={!valid} label={t.verify} busyLabel={t.verifying} />
+          <div className="button-row">
+            <button type="button" className="secondary" disabled={resendWait > 0} onClick={() => void send(true)}>
+              {resendWait > 0 ? t.resendIn(minSec(resendWait)) : t.resend}
             </button>
-            <div className="button-row">
-              <button type="button" className="secondary" disabled={resendWait > 0} onClick={() => void send(true)}>
-                {resendWait > 0 ? t.resendIn(minSec(resendWait)) : t.resend}
-              </button>
-              <button type="button" className="secondary" onClick={onCancel}>
-                {t.cancel}
-              </button>
-            </div>
-            <p className="muted small">{t.spamTip}</p>
-          </form>
-        )}
-      </main>
-    </div>
+            <button type="button" className="secondary" onClick={onCancel}>
+              {t.cancel}
+            </button>
+          </div>
+          <p className="muted small">{t.spamTip}</p>
+        </form>
+      )}
+    </AuthCard>
   );
 }
 

@@ -1,10 +1,10 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { PlusIcon, WarningIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { blockFor, inputLocked } from "./chat-blocks.ts";
-import type { ChatMessage } from "./chat-types.ts";
+import type { ChatMessage } from "../../lib/api-types.ts";
 import { Composer } from "./composer.tsx";
 import { ExportButtons } from "./export-buttons.tsx";
 import { preloadMarkdown } from "./markdown.tsx";

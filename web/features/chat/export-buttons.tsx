@@ -1,8 +1,7 @@
 import { useState } from "react";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { frData } from "../../i18n/fr-data.ts";
-import { api, apiError } from "../../lib/api.ts";
-import { saveResponse } from "../../lib/download.ts";
+import { downloadConversation } from "./chat.api.ts";
 
 const t = frData.export;
 
@@ -15,9 +14,7 @@ export function ExportButtons({ conversationId }: { conversationId: number }) {
     setBusy(true);
     setError(null);
     try {
-      const res = await api.unisson.conversation[":id"].export.$get({ param: { id: String(conversationId) }, query: { format } });
-      if (!res.ok) throw await apiError(res);
-      await saveResponse(res as unknown as Response, `unisson-conversation-${conversationId}.${format}`);
+      await downloadConversation(conversationId, format);
     } catch {
       setError(t.error);
     } finally {

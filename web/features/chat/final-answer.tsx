@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { fr } from "../../i18n/fr.ts";
-import { type ChatMessage, readFinalResult } from "./chat-types.ts";
+import type { ChatMessage } from "../../lib/api-types.ts";
+import { readFinalResult } from "./final-result.ts";
 import { DegradedNotice, splitNotice } from "./live/degraded-notice.tsx";
 import { ModelPanel } from "./live/model-panel.tsx";
 import { Markdown } from "./markdown.tsx";

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Modal } from "../../components/ui/modal.tsx";
 import { CheckIcon, CopyIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
-import type { ChatMessage } from "./chat-types.ts";
+import type { ChatMessage } from "../../lib/api-types.ts";
 import { FinalAnswer } from "./final-answer.tsx";
 import { Markdown } from "./markdown.tsx";
 

@@ -1,7 +1,7 @@
 import { fr } from "../../i18n/fr.ts";
 import { ExpandIcon } from "../../components/ui/icons.tsx";
 import { frDateTime } from "../../lib/format.ts";
-import type { ChatMessage } from "./chat-types.ts";
+import type { ChatMessage } from "../../lib/api-types.ts";
 import { FinalAnswer } from "./final-answer.tsx";
 import { Markdown } from "./markdown.tsx";
 

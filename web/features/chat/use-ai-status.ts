@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
+import type { AiStatus, ModelInfo } from "../../lib/api-types.ts";
 import { api, unwrap } from "../../lib/api.ts";
 import { takeEarly } from "../../lib/early.ts";
-
-export type AiStatus = { name: string; available: boolean };
-export type ModelInfo = { name: string; provider: string; specialty?: string };
+import { fetchModels } from "./chat.api.ts";
 export type StatusState = {
   models: ModelInfo[];
   aiStatus: AiStatus[];
@@ -23,9 +22,9 @@ export function useAiStatus() {
 
   const loadModels = useCallback(async () => {
     try {
-      const r = await takeEarly("models", () => unwrap(api.unisson.models.$get()));
+      const r = await takeEarly("models", fetchModels);
       setState({
-        models: r.models as ModelInfo[],
+        models: r.models,
         aiStatus: r.ai_status,
         operational: r.system_operational,
         loaded: true,

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { ApiError, api, unwrap } from "../../lib/api.ts";
 import { blockFor, type Notice } from "./chat-blocks.ts";
-import type { ChatMessage } from "./chat-types.ts";
+import type { ChatMessage } from "../../lib/api-types.ts";
 import { EMPTY, type LiveState, reduce } from "./live/live-state.ts";
 import { followRun } from "./live/run-stream.ts";
 import { rememberedRun, rememberRun } from "./live/remember-run.ts";
@@ -73,8 +73,8 @@ export function useChat(deps: ChatDeps) {
           signal: ctl.signal,
           onEvent: (ev) => {
             if (gen !== generation.current) return;
-            if (ev.type === "failed" && ev.data?.idle) return;
-            if (ev.type === "final") final = ev.data.message as ChatMessage;
+            if (ev.type === "failed" && ev.data.idle) return;
+            if (ev.type === "final") final = ev.data.message;
             setLive((s) => reduce(s ?? EMPTY, ev));
           },
         });

@@ -2,7 +2,8 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Field } from "../../components/ui/field.tsx";
 import { Modal } from "../../components/ui/modal.tsx";
 import { fr } from "../../i18n/fr.ts";
-import { ApiError, api, unwrap } from "../../lib/api.ts";
+import { ApiError } from "../../lib/api.ts";
+import { sendContact } from "./contact.api.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
 const t = fr.contact;
@@ -28,7 +29,7 @@ export function ContactDialog({ initial, onClose }: { initial?: Partial<Values>;
     setStatus("sending");
     setError(null);
     try {
-      await unwrap(api.contact.$post({ json: { name: v.name.trim(), email: v.email.trim(), subject: v.subject.trim(), message: v.message.trim() } }));
+      await sendContact(v);
       setStatus("success");
       setV(empty);
       timer.current = setTimeout(onClose, CONTACT_CLOSE_MS);

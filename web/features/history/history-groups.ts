@@ -1,5 +1,5 @@
 import { frData } from "../../i18n/fr-data.ts";
-import type { ConversationSummary } from "./use-history.ts";
+import type { ConversationSummary } from "../../lib/api-types.ts";
 
 export type GroupKey = keyof typeof frData.history.groups;
 

@@ -4,7 +4,8 @@ import { TrashIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { relativeTime } from "../../lib/format.ts";
 import { type HistoryRow, historyRows } from "./history-groups.ts";
-import { type ConversationSummary, conversationTitle } from "./use-history.ts";
+import type { ConversationSummary } from "../../lib/api-types.ts";
+import { conversationTitle } from "./use-history.ts";
 
 const t = fr.history;
 /** Load the next page when the last drawn row is this close to the end. */

@@ -7,7 +7,8 @@ import { frData } from "../../i18n/fr-data.ts";
 import type { AiStatusValue } from "../chat/use-ai-status.ts";
 import { AiStatusGrid } from "./ai-status-grid.tsx";
 import { HistoryList } from "./history-list.tsx";
-import { type ConversationSummary, conversationTitle, useHistory } from "./use-history.ts";
+import type { ConversationSummary } from "../../lib/api-types.ts";
+import { conversationTitle, useHistory } from "./use-history.ts";
 
 const t = fr.history;
 const td = frData.history;

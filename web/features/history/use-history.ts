@@ -1,13 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { ConversationSummary } from "../../lib/api-types.ts";
 import { api, unwrap } from "../../lib/api.ts";
-
-export type ConversationSummary = {
-  id: number;
-  title: string | null;
-  first_message: string | null;
-  message_count: number;
-  updated_at: string;
-};
 
 /** The first page is small so the tab opens at once; later pages are larger, fetched while scrolling. */
 export const FIRST_PAGE = 50;
@@ -43,7 +36,7 @@ export function useHistory() {
     try {
       const r = await unwrap(api.unisson.history.$get({ query: q ? { q, limit: String(NEXT_PAGE) } : { limit: String(FIRST_PAGE) } }));
       if (mine !== request.current) return;
-      setState({ items: r.conversations as ConversationSummary[], next: r.next_cursor, q, loadingMore: false, failed: false });
+      setState({ items: r.conversations, next: r.next_cursor, q, loadingMore: false, failed: false });
     } catch (err) {
       if (mine !== request.current) return;
       console.warn("history", err);
@@ -68,7 +61,7 @@ export function useHistory() {
       if (mine !== request.current) return;
       setState((s) => {
         const seen = new Set(s.items?.map((c) => c.id));
-        const fresh = (r.conversations as ConversationSummary[]).filter((c) => !seen.has(c.id));
+        const fresh = r.conversations.filter((c) => !seen.has(c.id));
         return { ...s, items: [...(s.items ?? []), ...fresh], next: r.next_cursor, q, loadingMore: false, failed: false };
       });
     } catch (err) {

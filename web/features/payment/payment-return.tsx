@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 
 // Loaded only when a Stripe redirect brings a session_id back.
-const PaymentBody = lazy(() => import("./payment-body.tsx").then((m) => ({ default: m.PaymentBody })));
+const PaymentCheckDialog = lazy(() => import("./payment-check-dialog.tsx").then((m) => ({ default: m.PaymentCheckDialog })));
 
 /**
  * docs/PRODUCT.md#payment: a session_id on the main page opens this verification
@@ -11,7 +11,7 @@ const PaymentBody = lazy(() => import("./payment-body.tsx").then((m) => ({ defau
 export function PaymentReturn(props: { sessionId: string; onClose(): void; onUserRefresh(): Promise<void> }) {
   return (
     <Suspense fallback={null}>
-      <PaymentBody {...props} />
+      <PaymentCheckDialog {...props} />
     </Suspense>
   );
 }

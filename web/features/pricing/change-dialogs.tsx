@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import { fr } from "../../i18n/fr.ts";
+import type { ChangeAnswer } from "../../lib/api-types.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { fill, frLongDate } from "../../lib/format.ts";
 import { Dialog } from "../../components/ui/dialog.tsx";
@@ -8,7 +9,8 @@ import { rowLabel } from "./subscription-section.tsx";
 
 const t = fr.pricing;
 
-export type ChangeAck = { message: string; scheduled_date?: string | null };
+/** What the acknowledgement shows of the change's answer. */
+export type ChangeAck = Pick<ChangeAnswer, "message" | "scheduled_date">;
 
 /** Confirms a change: says whether it is immediate (upgrade) or waits for the renewal date; an optional reason. */
 export function ChangeConfirmDialog({

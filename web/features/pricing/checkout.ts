@@ -1,6 +1,6 @@
 import { fr } from "../../i18n/fr.ts";
 import { api, ApiError, unwrap } from "../../lib/api.ts";
-import type { ProductType } from "./offers.ts";
+import type { CheckoutInput } from "../../lib/api-types.ts";
 
 /** docs/PRODUCT.md#payment timers: the checkout call gives up after 15 s; one retry, 2 s later. */
 export const CHECKOUT_TIMEOUT_MS = 15_000;
@@ -8,8 +8,6 @@ export const CHECKOUT_RETRY_DELAY_MS = 2_000;
 
 export class CheckoutTimeout extends Error {}
 export class CheckoutNetworkError extends Error {}
-
-export type CheckoutInput = { product_type: ProductType; is_annual: boolean; origin_url: string; promo_code?: string };
 
 /** One call, aborted after 15 s; a fetch that ignores the abort still loses the race. */
 async function attempt(input: CheckoutInput): Promise<string> {

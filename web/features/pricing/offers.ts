@@ -11,9 +11,9 @@ import {
   type Product,
   productFor,
   type SubscriptionProduct,
-} from "../../../src/billing/pricing.ts";
+} from "../../../src/contracts/pricing.ts";
 
-export { OFFERS, offersFor, packAvailableFor, SUBSCRIPTION_PRODUCTS, isUpgrade } from "../../../src/billing/pricing.ts";
+export { OFFERS, offersFor, packAvailableFor, SUBSCRIPTION_PRODUCTS, isUpgrade } from "../../../src/contracts/pricing.ts";
 export type { ChangeOption, Cycle, OfferPlan, Product, SubscriptionProduct };
 export type ProductType = Product;
 

@@ -1,5 +1,5 @@
 import { fr } from "../../i18n/fr.ts";
-import { formatEuros } from "../../../src/billing/pricing.ts";
+import { formatEuros } from "../../../src/contracts/pricing.ts";
 import { OFFERS, type Product } from "./offers.ts";
 
 const t = fr.pricing.pack;

@@ -1,9 +1,9 @@
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
-import { formatEuros } from "../../../src/billing/pricing.ts";
+import { formatEuros } from "../../../src/contracts/pricing.ts";
 import { fill } from "../../lib/format.ts";
 import { type Cycle, OFFERS, offersFor, type Product, type SubscriptionProduct } from "./offers.ts";
-import type { UpgradeQuote } from "./use-pricing.ts";
+import type { UpgradeQuote } from "../../lib/api-types.ts";
 
 const t = fr.pricing;
 const monthlyOf = (p: SubscriptionProduct): SubscriptionProduct => (p.endsWith("_annual") ? (p.replace("_annual", "") as SubscriptionProduct) : p);

@@ -1,17 +1,15 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
-
-export type PublicUserLike = PublicUser;
+import type { PublicUser } from "../../lib/api-types.ts";
 
 // The overlay's code and CSS load on first open, not with the login screen.
-const PricingBody = lazy(() => import("./pricing-body.tsx").then((m) => ({ default: m.PricingBody })));
+const PricingDialog = lazy(() => import("./pricing-dialog.tsx").then((m) => ({ default: m.PricingDialog })));
 
 /** docs/PRODUCT.md#pricing-overlay: the pricing and subscription overlay; renders nothing while closed. */
-export function PricingOverlay({ open, user, onClose, onUserRefresh }: { open: boolean; user: PublicUserLike; onClose(): void; onUserRefresh(): Promise<void> }) {
+export function PricingOverlay({ open, user, onClose, onUserRefresh }: { open: boolean; user: PublicUser; onClose(): void; onUserRefresh(): Promise<void> }) {
   if (!open) return null;
   return (
     <Suspense fallback={null}>
-      <PricingBody user={user} onClose={onClose} onUserRefresh={onUserRefresh} />
+      <PricingDialog user={user} onClose={onClose} onUserRefresh={onUserRefresh} />
     </Suspense>
   );
 }

@@ -1,9 +1,9 @@
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
-import { formatEuros } from "../../../src/billing/pricing.ts";
+import { formatEuros } from "../../../src/contracts/pricing.ts";
 import { fill, frLongDate } from "../../lib/format.ts";
 import { type ChangeRow, changeRows, type Cycle, OFFERS } from "./offers.ts";
-import type { SubscriptionInfo } from "./use-pricing.ts";
+import type { SubscriptionInfo } from "../../lib/api-types.ts";
 
 const t = fr.pricing;
 

@@ -1,15 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
+import type { SubscriptionInfo, UpgradeQuote } from "../../lib/api-types.ts";
 import { api, unwrap } from "../../lib/api.ts";
 import { OFFERS, type Product, SUBSCRIPTION_PRODUCTS, type SubscriptionProduct } from "./offers.ts";
-
-export type UpgradeQuote = { is_upgrade: boolean; prorated_credit_cents: number; upgrade_price_cents: number; savings_message?: string | null };
-export type PendingChange = { target_plan: string; target_billing_cycle?: string | null; scheduled_date: string };
-export type SubscriptionInfo = {
-  current_subscription: string;
-  current_billing_cycle: "monthly" | "annual" | null;
-  next_renewal_date: string | null;
-  pending_change: PendingChange | null;
-};
 
 /**
  * What the overlay shows, loaded when it opens: the products (prices come from
@@ -33,7 +25,7 @@ export function usePricing() {
     const entries = await Promise.all(
       SUBSCRIPTION_PRODUCTS.map(async (p) => {
         try {
-          const q = (await unwrap(api.stripe["upgrade-price"][":product_type"].$get({ param: { product_type: p } })));
+          const q = await unwrap(api.stripe["upgrade-price"][":product_type"].$get({ param: { product_type: p } }));
           return [p, q] as const;
         } catch {
           return null; // ignored per product
@@ -47,9 +39,8 @@ export function usePricing() {
     let live = true;
     unwrap(api.pricing.products.$get())
       .then((body) => {
-        const list = (body as { products?: { product_type?: string; price_cents?: number }[] }).products ?? [];
         const found: Partial<Record<Product, number>> = {};
-        for (const p of list) if (p.product_type && p.product_type in OFFERS && typeof p.price_cents === "number") found[p.product_type as Product] = p.price_cents;
+        for (const p of body.products) found[p.product_type] = p.price_cents;
         if (live) setPrices(found);
       })
       .catch(() => {});

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { storedToken } from "../../lib/api.ts";
 import { checkoutErrorMessage, createCheckout } from "./checkout.ts";

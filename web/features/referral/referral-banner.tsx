@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { CloseIcon, GiftIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { hasFlag, rememberFlag } from "../../lib/storage.ts";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { CheckIcon, CopyIcon, GiftIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
-import type { ReferralInfo } from "./use-referral.ts";
+import type { ReferralInfo } from "../../lib/api-types.ts";
 
 const t = fr.referral;
 

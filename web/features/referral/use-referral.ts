@@ -1,22 +1,15 @@
 import { useEffect, useState } from "react";
-import { api, unwrap } from "../../lib/api.ts";
+import type { ReferralInfo } from "../../lib/api-types.ts";
 import { takeEarly } from "../../lib/early.ts";
-
-export type ReferralInfo = {
-  has_code: boolean;
-  code?: string | null;
-  successful_referrals?: number;
-  bonus_per_referral?: number;
-  message?: string | null;
-};
+import { fetchMyCode } from "./referral.api.ts";
 
 /** GET /promo/my-code once per signed-in user (and again when the plan changes); failures leave no card. */
 export function useReferral(userId: number, plan: string) {
   const [info, setInfo] = useState<ReferralInfo | null>(null);
   useEffect(() => {
     let live = true;
-    takeEarly("my-code", () => unwrap(api.promo["my-code"].$get())).then(
-      (r) => live && setInfo(r as ReferralInfo),
+    takeEarly("my-code", fetchMyCode).then(
+      (r) => live && setInfo(r),
       (err) => console.warn("referral", err),
     );
     return () => {

@@ -1,10 +1,9 @@
 import { createContext, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
-import { ApiError, api, unwrap } from "../../lib/api.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
+import { ApiError } from "../../lib/api.ts";
 import { takeEarly } from "../../lib/early.ts";
+import { fetchMe, logoutCall } from "./session.api.ts";
 import { clearStoredSession, readStoredSession, writeStoredSession, writeStoredUser } from "../../lib/storage.ts";
-
-export type { PublicUser };
 
 export type SessionValue = {
   user: PublicUser | null;
@@ -40,7 +39,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const token = tokenRef.current;
     if (!token) return;
     try {
-      const user = await takeEarly("me", () => unwrap(api.auth.me.$get()));
+      const user = await takeEarly("me", fetchMe);
       if (tokenRef.current !== token) return; // logged out meanwhile
       writeStoredUser(user);
       setState({ user, token });
@@ -52,7 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const logout = useCallback(
     async (ended = false) => {
       try {
-        if (!ended) await api.auth.logout.$post();
+        if (!ended) await logoutCall();
       } catch {
         // Offline or already revoked: the local sign-out below is what matters to the user.
       }

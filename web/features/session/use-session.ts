@@ -1,7 +1,7 @@
 import { useContext } from "react";
 import { SessionContext, type SessionValue } from "./session-context.tsx";
 
-export type { PublicUser, SessionValue } from "./session-context.tsx";
+export type { SessionValue } from "./session-context.tsx";
 
 /** The signed-in user and the session actions; only inside <SessionProvider>. */
 export function useSession(): SessionValue {

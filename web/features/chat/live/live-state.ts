@@ -25,35 +25,34 @@ function setModel(s: LiveState, name: string, patch: Partial<ModelLine>): ModelL
 
 /** One event applied to the live view (pure: the tests replay event lists through it). */
 export function reduce(s: LiveState, e: RunEvent): LiveState {
-  const d = e.data ?? {};
   switch (e.type) {
     case "run_started":
       return {
         ...EMPTY,
         step: 30,
         models: [
-          ...(d.models as string[]).map((name): ModelLine => ({ name, state: "waiting" })),
-          ...(d.skipped as Array<{ model: string; reason: string }>).map((k): ModelLine => ({ name: k.model, state: "skipped", reason: k.reason })),
+          ...e.data.models.map((name): ModelLine => ({ name, state: "waiting" })),
+          ...e.data.skipped.map((k): ModelLine => ({ name: k.model, state: "skipped", reason: k.reason })),
         ],
       };
     case "model_answered": {
-      const models = setModel(s, d.model, { state: "answered", seconds: seconds(d.latency_ms) });
+      const models = setModel(s, e.data.model, { state: "answered", seconds: seconds(e.data.latency_ms) });
       return { ...s, models, step: Math.max(s.step, 65) };
     }
     case "model_failed":
-      return { ...s, models: setModel(s, d.model, { state: "failed", reason: d.reason }) };
+      return { ...s, models: setModel(s, e.data.model, { state: "failed", reason: e.data.reason }) };
     case "model_left_out":
-      return { ...s, models: setModel(s, d.model, { state: "left_out", reason: d.reason }) };
+      return { ...s, models: setModel(s, e.data.model, { state: "left_out", reason: e.data.reason }) };
     case "synthesis_started":
-      return { ...s, synthesisBy: d.model, text: "", step: Math.max(s.step, 85) };
+      return { ...s, synthesisBy: e.data.model, text: "", step: Math.max(s.step, 85) };
     case "synthesis_delta":
-      return { ...s, text: s.text + d.text, step: 95 };
+      return { ...s, text: s.text + e.data.text, step: 95 };
     case "synthesis_failed":
-      return { ...s, text: "", handovers: [...s.handovers, { model: d.model, reason: d.reason }] };
+      return { ...s, text: "", handovers: [...s.handovers, { model: e.data.model, reason: e.data.reason }] };
     case "final":
       return { ...s, step: 100, done: true };
     case "failed":
-      return { ...s, failed: { detail: d.detail, answers: d.answers ?? [] }, done: true };
+      return { ...s, failed: { detail: e.data.detail, answers: e.data.answers ?? [] }, done: true };
     default:
       return s;
   }

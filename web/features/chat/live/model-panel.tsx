@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Consolidation, ModelReport } from "../../../../src/chat/consolidate.ts";
+import type { Consolidation } from "../../../../src/contracts/answer.ts";
 import { frLive, preciseEuros } from "../../../i18n/fr-live.ts";
 
 const t = frLive.panel;
@@ -9,8 +9,8 @@ const sec = (ms: number) => (ms / 1000).toLocaleString("fr-FR", { maximumFractio
 export function ModelPanel({ data }: { data: Record<string, unknown> | null }) {
   const [open, setOpen] = useState(false);
   const d = (data ?? {}) as Partial<Consolidation> & { charged?: boolean };
-  if (!Array.isArray(d.models)) return null;
-  const models = d.models as ModelReport[];
+  const models = d.models;
+  if (!Array.isArray(models)) return null;
   return (
     <div className="model-panel" onClick={(e) => e.stopPropagation()}>
       <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>

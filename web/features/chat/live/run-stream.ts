@@ -1,6 +1,12 @@
-import { apiError, storedToken } from "../../../lib/api.ts";
+import { RUN_EVENT_TYPES, type RunEventOf, type RunEventType } from "../../../../src/contracts/run-events.ts";
+import type { ProcessAnswer } from "../../../lib/api-types.ts";
+import { ApiError, apiError, storedToken } from "../../../lib/api.ts";
 
-export type RunEvent = { id: number; type: string; data: any };
+/** An event of a run: names and data from src/contracts/run-events.ts, the final answer from the route. */
+export type RunEvent = RunEventOf<ProcessAnswer>;
+
+const KNOWN = new Set<string>(RUN_EVENT_TYPES);
+const known = (type: string): type is RunEventType => KNOWN.has(type);
 
 const RETRIES = 5;
 
@@ -13,8 +19,10 @@ function drain(buffer: string, onEvent: (e: RunEvent) => void): string {
     if (block.startsWith(":")) continue; // heartbeat
     const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
     const data = field("data");
-    if (data === undefined) continue;
-    onEvent({ id: Number(field("id") ?? 0), type: field("event") ?? "message", data: JSON.parse(data) });
+    const type = field("event") ?? "message";
+    // An event this page does not know (a newer server) has nothing to show here.
+    if (data === undefined || !known(type)) continue;
+    onEvent({ id: Number(field("id") ?? 0), type, data: JSON.parse(data) });
   }
   return buffer;
 }
@@ -56,7 +64,7 @@ export async function followRun(conversationId: number, opts: { start: boolean; 
       }
       if (ended) return;
     } catch (err) {
-      if (opts.signal.aborted || (err as { status?: number }).status !== undefined) throw err;
+      if (opts.signal.aborted || err instanceof ApiError) throw err;
     }
     // The stream ended without its last event (a proxy, a network blip): come back where we were.
     await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useCallback, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { AdminDashboard } from "./admin-dashboard.tsx";
 import { AdminUsers } from "./admin-users.tsx";
@@ -28,7 +28,7 @@ function AccessDenied({ onBack, detail }: { onBack(): void; detail: string | nul
 }
 
 /** The admin panel proper (loaded lazily by AdminPanel): back button and two tabs. */
-export function AdminBody({ user, onBack }: { user: PublicUser; onBack(): void }) {
+export function AdminScreen({ user, onBack }: { user: PublicUser; onBack(): void }) {
   const [tab, setTab] = useState<Tab>("dashboard");
   // The server has the last word: a 403 (rights removed meanwhile) shows the same screen.
   const [forbidden, setForbidden] = useState(false);

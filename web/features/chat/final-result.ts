@@ -1,8 +1,4 @@
-import type { Consolidation } from "../../../src/chat/consolidate.ts";
-import type { PublicMessage } from "../../../src/chat/chat.view.ts";
-
-/** The message of docs/PRODUCT.md#messages, as the API sends it. */
-export type ChatMessage = PublicMessage;
+import type { Consolidation } from "../../../src/contracts/answer.ts";
 
 export type ModelAnswer = { name: string; label: string | null; content: string | null; error: string | null };
 export type FinalResult = { primary: string | null; answers: ModelAnswer[] };

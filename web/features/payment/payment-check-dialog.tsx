@@ -15,7 +15,7 @@ export function dropSessionIdFromUrl() {
   window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
 }
 
-export function PaymentBody({ sessionId, onClose, onUserRefresh }: { sessionId: string; onClose(): void; onUserRefresh(): Promise<void> }) {
+export function PaymentCheckDialog({ sessionId, onClose, onUserRefresh }: { sessionId: string; onClose(): void; onUserRefresh(): Promise<void> }) {
   const id = useId();
   const { phase, attempt } = usePaymentStatus(sessionId, onUserRefresh);
 

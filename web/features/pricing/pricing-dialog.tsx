@@ -1,7 +1,8 @@
 import { useId, useState } from "react";
-import type { PublicUser } from "../../../src/users/users.view.ts";
+import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
-import { api, ApiError, unwrap } from "../../lib/api.ts";
+import { ApiError } from "../../lib/api.ts";
+import { cancelChangeCall, requestChangeCall } from "./pricing.api.ts";
 import { type ChangeAck, ChangeAckDialog, ChangeConfirmDialog } from "./change-dialogs.tsx";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { ApiKeysSection } from "../api-keys/api-keys-section.tsx";
@@ -19,7 +20,7 @@ const t = fr.pricing;
 const detailOf = (err: unknown) => (err instanceof ApiError ? (err.detail ?? err.message) : err instanceof Error ? err.message : String(err));
 
 /** The pricing and subscription overlay (docs/PRODUCT.md#pricing-overlay), loaded lazily by PricingOverlay. */
-export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser; onClose(): void; onUserRefresh(): Promise<void> }) {
+export function PricingDialog({ user, onClose, onUserRefresh }: { user: PublicUser; onClose(): void; onUserRefresh(): Promise<void> }) {
   const id = useId();
   const { priceOf, quotes, status, reload } = usePricing();
   const promo = usePromo();
@@ -53,7 +54,7 @@ export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser
     setWorking(true);
     try {
       const body = { target_subscription_type: row.target_plan, target_billing_cycle: row.target_billing_cycle, ...(reason ? { user_reason: reason } : {}) };
-      const r = await unwrap(api.subscription["request-change"].$post({ json: body }));
+      const r = await requestChangeCall(body);
       setChanging(null);
       setAck({ message: r.message, scheduled_date: r.scheduled_date });
       await Promise.all([onUserRefresh(), reload()]);
@@ -68,7 +69,7 @@ export function PricingBody({ user, onClose, onUserRefresh }: { user: PublicUser
   async function cancelChange() {
     setWorking(true);
     try {
-      await unwrap(api.subscription["cancel-change"].$delete());
+      await cancelChangeCall();
       setNotice({ kind: "success", text: t.status.cancelSuccess });
       await Promise.all([onUserRefresh(), reload()]);
     } catch (err) {

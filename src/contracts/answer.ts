@@ -1,0 +1,50 @@
+/**
+ * The `result_data` of a final answer, as the engine stores it and the API
+ * sends it (inside a message, and in the `final` event of a run). The engine
+ * writes it (src/chat/chat.consolidate.ts); the page reads it (model panel,
+ * per-model answers). Types only: hono's client cannot infer a JSON column.
+ */
+
+export type ModelStatus = "answered" | "failed" | "left_out" | "skipped";
+
+export type ModelReport = {
+  name: string;
+  provider: string;
+  label: string | null;
+  status: ModelStatus;
+  answer: string | null;
+  latency_ms: number;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  cost_eur: number;
+  citations: string[];
+  error: string | null;
+};
+
+/** A model that is not in the answer, and why. */
+export type Missing = { name: string; reason: string };
+
+export type Degradation = {
+  answered: number;
+  /** The configured models (an operator's choice not to configure one is not a degradation). */
+  asked: number;
+  missing: Missing[];
+  /** The synthesiser that should have written it, when another one did. */
+  fallback_from: string | null;
+  charged: boolean;
+};
+
+export type Consolidation = {
+  final_response: string;
+  primary_ai: string;
+  available_ais: string[];
+  /** Every model that is not in the answer, with its reason (failed, left out, not asked). */
+  failed_ais: Array<{ name: string; error: string }>;
+  labels: Record<string, string>;
+  models: ModelReport[];
+  synthesis: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; cost_eur: number; attempts: Array<{ name: string; error: string }> };
+  degraded: Degradation | null;
+  notice: string | null;
+  /** Every call of the run (answers, every synthesis attempt), in euros. */
+  cost_eur: number;
+};

@@ -1,0 +1,43 @@
+/**
+ * The events of a final-processing run, as Server-Sent Events: the `event:`
+ * names and the JSON of each `data:`. The engine emits them
+ * (src/chat/run.live.ts checks every emit against this map) and the page
+ * follows them (web/features/chat/live/). Types only, apart from the list of
+ * names: hono's client cannot infer a stream.
+ *
+ * `final` carries the same object as the JSON answer of POST /process; each
+ * side names that answer from its own source (the server from its function,
+ * the page from the route), hence the parameter.
+ */
+export const RUN_EVENT_TYPES = [
+  "run_started",
+  "model_started",
+  "model_answered",
+  "model_failed",
+  "model_left_out",
+  "synthesis_started",
+  "synthesis_delta",
+  "synthesis_failed",
+  "final",
+  "failed",
+] as const;
+
+export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
+
+export type RunEventData<Final = unknown> = {
+  run_started: { models: string[]; skipped: Array<{ model: string; reason: string }>; soft_deadline_ms: number; quorum: number };
+  model_started: { model: string };
+  model_answered: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; cost_eur: number };
+  model_failed: { model: string; reason: string; latency_ms: number };
+  model_left_out: { model: string; reason: string };
+  /** The notice and the labels let a client finish the text as it is written (the /v1 stream). */
+  synthesis_started: { model: string; notice: string | null; labels: Record<string, string> };
+  synthesis_delta: { text: string };
+  synthesis_failed: { model: string; reason: string };
+  final: Final;
+  /** `idle` (and no answers): there was no run to follow (nothing to process), not a failure of one. */
+  failed: { code: string; detail: string; refunded?: boolean; answers?: Array<{ name: string; answer: string }>; idle?: boolean };
+};
+
+/** One event: its id (for Last-Event-ID), its name and its data, matched. */
+export type RunEventOf<Final = unknown> = { [K in RunEventType]: { id: number; type: K; data: RunEventData<Final>[K] } }[RunEventType];
