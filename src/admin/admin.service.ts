@@ -1,5 +1,5 @@
 import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
-import { countApiKeysByUser, revokeAllApiKeys } from "../auth/api-keys.ts";
+import { countApiKeysByUser } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { revokeCredentials } from "../auth/auth.revoke.ts";

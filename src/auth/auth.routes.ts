@@ -1,6 +1,5 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
-import { HOUR, MINUTE } from "../lib/clock.ts";
 import { clientIp, consumeLimit, ipRateLimit } from "../lib/rate-limit.ts";
 import { AUTH_LIMITS } from "./auth.limits.ts";
 import { validate } from "../lib/validate.ts";

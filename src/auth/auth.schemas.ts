@@ -6,6 +6,7 @@ import { z } from "zod";
  * are refused so a name cannot break a mail or disguise itself.
  */
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose.
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
 
 function personName(required: string) {

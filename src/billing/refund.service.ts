@@ -76,7 +76,7 @@ function takeBack(deps: Deps, now: Date, purchase: PurchaseRow, endSubscription:
 }
 
 /** charge.refunded: only a full refund takes anything back. */
-export async function chargeRefunded(deps: Deps, chargeId: string, ref: string): Promise<void> {
+export async function chargeRefunded(deps: Deps, chargeId: string): Promise<void> {
   const { db, clock, log } = deps;
   const stripe = requireStripe(deps.stripe);
   const charge = await stripeCall(log, "charges.retrieve", () => stripe.charges.retrieve(chargeId));
@@ -107,7 +107,7 @@ export async function chargeRefunded(deps: Deps, chargeId: string, ref: string):
 const OPEN_DISPUTE = new Set<string>(["warning_needs_response", "needs_response", "under_review", "warning_under_review"]);
 
 /** charge.dispute.*: opened holds the pack's requests, won gives them back, lost takes everything back. */
-export async function disputeChanged(deps: Deps, disputeId: string, ref: string): Promise<void> {
+export async function disputeChanged(deps: Deps, disputeId: string): Promise<void> {
   const { db, clock, log } = deps;
   const stripe = requireStripe(deps.stripe);
   const dispute: Stripe.Dispute = await stripeCall(log, "disputes.retrieve", () => stripe.disputes.retrieve(disputeId));

@@ -66,7 +66,7 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
           seen = e.id;
           send(e.type === "final" && row?.resultMessageId ? { ...e, data: answerOf(deps, row) } : e);
         }
-        if (!row || row.status !== "running") close();
+        if (row?.status !== "running") close();
       };
       const poll = setInterval(() => replay(findRunById(deps.db, run.id)), POLL_MS);
       stop = () => {

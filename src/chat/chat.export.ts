@@ -21,7 +21,7 @@ type ExportedMessage = {
  * code that wrote it, so a field missing or of another shape is left out.
  */
 function answerFacts(data: Record<string, unknown> | null) {
-  const d = (data ?? {}) as Record<string, any>;
+  const d = data ?? {};
   const names = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
   const models = Array.isArray(d.models) ? (d.models as Array<Record<string, unknown>>) : [];
   const sources = [...new Set(models.flatMap((m) => names(m?.citations)))];

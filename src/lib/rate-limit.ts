@@ -1,5 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { rateLimiter, type Store } from "hono-rate-limiter";
 import { guardedWrite } from "../db/busy.ts";
 import type { Db } from "../db/client.ts";

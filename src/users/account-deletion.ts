@@ -24,7 +24,7 @@ export async function deleteAccount(deps: Deps, userId: number, actor: string): 
     if (!deps.stripe) throw new AppError("SUBSCRIPTION_CANCEL_FAILED", "Ce compte a un abonnement Stripe mais le paiement n'est pas configuré (STRIPE_SECRET_KEY) : impossible de le résilier, la suppression est refusée.");
     try {
       await cancelNow(deps, subId);
-    } catch (e) {
+    } catch {
       deps.log.warn("account deletion refused: subscription not cancelled", { user_id: userId, subscription: subId });
       throw new AppError("SUBSCRIPTION_CANCEL_FAILED");
     }

@@ -129,7 +129,11 @@ async function startBaseline(binary: string): Promise<Running> {
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, proc);
-  return { url, pid: proc.pid, proc, stop: async () => void (proc.kill("SIGTERM"), await proc.exited) };
+  return { url, pid: proc.pid, proc, stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
 }
 
 const rows: string[] = [];

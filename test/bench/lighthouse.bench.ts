@@ -70,7 +70,7 @@ try {
         if (process.env.LH_DEBUG) {
           const el = lhr.audits["largest-contentful-paint-element"]?.details as { items?: { items?: unknown[] }[] } | undefined;
           console.log(JSON.stringify(el?.items?.map((x) => x.items), null, 0).slice(0, 1500));
-          console.log(JSON.stringify((lhr.audits["network-requests"]?.details as unknown as { items: { url: string; networkRequestTime: number; networkEndTime: number; transferSize: number }[] }).items.map((r) => [r.url.replace(server.url, ""), Math.round(r.networkRequestTime), Math.round(r.networkEndTime), r.transferSize])));
+          console.log(JSON.stringify((lhr.audits["network-requests"]?.details as unknown as { items: { url: string; networkRequestTime: number; networkEndTime: number; transferSize: number }[] } | undefined)?.items.map((r) => [r.url.replace(server.url, ""), Math.round(r.networkRequestTime), Math.round(r.networkEndTime), r.transferSize])));
         }
         row.perf.push(score("performance"));
         row.a11y.push(score("accessibility"));

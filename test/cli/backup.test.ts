@@ -39,7 +39,7 @@ describe("unisson backup", () => {
     withDb(live, () => undefined);
     const writer = await startWriter(dbPath(live));
     const target = join(dir(), "sauvegardes", "unisson-copie.db");
-    let r;
+    let r: ReturnType<typeof runCli>;
     try {
       r = runCli(["backup", target, "--json"], live);
     } finally {

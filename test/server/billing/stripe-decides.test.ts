@@ -56,7 +56,7 @@ async function startCustomer(t: T, product: string) {
 }
 
 /** What Stripe's final objects say the account must be. */
-function stripeSays(t: T, sub: any) {
+function stripeSays(sub: any) {
   if (sub.status === "canceled") return { subscriptionType: "expired", billingCycle: null, stripeSubscriptionId: null, planQueries: 0 };
   const item = sub.items.data[0];
   const plan = item.price.product === "unisson_pro" ? "pro" : "basic";
@@ -122,7 +122,8 @@ describe("Stripe decides: order and duplicates of events do not matter", () => {
             const c = await startCustomer(t, product);
             // Each event gets a delivery slot at or after the op that made it; within a slot, the order is random.
             const pending: Array<{ evt: Evt; slot: number; key: number }> = [];
-            const push = (list: Evt[], op: number) => list.forEach((evt) => pending.push({ evt, slot: op + (keys[pending.length % keys.length]! % (lifeOps.length + 1 - op)), key: keys[(pending.length * 7) % keys.length]! }));
+            const push = (list: Evt[], op: number) =>
+              list.forEach((evt) => void pending.push({ evt, slot: op + (keys[pending.length % keys.length]! % (lifeOps.length + 1 - op)), key: keys[(pending.length * 7) % keys.length]! }));
             push(c.events, 0);
             const delivered: Evt[] = [];
             const deliver = async (slot: number) => {
@@ -148,7 +149,7 @@ describe("Stripe decides: order and duplicates of events do not matter", () => {
               const evt = delivered[d.at % delivered.length]!;
               expect((await t.webhook(d.same ? evt : t.fake.event(evt.type, evt.data.object))).status).toBe(200);
             }
-            const expected = stripeSays(t, c.sub());
+            const expected = stripeSays(c.sub());
             const actual = accountState(t, c.user.id);
             expect(actual).toMatchObject(expected);
             if (expected.subscriptionType !== "expired") {

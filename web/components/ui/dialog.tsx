@@ -59,6 +59,7 @@ export function Dialog({
   }
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes for the mouse; Escape does it for the keyboard.
     <div
       className={sheet ? "u-backdrop" : "modal-backdrop"}
       onMouseDown={(e) => onClose && e.target === e.currentTarget && onClose()}

@@ -47,6 +47,7 @@ export function ChatView({
   const last = chat.messages.at(-1);
 
   // A new answer is shown from its start (its first line under the header); while waiting, the end stays in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message, the busy state or the live run changes, not on every render.
   useEffect(() => {
     if (last && last.sender !== "user" && !chat.busy) {
       const item = listRef.current?.lastElementChild;

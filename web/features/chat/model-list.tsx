@@ -38,6 +38,7 @@ export const SKELETON_ROWS = 6;
 
 function SkeletonRows() {
   return Array.from({ length: SKELETON_ROWS }, (_, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholder rows.
     <li key={i} className="model-row skeleton" aria-hidden="true">
       <span className="dot" />
       <span className="model-main">

@@ -198,11 +198,10 @@ export function useChat(deps: ChatDeps) {
   }, [conversationId, reset]);
 
   // After a reload during a run: re-open its conversation and re-attach to the run.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at mount.
   useEffect(() => {
     const id = rememberedRun();
     if (id !== null) load(id).catch(() => rememberRun(null));
-    // Once, at mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return { conversationId, messages, busy, progress, live, notice, setNotice, send, retry, load, reset, forget };

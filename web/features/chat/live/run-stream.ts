@@ -1,5 +1,6 @@
 import { apiError, storedToken } from "../../../lib/api.ts";
 
+// biome-ignore lint/suspicious/noExplicitAny: an SSE payload as parsed; live-state.ts reads it by event type.
 export type RunEvent = { id: number; type: string; data: any };
 
 const RETRIES = 5;
