@@ -9,7 +9,11 @@ export function print(opts: GlobalOptions, data: unknown, human: () => string): 
 export function table(headers: string[], rows: Array<Array<string | number | boolean | null | undefined>>): string {
   const cells = rows.map((r) => r.map((v) => (v === null || v === undefined ? "" : typeof v === "boolean" ? (v ? "oui" : "non") : String(v))));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
 }
 

@@ -26,4 +26,3 @@ export function userSheet(u: UserDetail): string {
   const history = u.billing_history.map((h) => `  ${dateFr(h.at)}  ${h.actor.padEnd(9)}  ${h.detail}${h.stripe_ref ? ` [${h.stripe_ref}]` : ""}`);
   return `${sheet}\n\n${frCli.sheet.billingHistory}\n${history.join("\n")}`;
 }
-

@@ -8,9 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const groups = [["test/server", "test/cli"], ["test/web"], ["test/e2e"]]
-  .map((g) => g.filter((dir) => existsSync(join(root, dir))))
-  .filter((g) => g.length > 0);
+const groups = [["test/server", "test/cli"], ["test/web"], ["test/e2e"]].map((g) => g.filter((dir) => existsSync(join(root, dir)))).filter((g) => g.length > 0);
 
 let passed = 0;
 let failed = 0;

@@ -30,7 +30,18 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * AppType, which the SPA's hc<AppType> client reads), then the SPA.
  */
 function apiRoutes() {
-  return new Hono<AppEnv>().route("/", systemRoutes).route("/auth/api-keys", apiKeyRoutes).route("/auth", authRoutes).route("/auth", accountRoutes).route("/admin", adminRoutes).route("/contact", contactRoutes).route("/pricing", pricingRoutes).route("/stripe", stripeRoutes).route("/subscription", subscriptionRoutes).route("/promo", promoRoutes).route("/unisson", chatRoutes);
+  return new Hono<AppEnv>()
+    .route("/", systemRoutes)
+    .route("/auth/api-keys", apiKeyRoutes)
+    .route("/auth", authRoutes)
+    .route("/auth", accountRoutes)
+    .route("/admin", adminRoutes)
+    .route("/contact", contactRoutes)
+    .route("/pricing", pricingRoutes)
+    .route("/stripe", stripeRoutes)
+    .route("/subscription", subscriptionRoutes)
+    .route("/promo", promoRoutes)
+    .route("/unisson", chatRoutes);
 }
 
 export function createApp(deps: Deps) {

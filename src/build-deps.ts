@@ -11,5 +11,14 @@ import { createMetrics } from "./system/metrics.ts";
 /** Builds the real dependencies from config (the tests build their own); the CLI passes a logger that keeps stdout for its output. */
 export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel, undefined, config.logFormat), busyTimeoutMs?: number): Deps {
   const db = openDb(config.databasePath, busyTimeoutMs);
-  return { db, config, clock: systemClock, log, mailer: createMailer(config, db, systemClock, log), stripe: createStripe(config), ai: createAi(config, systemClock, db), metrics: createMetrics() };
+  return {
+    db,
+    config,
+    clock: systemClock,
+    log,
+    mailer: createMailer(config, db, systemClock, log),
+    stripe: createStripe(config),
+    ai: createAi(config, systemClock, db),
+    metrics: createMetrics(),
+  };
 }

@@ -42,7 +42,12 @@ function isAddressOrCidr(entry: string): boolean {
 
 const addressList = z
   .string()
-  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .refine((list) => list.every(isAddressOrCidr), "doit être une liste d'adresses IP ou de CIDR séparés par des virgules");
 
 const perWindow = z.coerce
@@ -92,7 +97,8 @@ const envSchema = z.object({
   DATABASE_PATH: optionalText,
   // CONFIG.md's PostgreSQL switch, not built yet: refusing it beats two servers each writing their own SQLite file.
   DATABASE_URL: optionalText.refine((v) => v === undefined, {
-    error: "PostgreSQL n'est pas encore pris en charge : cette version n'utilise que SQLite (DATA_DIR, DATABASE_PATH). Retirez DATABASE_URL pour démarrer sur SQLite.",
+    error:
+      "PostgreSQL n'est pas encore pris en charge : cette version n'utilise que SQLite (DATA_DIR, DATABASE_PATH). Retirez DATABASE_URL pour démarrer sur SQLite.",
   }),
   ADMIN_EMAIL: z
     .string()
@@ -133,7 +139,12 @@ const envSchema = z.object({
     .max(600_000, "doit valoir au plus 600000 ms")
     .default(90_000),
   AI_SOFT_DEADLINE_MS: ms(100, 600_000).default(20_000),
-  AI_QUORUM: z.coerce.number({ error: "doit être un nombre entier" }).int("doit être un nombre entier").min(2, "doit valoir au moins 2").max(6, "doit valoir au plus 6").default(3),
+  AI_QUORUM: z.coerce
+    .number({ error: "doit être un nombre entier" })
+    .int("doit être un nombre entier")
+    .min(2, "doit valoir au moins 2")
+    .max(6, "doit valoir au plus 6")
+    .default(3),
   AI_BUDGET_MS: ms(500, 1_800_000).default(120_000),
   MODERATION_ON_OUTAGE: z.enum(["local", "refuse"], { error: "doit valoir local ou refuse" }).default("local"),
   AI_PRICE_GPT4: price,
@@ -152,8 +163,18 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "doit valoir debug, info, warn ou error" }).default("info"),
   LOG_FORMAT: z.enum(["pretty", "json"], { error: "doit valoir pretty ou json" }).default("pretty"),
   METRICS_TOKEN: optionalText,
-  BACKUP_INTERVAL: optionalText.pipe(z.string().regex(/^\d+(m|h|d)$/, "doit être une durée comme 30m, 6h ou 1d").optional()),
-  BACKUP_KEEP: z.coerce.number({ error: "doit être un nombre entier" }).int("doit être un nombre entier").min(1, "doit valoir au moins 1").max(10_000, "doit valoir au plus 10000").default(28),
+  BACKUP_INTERVAL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+(m|h|d)$/, "doit être une durée comme 30m, 6h ou 1d")
+      .optional(),
+  ),
+  BACKUP_KEEP: z.coerce
+    .number({ error: "doit être un nombre entier" })
+    .int("doit être un nombre entier")
+    .min(1, "doit valoir au moins 1")
+    .max(10_000, "doit valoir au plus 10000")
+    .default(28),
 });
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

@@ -25,7 +25,10 @@ export function registerAudit(program: Command) {
       const entries = await withDeps(opts, (deps) => listAudit(deps.db, { email: o.user, last: o.last }));
       print(opts, entries, () =>
         entries.length
-          ? table(["Date", "Par", "Action", "Compte", "Changements"], entries.map((e) => [dateFr(e.at), e.actor, e.action, e.target, changesLine(e.changes)]))
+          ? table(
+              ["Date", "Par", "Action", "Compte", "Changements"],
+              entries.map((e) => [dateFr(e.at), e.actor, e.action, e.target, changesLine(e.changes)]),
+            )
           : frCli.audit.empty,
       );
     });

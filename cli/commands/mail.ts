@@ -31,7 +31,10 @@ export function registerMail(program: Command) {
       }));
       print(opts, json, () => {
         if (!rows.length) return frCli.mail.empty;
-        const head = table(["ID", "Date", "Destinataire", "Type", "État", "Sujet"], rows.map((m) => [m.id, dateFr(m.createdAt), m.to, m.kind, STATUS[m.status], m.subject]));
+        const head = table(
+          ["ID", "Date", "Destinataire", "Type", "État", "Sujet"],
+          rows.map((m) => [m.id, dateFr(m.createdAt), m.to, m.kind, STATUS[m.status], m.subject]),
+        );
         // The text too: without SMTP, this is how an operator reads a code or a reset link.
         const bodies = rows.map((m) => frCli.mail.body(m.id, m.to, m.subject, m.text, m.error));
         return [head, "", ...bodies].join("\n");

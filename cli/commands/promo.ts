@@ -33,7 +33,12 @@ export function registerPromo(program: Command) {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
       const row = await withDeps(opts, async (deps) => {
         const created = await createPromoCode(deps, { code, percentOff: o.percent, maxUses: o.maxUses ?? null, expiresAt: o.expires ?? null });
-        const changes = { code: created.code, percent_off: created.percentOff, max_uses: created.maxUses, expires_at: created.expiresAt?.toISOString() ?? null };
+        const changes = {
+          code: created.code,
+          percent_off: created.percentOff,
+          max_uses: created.maxUses,
+          expires_at: created.expiresAt?.toISOString() ?? null,
+        };
         recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "promo.create", changes });
         return created;
       });

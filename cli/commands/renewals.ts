@@ -15,6 +15,11 @@ export function registerRenewals(program: Command) {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
       // Every job is idempotent and conditional on the state it reads: safe beside the running server.
       const outcome = await withDeps(opts, (deps) => runJobsOnce(deps, databaseJobs));
-      print(opts, outcome, () => table(["Tâche", "Résultat"], Object.entries(outcome).map(([job, r]) => [job, JSON.stringify(r ?? null)])));
+      print(opts, outcome, () =>
+        table(
+          ["Tâche", "Résultat"],
+          Object.entries(outcome).map(([job, r]) => [job, JSON.stringify(r ?? null)]),
+        ),
+      );
     });
 }

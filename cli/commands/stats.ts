@@ -30,12 +30,21 @@ export function registerStats(program: Command) {
             ],
           ),
           "",
-          table(["Forfait", "Utilisateurs"], PLANS.map((p) => [PLAN_LABELS[p], s.users_by_subscription[p]])),
+          table(
+            ["Forfait", "Utilisateurs"],
+            PLANS.map((p) => [PLAN_LABELS[p], s.users_by_subscription[p]]),
+          ),
           "",
           frCli.stats.aiCosts(s.ai_costs.days, precise.format(s.ai_costs.total_eur), s.ai_costs.answers, precise.format(s.ai_costs.average_per_answer_eur)),
-          table(["Modèle", "Appels", "Coût"], s.ai_costs.spend_by_model.map((m) => [m.model, m.calls, precise.format(m.eur)])),
+          table(
+            ["Modèle", "Appels", "Coût"],
+            s.ai_costs.spend_by_model.map((m) => [m.model, m.calls, precise.format(m.eur)]),
+          ),
           "",
-          table(["Jour", "Coût"], s.ai_costs.spend_by_day.map((d) => [d.day, precise.format(d.eur)])),
+          table(
+            ["Jour", "Coût"],
+            s.ai_costs.spend_by_day.map((d) => [d.day, precise.format(d.eur)]),
+          ),
         ].join("\n"),
       );
     });

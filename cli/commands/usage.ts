@@ -22,7 +22,12 @@ export function registerUsage(program: Command) {
           frCli.usage.title(r.days),
           frCli.usage.spend(eur.format(r.spend.total_eur), eur.format(r.spend.probes_eur), eur.format(r.spend.average_per_answer_eur)),
           "",
-          r.answers_per_day.length ? table(["Jour", "Réponses", "Échecs", "Coût"], r.answers_per_day.map((d) => [d.day, d.answers, d.failed, eur.format(d.eur)])) : frCli.usage.noAnswers,
+          r.answers_per_day.length
+            ? table(
+                ["Jour", "Réponses", "Échecs", "Coût"],
+                r.answers_per_day.map((d) => [d.day, d.answers, d.failed, eur.format(d.eur)]),
+              )
+            : frCli.usage.noAnswers,
           "",
           r.models.length
             ? table(
@@ -31,7 +36,12 @@ export function registerUsage(program: Command) {
               )
             : frCli.usage.noCalls,
           "",
-          r.top_users.length ? table(["Utilisateur", "Réponses", "Jetons entrée", "Jetons sortie"], r.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out])) : frCli.usage.noUsers,
+          r.top_users.length
+            ? table(
+                ["Utilisateur", "Réponses", "Jetons entrée", "Jetons sortie"],
+                r.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out]),
+              )
+            : frCli.usage.noUsers,
         ].join("\n"),
       );
     });

@@ -21,7 +21,14 @@ type Opts = (cmd: Command) => GlobalOptions;
 const profileSchema = adminUserUpdateSchema.pick({ first_name: true, last_name: true, email: true }).partial();
 
 /** Finds the account by e-mail, applies `change`, records it in the audit log, prints the account as it now is. */
-async function changeUser(cmd: Command, opts: Opts, email: string, action: AuditAction, done: string, change: (deps: Deps, user: UserRow) => UserRow | Promise<UserRow>) {
+async function changeUser(
+  cmd: Command,
+  opts: Opts,
+  email: string,
+  action: AuditAction,
+  done: string,
+  change: (deps: Deps, user: UserRow) => UserRow | Promise<UserRow>,
+) {
   const user = await withDeps(opts(cmd), async (deps) => {
     const before = getUserByEmailOrFail(deps, email);
     const after = await change(deps, before);
@@ -84,8 +91,22 @@ export function registerUserChanges(users: Command, opts: Opts) {
 
   // Two on/off switches of an account, alike but for what they turn and say.
   const switches = [
-    { name: "set-admin", description: "donne ou retire les droits d'administrateur", action: "user.set_admin", on: "Droits d'administrateur donnés.", off: "Droits d'administrateur retirés.", apply: setAdmin },
-    { name: "two-factor", description: "active ou désactive la double authentification par email", action: "user.two_factor", on: "Double authentification activée.", off: "Double authentification désactivée.", apply: setTwoFactor },
+    {
+      name: "set-admin",
+      description: "donne ou retire les droits d'administrateur",
+      action: "user.set_admin",
+      on: "Droits d'administrateur donnés.",
+      off: "Droits d'administrateur retirés.",
+      apply: setAdmin,
+    },
+    {
+      name: "two-factor",
+      description: "active ou désactive la double authentification par email",
+      action: "user.two_factor",
+      on: "Double authentification activée.",
+      off: "Double authentification désactivée.",
+      apply: setTwoFactor,
+    },
   ] as const;
   for (const s of switches) {
     users
@@ -106,7 +127,13 @@ export function registerUserChanges(users: Command, opts: Opts) {
       const link = await withDeps(opts(cmd), (deps) => {
         const user = getUserByEmailOrFail(deps, email);
         const { url, expiresAt } = createPasswordResetLink(deps, user.id);
-        recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "user.reset_password", targetEmail: user.email, changes: { reset_link_expires_at: expiresAt.toISOString() } });
+        recordAudit(deps.db, {
+          at: deps.clock.now(),
+          actor: cliActor(),
+          action: "user.reset_password",
+          targetEmail: user.email,
+          changes: { reset_link_expires_at: expiresAt.toISOString() },
+        });
         return { email: user.email, url, expires_at: expiresAt.toISOString() };
       });
       print(opts(cmd), link, () => frCli.users.resetLink(link.email, dateFr(link.expires_at), link.url));

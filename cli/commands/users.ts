@@ -38,7 +38,17 @@ export function registerUsers(program: Command) {
       print(opts(cmd), page, () => {
         if (page.users.length === 0) return page.total ? frCli.users.emptyPage(page.page, page.total) : frCli.users.none;
         const pages = Math.ceil(page.total / PER_PAGE);
-        const rows = page.users.map((u) => [u.id, u.email, u.first_name, u.last_name, PLAN_LABELS[u.subscription_type], u.remaining_queries, u.trial_days_remaining, u.is_admin, dateFr(u.created_at)]);
+        const rows = page.users.map((u) => [
+          u.id,
+          u.email,
+          u.first_name,
+          u.last_name,
+          PLAN_LABELS[u.subscription_type],
+          u.remaining_queries,
+          u.trial_days_remaining,
+          u.is_admin,
+          dateFr(u.created_at),
+        ]);
         return `${table(["ID", "Email", "Prénom", "Nom", "Forfait", "Requêtes", "Jours d'essai", "Admin", "Créé le"], rows)}\n\n${frCli.users.page(page.page, pages, page.total)}`;
       });
     });
@@ -67,15 +77,33 @@ export function registerUsers(program: Command) {
     .action(async (o: { email: string; firstName: string; lastName: string; password?: string; admin?: boolean; plan?: Plan }, cmd: Command) => {
       const generated = o.password === undefined ? randomToken(12) : undefined;
       const input = parseInput(registerSchema, { email: o.email, password: o.password ?? generated, first_name: o.firstName, last_name: o.lastName });
-      const user = await withDeps(opts(cmd), async (deps) => {
-        const now = deps.clock.now();
-        let row = await createUser(deps.db, now, { email: input.email, password: input.password, firstName: input.first_name, lastName: input.last_name, isAdmin: o.admin ?? false });
-        if (o.plan && o.plan !== "trial") row = assignPlan(deps, row.id, { plan: o.plan });
-        recordAudit(deps.db, { at: now, actor: cliActor(), action: "user.create", targetEmail: row.email, changes: { is_admin: row.isAdmin, subscription_type: row.subscriptionType } });
-        return toUserDetail(row, now);
-      }, { create: true });
+      const user = await withDeps(
+        opts(cmd),
+        async (deps) => {
+          const now = deps.clock.now();
+          let row = await createUser(deps.db, now, {
+            email: input.email,
+            password: input.password,
+            firstName: input.first_name,
+            lastName: input.last_name,
+            isAdmin: o.admin ?? false,
+          });
+          if (o.plan && o.plan !== "trial") row = assignPlan(deps, row.id, { plan: o.plan });
+          recordAudit(deps.db, {
+            at: now,
+            actor: cliActor(),
+            action: "user.create",
+            targetEmail: row.email,
+            changes: { is_admin: row.isAdmin, subscription_type: row.subscriptionType },
+          });
+          return toUserDetail(row, now);
+        },
+        { create: true },
+      );
       print(opts(cmd), { user, ...(generated && { password: generated }) }, () =>
-        [frCli.users.created(user.email, user.id, PLAN_LABELS[user.subscription_type]), ...(generated ? [frCli.users.generatedPassword(generated)] : [])].join("\n"),
+        [frCli.users.created(user.email, user.id, PLAN_LABELS[user.subscription_type]), ...(generated ? [frCli.users.generatedPassword(generated)] : [])].join(
+          "\n",
+        ),
       );
     });
 

@@ -41,7 +41,14 @@ export function userRows(db: Db, userId: number, email: string) {
       .orderBy(asc(referrals.id))
       .all(),
     sessions: db
-      .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt, ip: sessions.ip, userAgent: sessions.userAgent })
+      .select({
+        createdAt: sessions.createdAt,
+        lastSeenAt: sessions.lastSeenAt,
+        expiresAt: sessions.expiresAt,
+        revokedAt: sessions.revokedAt,
+        ip: sessions.ip,
+        userAgent: sessions.userAgent,
+      })
       .from(sessions)
       .where(eq(sessions.userId, userId))
       .orderBy(asc(sessions.id))
@@ -53,7 +60,13 @@ export function userRows(db: Db, userId: number, email: string) {
       .orderBy(asc(rememberedDevices.id))
       .all(),
     contact: db
-      .select({ name: contactMessages.name, email: contactMessages.email, subject: contactMessages.subject, message: contactMessages.message, createdAt: contactMessages.createdAt })
+      .select({
+        name: contactMessages.name,
+        email: contactMessages.email,
+        subject: contactMessages.subject,
+        message: contactMessages.message,
+        createdAt: contactMessages.createdAt,
+      })
       .from(contactMessages)
       .where(or(eq(contactMessages.userId, userId), eq(contactMessages.email, email)))
       .orderBy(asc(contactMessages.id))
@@ -82,7 +95,13 @@ export function userRows(db: Db, userId: number, email: string) {
       .orderBy(asc(apiKeys.id))
       .all(),
     billingChanges: db
-      .select({ actor: billingChanges.actor, action: billingChanges.action, detail: billingChanges.detail, stripeRef: billingChanges.stripeRef, createdAt: billingChanges.createdAt })
+      .select({
+        actor: billingChanges.actor,
+        action: billingChanges.action,
+        detail: billingChanges.detail,
+        stripeRef: billingChanges.stripeRef,
+        createdAt: billingChanges.createdAt,
+      })
       .from(billingChanges)
       .where(eq(billingChanges.userId, userId))
       .orderBy(asc(billingChanges.id))

@@ -40,14 +40,7 @@ function userWhere(f: UserFilter): SQL | undefined {
 /** One page of users, newest first (id breaks ties between users created in the same millisecond). */
 export function selectUsersPage(db: Db, f: UserFilter & { limit: number; offset: number }): { rows: UserRow[]; total: number } {
   const where = userWhere(f);
-  const rows = db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(f.limit)
-    .offset(f.offset)
-    .all();
+  const rows = db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(f.limit).offset(f.offset).all();
   const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
   return { rows, total };
 }
@@ -83,11 +76,15 @@ export function deleteUserRow(db: Db, userId: number): boolean {
   const user = db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
   if (!user) return false;
   const email = user.email.toLowerCase();
-  db.delete(contactMessages).where(or(eq(contactMessages.userId, userId), sql`lower(${contactMessages.email}) = ${email}`)).run();
+  db.delete(contactMessages)
+    .where(or(eq(contactMessages.userId, userId), sql`lower(${contactMessages.email}) = ${email}`))
+    .run();
   // Mails to them, and mails about them (their contact messages' copies to support).
   db.delete(mailOutbox).where(sql`lower(${mailOutbox.to}) = ${email} OR instr(lower(${mailOutbox.text}), ${email}) > 0`).run();
   // Per-e-mail counters (login failures, reset and code requests) name them too: "<kind>:<rule>:<e-mail>".
-  db.delete(rateLimits).where(sql`substr(${rateLimits.key}, -${email.length + 1}) = ${`:${email}`}`).run();
+  db.delete(rateLimits)
+    .where(sql`substr(${rateLimits.key}, -${email.length + 1}) = ${`:${email}`}`)
+    .run();
   return db.delete(users).where(eq(users.id, userId)).returning({ id: users.id }).all().length > 0;
 }
 

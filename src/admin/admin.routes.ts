@@ -44,14 +44,20 @@ export const adminRoutes = new Hono<AppEnv>()
     const actor = `admin:${c.var.user.id}`;
     // Ending a Stripe subscriber's plan goes through Stripe first (cancelled now); the rest of the form follows.
     if (body.subscription_type === "expired") await stopSubscriptionOf(c.var.deps, id, actor);
-    const user = updateUserByAdmin(c.var.deps, id, {
-      firstName: body.first_name,
-      lastName: body.last_name,
-      email: body.email,
-      plan: body.subscription_type,
-      remainingQueries: body.remaining_queries,
-      trialDaysRemaining: body.trial_days_remaining,
-    }, actor, c.var.sessionId);
+    const user = updateUserByAdmin(
+      c.var.deps,
+      id,
+      {
+        firstName: body.first_name,
+        lastName: body.last_name,
+        email: body.email,
+        plan: body.subscription_type,
+        remainingQueries: body.remaining_queries,
+        trialDaysRemaining: body.trial_days_remaining,
+      },
+      actor,
+      c.var.sessionId,
+    );
     audit(c, "user.update", user.email, userChanges(before, user));
     // The user object itself, like GET /auth/me: the panel replaces its row with it.
     return c.json(toPublicUser(user, c.var.deps.clock.now()));

@@ -47,14 +47,8 @@ function intField(texts: { integer: string; negative: string; max: string }, max
   );
 }
 
-const queriesField = intField(
-  { integer: ADMIN_TEXTS.queriesInteger, negative: ADMIN_TEXTS.queriesNegative, max: ADMIN_TEXTS.queriesTooMany },
-  MAX_QUERIES,
-);
-const trialDaysField = intField(
-  { integer: ADMIN_TEXTS.daysInteger, negative: ADMIN_TEXTS.daysNegative, max: ADMIN_TEXTS.daysTooMany },
-  TRIAL_DAYS_MAX,
-);
+const queriesField = intField({ integer: ADMIN_TEXTS.queriesInteger, negative: ADMIN_TEXTS.queriesNegative, max: ADMIN_TEXTS.queriesTooMany }, MAX_QUERIES);
+const trialDaysField = intField({ integer: ADMIN_TEXTS.daysInteger, negative: ADMIN_TEXTS.daysNegative, max: ADMIN_TEXTS.daysTooMany }, TRIAL_DAYS_MAX);
 
 /**
  * PUT /admin/users/{id}: the admin edit form of docs/PRODUCT.md#admin-edit. Names and

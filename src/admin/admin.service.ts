@@ -1,7 +1,7 @@
 import { frDetails } from "../i18n/fr-details.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
-import { countApiKeysByUser, revokeAllApiKeys } from "../auth/api-keys.ts";
+import { countApiKeysByUser } from "../auth/api-keys.ts";
 import { immediate } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { revokeCredentials } from "../auth/revoke-access.ts";
@@ -13,13 +13,7 @@ import { deleteAccount } from "../users/account-deletion.ts";
 import { findUserByEmail, findUserById, normalizeEmail, updateUser } from "../users/users.queries.ts";
 import { effectivePlan, remainingQueries, trialDaysRemaining } from "../users/quota.ts";
 import { type PublicUser, toPublicUser } from "../users/users.view.ts";
-import {
-  countUsersByPlan,
-  countUsersSince,
-  purchaseTotals,
-  selectRecentMail,
-  selectUsersPage,
-} from "./admin.queries.ts";
+import { countUsersByPlan, countUsersSince, purchaseTotals, selectRecentMail, selectUsersPage } from "./admin.queries.ts";
 import { MAX_QUERIES } from "./admin.schemas.ts";
 
 /**
@@ -81,7 +75,10 @@ export function listUsers(deps: Pick<Deps, "db" | "clock">, input: ListUsersInpu
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  const keys = countApiKeysByUser(deps.db, rows.map((u) => u.id));
+  const keys = countApiKeysByUser(
+    deps.db,
+    rows.map((u) => u.id),
+  );
   return { users: rows.map((u) => ({ ...toPublicUser(u, now), api_keys: keys.get(u.id) ?? 0 })), total, page, per_page: perPage };
 }
 
@@ -125,15 +122,17 @@ export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, 
       }
       let current = getUserOrFail(deps, id);
       if (patch.remainingQueries !== undefined && patch.remainingQueries !== remainingQueries(before)) {
-        current = setRemaining(deps.db, now, current, patch.remainingQueries, { actor, action: "balance", detail: frBilling.change.balanceSet(patch.remainingQueries) });
+        current = setRemaining(deps.db, now, current, patch.remainingQueries, {
+          actor,
+          action: "balance",
+          detail: frBilling.change.balanceSet(patch.remainingQueries),
+        });
       }
-      if (
-        patch.trialDaysRemaining !== undefined &&
-        patch.trialDaysRemaining !== trialDaysRemaining(before, now) &&
-        current.subscriptionType === "trial"
-      ) {
+      if (patch.trialDaysRemaining !== undefined && patch.trialDaysRemaining !== trialDaysRemaining(before, now) && current.subscriptionType === "trial") {
         current = setTrialEnd(deps.db, now, id, new Date(now.getTime() + patch.trialDaysRemaining * DAY), {
-          actor, action: "trial", detail: frBilling.change.trialSet(patch.trialDaysRemaining),
+          actor,
+          action: "trial",
+          detail: frBilling.change.trialSet(patch.trialDaysRemaining),
         });
       }
       return current;

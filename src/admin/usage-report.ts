@@ -67,7 +67,9 @@ export function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): Usage
   for (const d of spend) perDay.set(d.day, { ...(perDay.get(d.day) ?? { day: d.day, answers: 0, failed: 0 }), eur: roundEur(d.eur) });
 
   const calls = sqlite
-    .query("SELECT model, outcome, latency_ms AS ms, tokens_in AS i, tokens_out AS o, cost_eur AS eur FROM ai_calls WHERE created_at >= ? AND purpose <> 'probe'")
+    .query(
+      "SELECT model, outcome, latency_ms AS ms, tokens_in AS i, tokens_out AS o, cost_eur AS eur FROM ai_calls WHERE created_at >= ? AND purpose <> 'probe'",
+    )
     .all(since) as Array<{ model: string; outcome: string; ms: number; i: number | null; o: number | null; eur: number | null }>;
   const byModel = new Map<string, { ok: number[]; failed: number; tokensIn: number; tokensOut: number; eur: number }>();
   for (const c of calls) {
@@ -109,7 +111,9 @@ export function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): Usage
     )
     .all(since, since, TOP_USERS) as UsageReport["top_users"];
 
-  const probes = sqlite.query("SELECT coalesce(sum(cost_eur), 0) AS eur FROM ai_calls WHERE created_at >= ? AND purpose = 'probe'").get(since) as { eur: number };
+  const probes = sqlite.query("SELECT coalesce(sum(cost_eur), 0) AS eur FROM ai_calls WHERE created_at >= ? AND purpose = 'probe'").get(since) as {
+    eur: number;
+  };
   const costs = aiCosts(db, now, days);
   return {
     days,

@@ -70,7 +70,16 @@ export class Availability {
   recordSuccess(key: ModelKey, now: number): void {
     const h = this.#health.get(key);
     if (!h?.configured) return;
-    Object.assign(h, { available: true, recentFailures: [], heldUntil: 0, consecutiveFailures: 0, lastError: null, unavailableSince: null, checkedAt: now, nextProbeAt: now + PROBE_EVERY_MS });
+    Object.assign(h, {
+      available: true,
+      recentFailures: [],
+      heldUntil: 0,
+      consecutiveFailures: 0,
+      lastError: null,
+      unavailableSince: null,
+      checkedAt: now,
+      nextProbeAt: now + PROBE_EVERY_MS,
+    });
   }
 
   recordFailure(key: ModelKey, now: number, signal: FailureSignal): void {

@@ -31,7 +31,12 @@ export function aiCosts(db: Db, now: Date, days = 30): AiCosts {
     .from(aiCalls)
     .where(and(inWindow, sql`${aiCalls.purpose} in ('answer', 'synthesis')`))
     .get();
-  const answers = db.select({ n: count() }).from(processingRuns).where(and(eq(processingRuns.status, "done"), gte(processingRuns.finishedAt, since))).get()?.n ?? 0;
+  const answers =
+    db
+      .select({ n: count() })
+      .from(processingRuns)
+      .where(and(eq(processingRuns.status, "done"), gte(processingRuns.finishedAt, since)))
+      .get()?.n ?? 0;
   const total = byDay.reduce((s, d) => s + Number(d.eur), 0);
   return {
     days,

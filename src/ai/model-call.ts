@@ -9,9 +9,7 @@ import { checkOutput } from "./output-checks.ts";
 
 export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe";
 
-export type CallOutcome =
-  | ({ ok: true; latencyMs: number; costEur: number } & Completion)
-  | ({ ok: false; latencyMs: number; costEur: number } & CallFailure);
+export type CallOutcome = ({ ok: true; latencyMs: number; costEur: number } & Completion) | ({ ok: false; latencyMs: number; costEur: number } & CallFailure);
 
 export type CallOptions = {
   purpose: CallPurpose;
@@ -115,7 +113,12 @@ function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: CallOut
   if (last && (opts.purpose === "answer" || opts.purpose === "probe")) {
     if (result.ok) ai.availability.recordSuccess(model.key, now.getTime());
     else if (result.kind !== "cancelled" && result.kind !== "refusal") {
-      ai.availability.recordFailure(model.key, now.getTime(), { status: result.status, reason: result.reason, retryAfterMs: result.retryAfterMs, source: opts.purpose });
+      ai.availability.recordFailure(model.key, now.getTime(), {
+        status: result.status,
+        reason: result.reason,
+        retryAfterMs: result.retryAfterMs,
+        source: opts.purpose,
+      });
     }
   }
   const usage = result as { tokensIn?: number | null; tokensOut?: number | null };
@@ -144,7 +147,15 @@ function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: CallOut
   // Metrics count calls (the last attempt's outcome); ai_calls keeps every attempt.
   if (last) recordCallMetrics(deps, model, opts.purpose, result);
   if (!result.ok && result.kind !== "cancelled") {
-    log.warn("ai call failed", { provider: model.provider, model: model.name, model_id: model.modelId, purpose: opts.purpose, status: result.status, reason: result.reason, detail: result.detail });
+    log.warn("ai call failed", {
+      provider: model.provider,
+      model: model.name,
+      model_id: model.modelId,
+      purpose: opts.purpose,
+      status: result.status,
+      reason: result.reason,
+      detail: result.detail,
+    });
   }
   return result;
 }

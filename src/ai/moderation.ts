@@ -11,12 +11,22 @@ const MODERATION_TIMEOUT_MS = 5_000;
  * refused by a word out of context.
  */
 const LOCAL_RULES: ReadonlyArray<{ category: string; pattern: RegExp }> = [
-  { category: "violence", pattern: /\b(comment|aide[- ]moi [àa]|je veux)\b.{0,40}\b(tuer|assassiner|empoisonner|torturer)\b.{0,30}\b(quelqu'un|une personne|mon|ma|mes|sa|son|ses|un enfant)\b/i },
-  { category: "weapons", pattern: /\b(fabriquer|construire|faire|assembler)\b.{0,30}\b(bombe|explosif|engin explosif|arme chimique|gaz sarin|arme biologique)\b/i },
+  {
+    category: "violence",
+    pattern:
+      /\b(comment|aide[- ]moi [àa]|je veux)\b.{0,40}\b(tuer|assassiner|empoisonner|torturer)\b.{0,30}\b(quelqu'un|une personne|mon|ma|mes|sa|son|ses|un enfant)\b/i,
+  },
+  {
+    category: "weapons",
+    pattern: /\b(fabriquer|construire|faire|assembler)\b.{0,30}\b(bombe|explosif|engin explosif|arme chimique|gaz sarin|arme biologique)\b/i,
+  },
   { category: "weapons", pattern: /\b(how to|help me)\b.{0,30}\b(make|build)\b.{0,20}\b(bomb|explosive|nerve agent|bioweapon)\b/i },
   { category: "self-harm", pattern: /\b(comment|meilleure fa[çc]on de)\b.{0,30}\b(me suicider|mettre fin [àa] mes jours)\b/i },
   { category: "sexual/minors", pattern: /\b(p[ée]dopornographi\w*|child porn\w*|csam)\b/i },
-  { category: "hate", pattern: /\b(exterminer|g[ée]nocide contre|il faut tuer)\b.{0,30}\b(les )?(juifs|musulmans|noirs|arabes|chr[ée]tiens|homosexuels|roms)\b/i },
+  {
+    category: "hate",
+    pattern: /\b(exterminer|g[ée]nocide contre|il faut tuer)\b.{0,30}\b(les )?(juifs|musulmans|noirs|arabes|chr[ée]tiens|homosexuels|roms)\b/i,
+  },
 ];
 
 function localModeration(text: string): { flagged: boolean; categories: string[] } {

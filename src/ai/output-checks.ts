@@ -3,7 +3,8 @@ import { type CallFailure, failure } from "./provider-errors.ts";
 import type { Completion } from "./types.ts";
 
 /** A short text that opens by declining is a refusal, not an answer (French and English, as models write them). */
-const DECLINE = /^\s*(je suis (vraiment )?d[ée]sol[ée]|d[ée]sol[ée]|je ne (peux|suis pas en mesure)|je regrette|i'?m sorry|i am sorry|sorry|i (cannot|can'?t|am unable|won'?t))/i;
+const DECLINE =
+  /^\s*(je suis (vraiment )?d[ée]sol[ée]|d[ée]sol[ée]|je ne (peux|suis pas en mesure)|je regrette|i'?m sorry|i am sorry|sorry|i (cannot|can'?t|am unable|won'?t))/i;
 const DECLINE_VERB = /(ne (peux|pourrai|suis pas en mesure)|pas possible|cannot|can'?t|unable|won'?t|not able)/i;
 const DECLINE_MAX_CHARS = 400;
 

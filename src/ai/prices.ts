@@ -27,6 +27,7 @@ export function callCost(price: Price, tokensIn: number | null, tokensOut: numbe
 /** "2.50,10" -> a Price; throws a French message the config turns into its one line. */
 export function parsePrice(text: string): Price {
   const parts = text.split(",").map((p) => Number(p.trim()));
-  if (parts.length !== 2 || parts.some((n) => !Number.isFinite(n) || n < 0)) throw new Error("doit valoir « entrée,sortie » en euros par million de jetons, par exemple 2.18,8.70");
+  if (parts.length !== 2 || parts.some((n) => !Number.isFinite(n) || n < 0))
+    throw new Error("doit valoir « entrée,sortie » en euros par million de jetons, par exemple 2.18,8.70");
   return { inEur: parts[0]!, outEur: parts[1]! };
 }

@@ -24,8 +24,22 @@ const MODELS: readonly StaticDef[] = [
   { key: "claudeHaiku", name: "Claude 3 Haiku", provider: "anthropic", providerLabel: "Anthropic", specialty: "Réponses rapides et concises", priority: 6 },
   { key: "claudeOpus", name: "Claude Opus 4.1", provider: "anthropic", providerLabel: "Anthropic", specialty: "Analyse approfondie et nuancée", priority: 1 },
   { key: "geminiPro", name: "Gemini Pro", provider: "google", providerLabel: "Google", specialty: "Connaissances étendues et multimodales", priority: 3 },
-  { key: "mistralLarge", name: "Mistral Large", provider: "mistral", providerLabel: "Mistral AI", specialty: "Expertise francophone et européenne", priority: 4 },
-  { key: "sonarPro", name: "Sonar Pro", provider: "perplexity", providerLabel: "Perplexity", specialty: "Recherche web en temps réel, avec sources", priority: 5 },
+  {
+    key: "mistralLarge",
+    name: "Mistral Large",
+    provider: "mistral",
+    providerLabel: "Mistral AI",
+    specialty: "Expertise francophone et européenne",
+    priority: 4,
+  },
+  {
+    key: "sonarPro",
+    name: "Sonar Pro",
+    provider: "perplexity",
+    providerLabel: "Perplexity",
+    specialty: "Recherche web en temps réel, avec sources",
+    priority: 5,
+  },
 ];
 
 export function buildRegistry(config: Config): readonly ModelDef[] {

@@ -32,7 +32,13 @@ export function listApiKeys(db: Db, userId: number): ApiKeyRow[] {
 }
 
 function countApiKeys(db: Db, userId: number): number {
-  return db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt))).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .get()?.n ?? 0
+  );
 }
 
 /** Live keys per user, for a page of the admin panel (one grouped query). */

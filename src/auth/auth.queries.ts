@@ -30,7 +30,10 @@ export function deleteCode(db: Db, id: number): void {
 export function endCodes(db: Db, userId: number, now: Date, keepId?: number): void {
   const conds = [eq(twoFactorCodes.userId, userId), isNull(twoFactorCodes.endedAt)];
   if (keepId !== undefined) conds.push(ne(twoFactorCodes.id, keepId));
-  db.update(twoFactorCodes).set({ endedAt: now }).where(and(...conds)).run();
+  db.update(twoFactorCodes)
+    .set({ endedAt: now })
+    .where(and(...conds))
+    .run();
 }
 
 export function setCodeAttempts(db: Db, id: number, failedAttempts: number, endedAt: Date | null): void {

@@ -1,7 +1,6 @@
 import { frAnswers } from "../i18n/fr-answers.ts";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
-import { HOUR, MINUTE } from "../lib/clock.ts";
 import { clientIp } from "../lib/client-ip.ts";
 import { ipRateLimit } from "../lib/ip-rate-limit.ts";
 import { consumeLimit } from "../lib/rate-limit.ts";
@@ -60,10 +59,7 @@ export const authRoutes = new Hono<AppEnv>()
     const { email } = c.req.valid("json");
     accountLimit(c, "forgotPassword", email);
     requestPasswordReset(c.var.deps, email);
-    return c.json(
-      { success: true, message: frAnswers.resetMailSent },
-      200,
-    );
+    return c.json({ success: true, message: frAnswers.resetMailSent }, 200);
   })
   .get("/validate-reset-token/:token", validate("param", resetTokenParam), (c) => {
     // The reset form opens now: its new password will be checked against the common list.
@@ -73,8 +69,5 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/reset-password", validate("json", resetSchema), async (c) => {
     const input = c.req.valid("json");
     await resetPassword(c.var.deps, input.token, input.new_password);
-    return c.json(
-      { success: true, message: frAnswers.passwordChanged },
-      200,
-    );
+    return c.json({ success: true, message: frAnswers.passwordChanged }, 200);
   });

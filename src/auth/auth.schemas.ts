@@ -6,6 +6,7 @@ import { z } from "zod";
  * are refused so a name cannot break a mail or disguise itself.
  */
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose.
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
 
 function personName(required: string) {
@@ -30,21 +31,13 @@ function emailField(required: string) {
 }
 
 /** Login and 2FA request: non-blank only, so a malformed address is just an unknown one (same 401). */
-const loginEmail = z
-  .string({ error: "L'email est requis" })
-  .trim()
-  .toLowerCase()
-  .min(1, "L'email est requis")
-  .max(254, "Email ou mot de passe incorrect.");
+const loginEmail = z.string({ error: "L'email est requis" }).trim().toLowerCase().min(1, "L'email est requis").max(254, "Email ou mot de passe incorrect.");
 
 /** Long enough for any passphrase, short enough that argon2 is never handed megabytes. */
 const PASSWORD_MAX = 256;
 const passwordTooLong = `Le mot de passe est trop long (${PASSWORD_MAX} caractères au plus).`;
 
-const loginPassword = z
-  .string({ error: "Le mot de passe est requis" })
-  .min(1, "Le mot de passe est requis")
-  .max(PASSWORD_MAX, passwordTooLong);
+const loginPassword = z.string({ error: "Le mot de passe est requis" }).min(1, "Le mot de passe est requis").max(PASSWORD_MAX, passwordTooLong);
 
 export const registerSchema = z.object({
   email: emailField("L'email est requis"),
@@ -73,7 +66,10 @@ const CODE_MESSAGE = "Veuillez saisir un code à 6 chiffres";
 
 export const verifySchema = z.object({
   email: loginEmail,
-  code: z.string({ error: CODE_MESSAGE }).trim().regex(/^\d{6}$/, CODE_MESSAGE),
+  code: z
+    .string({ error: CODE_MESSAGE })
+    .trim()
+    .regex(/^\d{6}$/, CODE_MESSAGE),
   remember_device: z.boolean({ error: "remember_device doit valoir true ou false." }).optional().default(false),
   pending_login: pendingLogin,
 });

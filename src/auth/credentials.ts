@@ -53,12 +53,7 @@ export type CheckedLogin = { user: UserRow; locked: boolean };
  * password is checked (and taken back when it was right), so attempts sent
  * in parallel each see the ones before them and wait accordingly.
  */
-export async function checkCredentialsThrottled(
-  deps: Pick<Deps, "db">,
-  store: RateLimitStore,
-  email: string,
-  password: string,
-): Promise<CheckedLogin> {
+export async function checkCredentialsThrottled(deps: Pick<Deps, "db">, store: RateLimitStore, email: string, password: string): Promise<CheckedLogin> {
   const key = failureKey(email);
   const attempt = store.hit(key, LOGIN_THROTTLE.windowMs);
   const failuresBefore = attempt.count - 1;

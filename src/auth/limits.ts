@@ -17,4 +17,3 @@ export const AUTH_LIMITS = {
   twoFactorVerify: { ip: { windowMs: 15 * MINUTE, limit: 50 }, account: { windowMs: 15 * MINUTE, limit: 20 } },
   forgotPassword: { ip: { windowMs: HOUR, limit: 20 }, account: { windowMs: HOUR, limit: 3 } },
 } satisfies Record<string, { ip: LimitRule; account?: LimitRule }>;
-

@@ -37,11 +37,7 @@ export function requestPasswordReset(deps: Deps, email: string): void {
   const user = findUserByEmail(deps.db, email);
   if (!user) return;
   const link = createPasswordResetLink(deps, user.id);
-  void sendInBackground(
-    deps.mailer,
-    deps.log,
-    passwordResetMail({ to: user.email, firstName: user.firstName, url: link.url, minutes: RESET_TTL_MS / MINUTE }),
-  );
+  void sendInBackground(deps.mailer, deps.log, passwordResetMail({ to: user.email, firstName: user.firstName, url: link.url, minutes: RESET_TTL_MS / MINUTE }));
 }
 
 export type ResetTokenCheck = { valid: boolean; email: string | null; expires_in_minutes: number; error: string | null };

@@ -15,12 +15,7 @@ function expiryFrom(createdAt: Date, now: Date): Date {
 }
 
 /** Opens a session and returns its bearer token (only the hash is stored). */
-export function createSession(
-  db: Db,
-  userId: number,
-  now: Date,
-  meta: { ip?: string | null; userAgent?: string | null } = {},
-): string {
+export function createSession(db: Db, userId: number, now: Date, meta: { ip?: string | null; userAgent?: string | null } = {}): string {
   const token = randomToken(32);
   db.insert(sessions)
     .values({
@@ -43,7 +38,11 @@ function prepareLookups(db: Db) {
       .from(sessions)
       .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now"))))
       .prepare(),
-    user: db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
+    user: db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder("id")))
+      .prepare(),
   };
 }
 

@@ -127,12 +127,7 @@ export function expireTrialRows(db: Db, now: Date): Array<{ id: number }> {
   return db
     .update(users)
     .set({ subscriptionType: "expired", planQueries: 0, updatedAt: now })
-    .where(
-      and(
-        eq(users.subscriptionType, "trial"),
-        sql`(${users.trialEndsAt} <= ${now.getTime()} OR ${users.planQueries} + ${users.extraQueries} <= 0)`,
-      ),
-    )
+    .where(and(eq(users.subscriptionType, "trial"), sql`(${users.trialEndsAt} <= ${now.getTime()} OR ${users.planQueries} + ${users.extraQueries} <= 0)`))
     .returning({ id: users.id })
     .all();
 }

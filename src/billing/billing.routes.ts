@@ -64,9 +64,7 @@ export const promoRoutes = new Hono<AppEnv>()
       code: pro ? ensureReferralCode(db, now, user) : null,
       successful_referrals: successfulReferrals(db, user.id),
       bonus_per_referral: REFERRAL_BONUS,
-      message: pro
-        ? frBilling.user.referralShare(REFERRAL_BONUS)
-        : frBilling.user.referralGoPro(REFERRAL_BONUS),
+      message: pro ? frBilling.user.referralShare(REFERRAL_BONUS) : frBilling.user.referralGoPro(REFERRAL_BONUS),
     };
     return c.json(info);
   })

@@ -8,7 +8,11 @@ export const productParam = z.object({ product_type: productType });
 export const checkoutBody = z.object({
   product_type: productType,
   is_annual: z.boolean({ error: "Le champ is_annual doit valoir true ou false." }).default(false),
-  origin_url: z.string({ error: "L'adresse de retour est requise." }).trim().min(1, "L'adresse de retour est requise.").max(2048, "L'adresse de retour est trop longue."),
+  origin_url: z
+    .string({ error: "L'adresse de retour est requise." })
+    .trim()
+    .min(1, "L'adresse de retour est requise.")
+    .max(2048, "L'adresse de retour est trop longue."),
   promo_code: z.string({ error: "Le code promo doit être un texte." }).trim().max(64, "Le code promo est trop long.").nullish(),
 });
 
@@ -24,9 +28,5 @@ export const changeBody = z.object({
 });
 
 export const promoBody = z.object({
-  code: z
-    .string({ error: "Veuillez saisir un code." })
-    .trim()
-    .min(1, "Veuillez saisir un code.")
-    .max(64, "Ce code est trop long."),
+  code: z.string({ error: "Veuillez saisir un code." }).trim().min(1, "Veuillez saisir un code.").max(64, "Ce code est trop long."),
 });

@@ -83,7 +83,14 @@ async function upgradeNow(deps: Deps, user: UserRow, subId: string, cycle: Billi
   };
 }
 
-async function scheduleChange(deps: Deps, user: UserRow, plan: "basic" | "pro", target: "basic" | "pro" | "expired", cycle: BillingCycle | null, reason: string | null) {
+async function scheduleChange(
+  deps: Deps,
+  user: UserRow,
+  plan: "basic" | "pro",
+  target: "basic" | "pro" | "expired",
+  cycle: BillingCycle | null,
+  reason: string | null,
+) {
   const { db, log } = deps;
   const now = deps.clock.now();
   const scheduledAt = user.periodEndsAt ?? user.quotaRenewsAt ?? addMonths(now, 1);
@@ -106,10 +113,7 @@ async function scheduleChange(deps: Deps, user: UserRow, plan: "basic" | "pro", 
   }
   log.info("plan change scheduled", { user: user.id, target, cycle, at: scheduledAt.toISOString() });
   const when = frenchDate(scheduledAt);
-  const message =
-    target === "expired"
-      ? frBilling.user.cancelScheduled(when)
-      : frBilling.user.changeScheduled(PLAN_NAMES[target], CYCLE_NAMES[cycle!], when);
+  const message = target === "expired" ? frBilling.user.cancelScheduled(when) : frBilling.user.changeScheduled(PLAN_NAMES[target], CYCLE_NAMES[cycle!], when);
   return { message, current_plan: plan, target_plan: target, target_billing_cycle: cycle, scheduled_date: scheduledAt.toISOString() };
 }
 
@@ -134,7 +138,10 @@ async function scheduleAtStripe(deps: Deps, subId: string, target: "basic" | "pr
           start_date: current.start_date,
           end_date: current.end_date,
         },
-        { items: [{ price_data: { ...price, recurring: price.recurring! }, quantity: 1 }], duration: { interval: cycle === "annual" ? "year" : "month", interval_count: 1 } },
+        {
+          items: [{ price_data: { ...price, recurring: price.recurring! }, quantity: 1 }],
+          duration: { interval: cycle === "annual" ? "year" : "month", interval_count: 1 },
+        },
       ],
     }),
   );

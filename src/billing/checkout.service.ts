@@ -37,7 +37,11 @@ async function ensureCustomer(deps: Deps, stripe: Stripe, user: UserRow): Promis
     stripe.customers.create({ email: user.email, name: `${user.firstName} ${user.lastName}`, metadata: { user_id: String(user.id) } }),
   );
   // Two first checkouts at once: the first stored customer wins, the other is left unused at Stripe.
-  deps.db.update(users).set({ stripeCustomerId: customer.id }).where(and(eq(users.id, user.id), isNull(users.stripeCustomerId))).run();
+  deps.db
+    .update(users)
+    .set({ stripeCustomerId: customer.id })
+    .where(and(eq(users.id, user.id), isNull(users.stripeCustomerId)))
+    .run();
   return deps.db.select({ id: users.stripeCustomerId }).from(users).where(eq(users.id, user.id)).get()?.id ?? customer.id;
 }
 

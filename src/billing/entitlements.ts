@@ -64,8 +64,13 @@ function planColumns(input: PlanInput, start: Date): EntitlementValues {
   const { plan } = input;
   if (plan === "trial") {
     return {
-      subscriptionType: "trial", billingCycle: null, planQueries: PLAN_ALLOWANCE.trial,
-      trialEndsAt: new Date(start.getTime() + TRIAL_DAYS * DAY), planStartedAt: null, quotaRenewsAt: null, periodEndsAt: null,
+      subscriptionType: "trial",
+      billingCycle: null,
+      planQueries: PLAN_ALLOWANCE.trial,
+      trialEndsAt: new Date(start.getTime() + TRIAL_DAYS * DAY),
+      planStartedAt: null,
+      quotaRenewsAt: null,
+      periodEndsAt: null,
     };
   }
   if (plan === "expired") {
@@ -73,8 +78,12 @@ function planColumns(input: PlanInput, start: Date): EntitlementValues {
   }
   const cycle = input.cycle ?? "monthly";
   return {
-    subscriptionType: plan, billingCycle: cycle, planQueries: PLAN_ALLOWANCE[plan],
-    planStartedAt: start, quotaRenewsAt: addMonths(start, 1), periodEndsAt: periodEnd(start, cycle),
+    subscriptionType: plan,
+    billingCycle: cycle,
+    planQueries: PLAN_ALLOWANCE[plan],
+    planStartedAt: start,
+    quotaRenewsAt: addMonths(start, 1),
+    periodEndsAt: periodEnd(start, cycle),
   };
 }
 
@@ -97,7 +106,11 @@ function dropPendingChanges(db: Db, now: Date, userId: number): void {
  * from now on (null: none, the plan renews locally). Throws USER_NOT_FOUND.
  */
 export function grantPlan(
-  db: Db, now: Date, userId: number, input: PlanInput, why: Why,
+  db: Db,
+  now: Date,
+  userId: number,
+  input: PlanInput,
+  why: Why,
   opts: { start?: Date; periodEndsAt?: Date; stripeSubscriptionId?: string | null; stripeCustomerId?: string | null } = {},
 ): UserRow {
   const start = opts.start ?? now;
@@ -123,15 +136,26 @@ export function endPlan(db: Db, now: Date, userId: number, why: Why): UserRow {
  * allowance is left as it is (it changes with paid invoices only).
  */
 export function followStripePlan(
-  db: Db, now: Date, userId: number,
+  db: Db,
+  now: Date,
+  userId: number,
   s: { plan: "basic" | "pro"; cycle: BillingCycle; periodStart: Date; periodEnd: Date; subscriptionId: string },
   why: Why,
 ): UserRow {
   const row = mustWrite(
-    writeEntitlements(db, userId, {
-      subscriptionType: s.plan, billingCycle: s.cycle, planStartedAt: s.periodStart,
-      quotaRenewsAt: nextQuotaRenewal(s.periodStart, now), periodEndsAt: s.periodEnd, stripeSubscriptionId: s.subscriptionId,
-    }, now),
+    writeEntitlements(
+      db,
+      userId,
+      {
+        subscriptionType: s.plan,
+        billingCycle: s.cycle,
+        planStartedAt: s.periodStart,
+        quotaRenewsAt: nextQuotaRenewal(s.periodStart, now),
+        periodEndsAt: s.periodEnd,
+        stripeSubscriptionId: s.subscriptionId,
+      },
+      now,
+    ),
   );
   record(db, now, userId, why);
   return row;
@@ -139,7 +163,12 @@ export function followStripePlan(
 
 /** A new quota period: the plan's allowance again, extra requests kept. `guard` makes it conditional on what the caller read. */
 export function resetAllowance(
-  db: Db, now: Date, userId: number, s: { plan: Plan; quotaRenewsAt: Date | null; periodEndsAt: Date | null }, why: Why, guard?: SQL,
+  db: Db,
+  now: Date,
+  userId: number,
+  s: { plan: Plan; quotaRenewsAt: Date | null; periodEndsAt: Date | null },
+  why: Why,
+  guard?: SQL,
 ): UserRow | undefined {
   const row = writeEntitlements(db, userId, { planQueries: PLAN_ALLOWANCE[s.plan], quotaRenewsAt: s.quotaRenewsAt, periodEndsAt: s.periodEndsAt }, now, guard);
   if (row) record(db, now, userId, why);
@@ -209,7 +238,11 @@ export function noteBillingChange(db: Db, now: Date, userId: number | null, why:
 /** An account's billing record, newest first, as the admin view and `unisson users show` print it. */
 export function billingHistory(db: Db, userId: number, limit = 50) {
   return selectBillingChanges(db, userId, limit).map((c) => ({
-    at: c.createdAt.toISOString(), actor: c.actor, action: c.action, detail: c.detail, stripe_ref: c.stripeRef,
+    at: c.createdAt.toISOString(),
+    actor: c.actor,
+    action: c.action,
+    detail: c.detail,
+    stripe_ref: c.stripeRef,
   }));
 }
 

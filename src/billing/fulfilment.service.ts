@@ -7,7 +7,15 @@ import type { Deps } from "../deps.ts";
 import { addExtra } from "./entitlements.ts";
 import { OFFERS, type Product, REFERRAL_BONUS } from "../contracts/pricing.ts";
 import { requireStripe, stripeCall } from "./stripe-client.ts";
-import { applySubscriptionState, cancelNow, fetchSubscriptionState, idOf, settleDuplicate, type SubscriptionState, type SyncOutcome } from "./subscription-sync.service.ts";
+import {
+  applySubscriptionState,
+  cancelNow,
+  fetchSubscriptionState,
+  idOf,
+  settleDuplicate,
+  type SubscriptionState,
+  type SyncOutcome,
+} from "./subscription-sync.service.ts";
 
 export type FulfilOutcome = { fulfilled: boolean; reason?: "unpaid" | "already" | "unknown" };
 
@@ -27,7 +35,8 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
   const { db, clock, log } = deps;
   const stripe = requireStripe(deps.stripe);
   // An id (a webhook's news) is read from Stripe; a session object must come fresh from Stripe (the status poll).
-  const session = typeof sessionOrId === "string" ? await stripeCall(log, "checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(sessionOrId)) : sessionOrId;
+  const session =
+    typeof sessionOrId === "string" ? await stripeCall(log, "checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(sessionOrId)) : sessionOrId;
   if (!isPaid(session)) return { fulfilled: false, reason: "unpaid" };
   const subId = idOf(session.subscription);
   const state = subId ? await fetchSubscriptionState(deps, subId) : null;
@@ -57,13 +66,21 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
 
     db.insert(purchases)
       .values({
-        userId, productType: product, checkoutSessionId: session.id, invoiceId: idOf(session.invoice),
-        amountCents: session.amount_total ?? 0, currency: session.currency ?? "eur", createdAt: now,
+        userId,
+        productType: product,
+        checkoutSessionId: session.id,
+        invoiceId: idOf(session.invoice),
+        amountCents: session.amount_total ?? 0,
+        currency: session.currency ?? "eur",
+        createdAt: now,
       })
       .onConflictDoNothing()
       .run();
     if (local?.promoCode) {
-      db.update(promoCodes).set({ uses: sql`${promoCodes.uses} + 1` }).where(eq(promoCodes.code, local.promoCode)).run();
+      db.update(promoCodes)
+        .set({ uses: sql`${promoCodes.uses} + 1` })
+        .where(eq(promoCodes.code, local.promoCode))
+        .run();
     }
     // A deleted account: the money is recorded, there is nobody to credit (and its subscription is stopped below).
     if (!user) {
@@ -77,7 +94,12 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
       const now2 = db.select({ sub: users.stripeSubscriptionId }).from(users).where(eq(users.id, user.id)).get();
       if (local?.referrerId && now2?.sub === subId) rewardReferral(deps, now, local.referrerId, user.id, session.id);
     } else if (!offer.plan) {
-      addExtra(db, now, user.id, offer.requests, { actor: "stripe", action: "pack", detail: frBilling.change.packPaid(offer.name, offer.requests), stripeRef: session.id });
+      addExtra(db, now, user.id, offer.requests, {
+        actor: "stripe",
+        action: "pack",
+        detail: frBilling.change.packPaid(offer.name, offer.requests),
+        stripeRef: session.id,
+      });
     }
     log.info("checkout fulfilled", { session: session.id, user: user.id, product });
     return { fulfilled: true };
@@ -105,6 +127,11 @@ function rewardReferral(deps: Deps, now: Date, referrerId: number, refereeId: nu
     .get();
   if (!row) return;
   for (const id of [referrerId, refereeId]) {
-    addExtra(db, now, id, REFERRAL_BONUS, { actor: "stripe", action: "referral", detail: frBilling.change.referralBonus(REFERRAL_BONUS), stripeRef: sessionId });
+    addExtra(db, now, id, REFERRAL_BONUS, {
+      actor: "stripe",
+      action: "referral",
+      detail: frBilling.change.referralBonus(REFERRAL_BONUS),
+      stripeRef: sessionId,
+    });
   }
 }

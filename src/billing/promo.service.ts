@@ -76,7 +76,11 @@ export function listPromoCodes(db: Db): PromoRow[] {
 }
 
 function findPromo(db: Db, code: string): PromoRow | undefined {
-  return db.select().from(promoCodes).where(eq(promoCodes.code, normalizeCode(code))).get();
+  return db
+    .select()
+    .from(promoCodes)
+    .where(eq(promoCodes.code, normalizeCode(code)))
+    .get();
 }
 
 export type ResolvedPromo =
@@ -99,7 +103,9 @@ export function resolvePromo(db: Db, now: Date, user: UserRow, raw: string): Res
       throw new AppError("PROMO_INVALID", frDetails.promo.referralUsed);
     }
     return {
-      kind: "referral", code, referrerId: referrer.id,
+      kind: "referral",
+      code,
+      referrerId: referrer.id,
       message: frBilling.user.referralValid(REFERRAL_BONUS),
     };
   }
@@ -108,7 +114,10 @@ export function resolvePromo(db: Db, now: Date, user: UserRow, raw: string): Res
   if (promo.expiresAt && promo.expiresAt.getTime() <= now.getTime()) throw new AppError("PROMO_INVALID", frDetails.promo.expired);
   if (promo.maxUses != null && promo.uses >= promo.maxUses) throw new AppError("PROMO_INVALID", frDetails.promo.usedUp);
   return {
-    kind: "coupon", code, percentOff: promo.percentOff, stripeCouponId: promo.stripeCouponId,
+    kind: "coupon",
+    code,
+    percentOff: promo.percentOff,
+    stripeCouponId: promo.stripeCouponId,
     message: frAnswers.couponValid(promo.percentOff),
   };
 }
@@ -117,7 +126,12 @@ export function resolvePromo(db: Db, now: Date, user: UserRow, raw: string): Res
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 function candidateCode(firstName: string): string {
-  const prefix = firstName.normalize("NFD").replace(/[^A-Za-z]/g, "").toUpperCase().slice(0, 6) || "UNISSON";
+  const prefix =
+    firstName
+      .normalize("NFD")
+      .replace(/[^A-Za-z]/g, "")
+      .toUpperCase()
+      .slice(0, 6) || "UNISSON";
   let suffix = "";
   for (let i = 0; i < 5; i++) suffix += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return `${prefix}-${suffix}`;
@@ -131,7 +145,10 @@ export function ensureReferralCode(db: Db, now: Date, user: UserRow): string {
     if (findPromo(db, code)) continue;
     try {
       // Only where none is set yet: two first calls at once keep one code.
-      db.update(users).set({ referralCode: code, updatedAt: now }).where(and(eq(users.id, user.id), isNull(users.referralCode))).run();
+      db.update(users)
+        .set({ referralCode: code, updatedAt: now })
+        .where(and(eq(users.id, user.id), isNull(users.referralCode)))
+        .run();
       const stored = db.select({ code: users.referralCode }).from(users).where(eq(users.id, user.id)).get()?.code;
       if (stored) return stored;
     } catch (e) {

@@ -8,7 +8,15 @@ import { DAY } from "../lib/clock.ts";
 import { endPlan, noteBillingChange } from "./entitlements.ts";
 import { requireStripe, stripeCall } from "./stripe-client.ts";
 import {
-  applySubscriptionState, cancelNow, claimInvoice, idOf, invoiceSubscription, isLive, planOfSubscription, settleDuplicate, stateOf,
+  applySubscriptionState,
+  cancelNow,
+  claimInvoice,
+  idOf,
+  invoiceSubscription,
+  isLive,
+  planOfSubscription,
+  settleDuplicate,
+  stateOf,
 } from "./subscription-sync.service.ts";
 
 /**
@@ -46,10 +54,12 @@ async function* paged<T extends { id: string }>(deps: Deps, what: string, list: 
 function attempt<T>(deps: Deps, dryRun: boolean, fn: () => T): T {
   let out!: T;
   try {
-    deps.db.$client.transaction(() => {
-      out = fn();
-      if (dryRun) throw new DryRun();
-    }).immediate();
+    deps.db.$client
+      .transaction(() => {
+        out = fn();
+        if (dryRun) throw new DryRun();
+      })
+      .immediate();
   } catch (e) {
     if (!(e instanceof DryRun)) throw e;
   }
@@ -70,7 +80,13 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
   const userOf = (id: number | undefined) => (id === undefined ? undefined : db.select().from(users).where(eq(users.id, id)).get());
   const note = (d: Omit<Difference, "fixed">, fixed: boolean) => {
     differences.push({ ...d, fixed });
-    if (!dryRun && fixed) noteBillingChange(db, deps.clock.now(), d.user_id, { actor: "reconcile", action: "reconcile", detail: `${d.kind} : ${d.detail}`, stripeRef: d.stripe_ref });
+    if (!dryRun && fixed)
+      noteBillingChange(db, deps.clock.now(), d.user_id, {
+        actor: "reconcile",
+        action: "reconcile",
+        detail: `${d.kind} : ${d.detail}`,
+        stripeRef: d.stripe_ref,
+      });
   };
 
   // 1. Stripe's subscriptions, each applied as an event would.
@@ -85,29 +101,77 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
     if (!state.user) {
       if (isLive(sub.status) && sub.metadata?.user_id) {
         if (!dryRun) await cancelNow(deps, sub.id);
-        note({ kind: frBilling.reconcile.orphanKind, user_id: null, email: null, stripe_ref: sub.id, detail: frBilling.reconcile.orphan(sub.metadata.user_id) }, !dryRun);
+        note(
+          { kind: frBilling.reconcile.orphanKind, user_id: null, email: null, stripe_ref: sub.id, detail: frBilling.reconcile.orphan(sub.metadata.user_id) },
+          !dryRun,
+        );
       }
       continue;
     }
-    const { outcome, after } = attempt(deps, dryRun, () => ({ outcome: applySubscriptionState(deps, state, "reconcile", null), after: userOf(state.user!.id) }));
+    const { outcome, after } = attempt(deps, dryRun, () => ({
+      outcome: applySubscriptionState(deps, state, "reconcile", null),
+      after: userOf(state.user!.id),
+    }));
     if (outcome === "unchanged" || outcome === "orphan") continue;
     if (outcome === "duplicate") {
       if (!dryRun) await settleDuplicate(deps, state, "reconcile");
-      note({ kind: frBilling.reconcile.duplicateKind, user_id: before!.id, email: before!.email, stripe_ref: sub.id, detail: frBilling.reconcile.duplicate(String(state.otherLive)) }, !dryRun);
+      note(
+        {
+          kind: frBilling.reconcile.duplicateKind,
+          user_id: before!.id,
+          email: before!.email,
+          stripe_ref: sub.id,
+          detail: frBilling.reconcile.duplicate(String(state.otherLive)),
+        },
+        !dryRun,
+      );
       continue;
     }
     const stripeSays = planOfSubscription(sub);
-    note({
-      kind: outcome === "ended" ? frBilling.reconcile.endedKind : snapshot(before) === snapshot(after) ? frBilling.reconcile.notCreditedKind : frBilling.reconcile.differentKind, user_id: before!.id, email: before!.email, stripe_ref: sub.id,
-      detail: frBilling.reconcile.compare(sub.status, stripeSays ? frBilling.reconcile.stripeSays(stripeSays.plan, stripeSays.cycle, stripeSays.end.toISOString().slice(0, 10)) : null, snapshot(before), snapshot(after)),
-    }, !dryRun);
+    note(
+      {
+        kind:
+          outcome === "ended"
+            ? frBilling.reconcile.endedKind
+            : snapshot(before) === snapshot(after)
+              ? frBilling.reconcile.notCreditedKind
+              : frBilling.reconcile.differentKind,
+        user_id: before!.id,
+        email: before!.email,
+        stripe_ref: sub.id,
+        detail: frBilling.reconcile.compare(
+          sub.status,
+          stripeSays ? frBilling.reconcile.stripeSays(stripeSays.plan, stripeSays.cycle, stripeSays.end.toISOString().slice(0, 10)) : null,
+          snapshot(before),
+          snapshot(after),
+        ),
+      },
+      !dryRun,
+    );
   }
 
   // 2. Accounts naming a subscription Stripe does not list any more.
   for (const u of db.select().from(users).where(isNotNull(users.stripeSubscriptionId)).all()) {
     if (seen.has(u.stripeSubscriptionId!)) continue;
-    if (!dryRun) attempt(deps, false, () => endPlan(db, deps.clock.now(), u.id, { actor: "reconcile", action: "plan", detail: frBilling.change.unknownToStripe(u.stripeSubscriptionId), stripeRef: u.stripeSubscriptionId }));
-    note({ kind: frBilling.reconcile.goneKind, user_id: u.id, email: u.email, stripe_ref: u.stripeSubscriptionId!, detail: frBilling.reconcile.gone(u.subscriptionType) }, !dryRun);
+    if (!dryRun)
+      attempt(deps, false, () =>
+        endPlan(db, deps.clock.now(), u.id, {
+          actor: "reconcile",
+          action: "plan",
+          detail: frBilling.change.unknownToStripe(u.stripeSubscriptionId),
+          stripeRef: u.stripeSubscriptionId,
+        }),
+      );
+    note(
+      {
+        kind: frBilling.reconcile.goneKind,
+        user_id: u.id,
+        email: u.email,
+        stripe_ref: u.stripeSubscriptionId!,
+        detail: frBilling.reconcile.gone(u.subscriptionType),
+      },
+      !dryRun,
+    );
   }
 
   // 3. Paid invoices that no purchase records (a missed invoice.paid).
@@ -126,7 +190,16 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
       continue;
     }
     if (!dryRun) attempt(deps, false, () => claimInvoice(deps, deps.clock.now(), owner.id, invoice, plan, owner.billingCycle ?? "monthly"));
-    note({ kind: frBilling.reconcile.unrecordedKind, user_id: owner.id, email: owner.email, stripe_ref: invoice.id, detail: frBilling.reconcile.unrecorded(String(idOf(invoice.id)), invoice.amount_paid / 100) }, !dryRun);
+    note(
+      {
+        kind: frBilling.reconcile.unrecordedKind,
+        user_id: owner.id,
+        email: owner.email,
+        stripe_ref: invoice.id,
+        detail: frBilling.reconcile.unrecorded(String(idOf(invoice.id)), invoice.amount_paid / 100),
+      },
+      !dryRun,
+    );
   }
 
   log.info("billing reconciled", { dry_run: dryRun, subscriptions, invoices, differences: differences.length });

@@ -29,7 +29,9 @@ type PurchaseRow = typeof purchases.$inferSelect;
 async function purchaseOfPayment(deps: Deps, pi: string): Promise<{ purchase: PurchaseRow; invoiceId: string | null } | null> {
   const { db, log } = deps;
   const stripe = requireStripe(deps.stripe);
-  const payments = await stripeCall(log, "invoicePayments.list", () => stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: pi }, limit: 1 }));
+  const payments = await stripeCall(log, "invoicePayments.list", () =>
+    stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: pi }, limit: 1 }),
+  );
   const invoiceId = idOf(payments.data[0]?.invoice);
   if (invoiceId) {
     const purchase = db.select().from(purchases).where(eq(purchases.invoiceId, invoiceId)).get();
@@ -67,7 +69,11 @@ function takeBack(deps: Deps, now: Date, purchase: PurchaseRow, endSubscription:
   db.update(purchases).set({ status: "refunded", heldRequests: 0 }).where(eq(purchases.id, purchase.id)).run();
   if (userId !== null && endSubscription) endPlan(db, now, userId, why(frBilling.change.planEndedByRefund));
   if (purchase.checkoutSessionId) {
-    const referral = db.select().from(referrals).where(and(eq(referrals.checkoutSessionId, purchase.checkoutSessionId), isNull(referrals.revokedAt))).get();
+    const referral = db
+      .select()
+      .from(referrals)
+      .where(and(eq(referrals.checkoutSessionId, purchase.checkoutSessionId), isNull(referrals.revokedAt)))
+      .get();
     if (referral) {
       db.update(referrals).set({ revokedAt: now }).where(eq(referrals.id, referral.id)).run();
       for (const id of [referral.referrerId, referral.refereeId]) {
@@ -78,7 +84,7 @@ function takeBack(deps: Deps, now: Date, purchase: PurchaseRow, endSubscription:
 }
 
 /** charge.refunded: only a full refund takes anything back. */
-export async function chargeRefunded(deps: Deps, chargeId: string, ref: string): Promise<void> {
+export async function chargeRefunded(deps: Deps, chargeId: string): Promise<void> {
   const { db, clock, log } = deps;
   const stripe = requireStripe(deps.stripe);
   const charge = await stripeCall(log, "charges.retrieve", () => stripe.charges.retrieve(chargeId));
@@ -109,7 +115,7 @@ export async function chargeRefunded(deps: Deps, chargeId: string, ref: string):
 const OPEN_DISPUTE = new Set<string>(["warning_needs_response", "needs_response", "under_review", "warning_under_review"]);
 
 /** charge.dispute.*: opened holds the pack's requests or the period's plan requests, won gives them back, lost takes everything back. */
-export async function disputeChanged(deps: Deps, disputeId: string, ref: string): Promise<void> {
+export async function disputeChanged(deps: Deps, disputeId: string): Promise<void> {
   const { db, clock, log } = deps;
   const stripe = requireStripe(deps.stripe);
   const dispute: Stripe.Dispute = await stripeCall(log, "disputes.retrieve", () => stripe.disputes.retrieve(disputeId));
@@ -130,7 +136,12 @@ export async function disputeChanged(deps: Deps, disputeId: string, ref: string)
   immediate(db, () => {
     const purchase = db.select().from(purchases).where(eq(purchases.id, found.purchase.id)).get()!;
     const offer = OFFERS[purchase.productType];
-    const why = (detail: string): Why => ({ actor: "stripe", action: "dispute", detail: `Litige ${dispute.id} (${dispute.status}) : ${detail}`, stripeRef: dispute.id });
+    const why = (detail: string): Why => ({
+      actor: "stripe",
+      action: "dispute",
+      detail: `Litige ${dispute.id} (${dispute.status}) : ${detail}`,
+      stripeRef: dispute.id,
+    });
     if (OPEN_DISPUTE.has(dispute.status) && purchase.status === "completed") {
       let held = 0;
       if (purchase.userId !== null && !offer.plan) held = takeBackExtra(db, now, purchase.userId, offer.requests, (n) => why(frBilling.change.packHeld(n)));
@@ -141,7 +152,8 @@ export async function disputeChanged(deps: Deps, disputeId: string, ref: string)
       if (purchase.userId !== null && purchase.heldRequests > 0 && offer.plan) {
         // A renewal may have come meanwhile: what is given back never passes the plan's allowance.
         releasePlanQueries(db, now, purchase.userId, purchase.heldRequests, offer.requests, (n) => why(frBilling.change.planGivenBack(n)));
-      } else if (purchase.userId !== null && purchase.heldRequests > 0) addExtra(db, now, purchase.userId, purchase.heldRequests, why(frBilling.change.heldGivenBack(purchase.heldRequests)));
+      } else if (purchase.userId !== null && purchase.heldRequests > 0)
+        addExtra(db, now, purchase.userId, purchase.heldRequests, why(frBilling.change.heldGivenBack(purchase.heldRequests)));
       else noteBillingChange(db, now, purchase.userId, why(frBilling.change.disputeWon));
       db.update(purchases).set({ status: "completed", heldRequests: 0 }).where(eq(purchases.id, purchase.id)).run();
     } else if (lost && purchase.status !== "refunded") {

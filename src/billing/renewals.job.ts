@@ -43,9 +43,18 @@ function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
       } else {
         // The new plan starts on the renewal date, so its monthly anniversaries stay where they were.
         const cycle = change.targetCycle ?? "monthly";
-        grantPlan(db, now, change.userId, { plan: change.targetPlan, cycle }, {
-          actor: "job", action: "plan", detail: frBilling.change.scheduledChangeApplied(PLAN_NAMES[change.targetPlan], CYCLE_NAMES[cycle]),
-        }, { start: change.scheduledAt });
+        grantPlan(
+          db,
+          now,
+          change.userId,
+          { plan: change.targetPlan, cycle },
+          {
+            actor: "job",
+            action: "plan",
+            detail: frBilling.change.scheduledChangeApplied(PLAN_NAMES[change.targetPlan], CYCLE_NAMES[cycle]),
+          },
+          { start: change.scheduledAt },
+        );
       }
       applied++;
     });
@@ -79,7 +88,10 @@ function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
       while (periodEndsAt.getTime() <= now.getTime()) periodEndsAt = addMonths(periodEndsAt, months);
     }
     const done = resetAllowance(
-      db, now, u.id, { plan: u.subscriptionType, quotaRenewsAt: nextQuotaRenewal(anchor, now), periodEndsAt },
+      db,
+      now,
+      u.id,
+      { plan: u.subscriptionType, quotaRenewsAt: nextQuotaRenewal(anchor, now), periodEndsAt },
       { actor: "job", action: "renewal", detail: frBilling.change.monthRenewed },
       and(eq(users.quotaRenewsAt, quotaDue), eq(users.subscriptionType, u.subscriptionType)),
     );

@@ -40,8 +40,10 @@ export function planOfSubscription(sub: Stripe.Subscription): { plan: "basic" | 
   const plan = planOfProduct(idOf(item.price.product));
   if (!plan) return null;
   return {
-    plan, cycle: item.price.recurring?.interval === "year" ? "annual" : "monthly",
-    start: new Date(item.current_period_start * 1000), end: new Date(item.current_period_end * 1000),
+    plan,
+    cycle: item.price.recurring?.interval === "year" ? "annual" : "monthly",
+    start: new Date(item.current_period_start * 1000),
+    end: new Date(item.current_period_end * 1000),
   };
 }
 
@@ -91,7 +93,14 @@ export const isLive = (status: string) => LIVE.has(status);
 export function claimInvoice(deps: Deps, now: Date, userId: number, invoice: Stripe.Invoice, plan: "basic" | "pro", cycle: "monthly" | "annual"): boolean {
   const row = deps.db
     .insert(purchases)
-    .values({ userId, productType: productFor(plan, cycle), invoiceId: invoice.id, amountCents: invoice.amount_paid, currency: invoice.currency, createdAt: now })
+    .values({
+      userId,
+      productType: productFor(plan, cycle),
+      invoiceId: invoice.id,
+      amountCents: invoice.amount_paid,
+      currency: invoice.currency,
+      createdAt: now,
+    })
     .onConflictDoNothing()
     .returning({ id: purchases.id })
     .get();
@@ -137,7 +146,10 @@ export function applySubscriptionState(deps: Deps, state: SubscriptionState, act
   let outcome: SyncOutcome = "unchanged";
   if (!linked) {
     grantPlan(db, now, user.id, stripePlan, why("plan", `Abonnement Stripe ${label} actif.`), {
-      start: stripePlan.start, periodEndsAt: stripePlan.end, stripeSubscriptionId: sub.id, stripeCustomerId: idOf(sub.customer),
+      start: stripePlan.start,
+      periodEndsAt: stripePlan.end,
+      stripeSubscriptionId: sub.id,
+      stripeCustomerId: idOf(sub.customer),
     });
     // The invoice that started it is counted by this grant, not again below.
     if (invoice?.status === "paid") claimInvoice(deps, now, user.id, invoice, stripePlan.plan, stripePlan.cycle);
@@ -145,8 +157,13 @@ export function applySubscriptionState(deps: Deps, state: SubscriptionState, act
   }
   const samePeriod = user.periodEndsAt?.getTime() === stripePlan.end.getTime() && user.planStartedAt?.getTime() === stripePlan.start.getTime();
   if (user.subscriptionType !== stripePlan.plan || user.billingCycle !== stripePlan.cycle || !samePeriod) {
-    followStripePlan(db, now, user.id, { ...stripePlan, periodStart: stripePlan.start, periodEnd: stripePlan.end, subscriptionId: sub.id },
-      why("plan", frBilling.change.alignedOnStripe(label, stripePlan.end.toISOString().slice(0, 10))));
+    followStripePlan(
+      db,
+      now,
+      user.id,
+      { ...stripePlan, periodStart: stripePlan.start, periodEnd: stripePlan.end, subscriptionId: sub.id },
+      why("plan", frBilling.change.alignedOnStripe(label, stripePlan.end.toISOString().slice(0, 10))),
+    );
     settlePendingChange(deps, now, user.id, stripePlan.plan, stripePlan.cycle);
     // basic -> pro at Stripe happens only once the upgrade is paid: its allowance is added to what remains.
     if (user.subscriptionType === "basic" && stripePlan.plan === "pro") {
@@ -156,8 +173,13 @@ export function applySubscriptionState(deps: Deps, state: SubscriptionState, act
   }
   if (invoice?.status === "paid" && claimInvoice(deps, now, user.id, invoice, stripePlan.plan, stripePlan.cycle)) {
     if (invoice.billing_reason === "subscription_cycle") {
-      resetAllowance(db, now, user.id, { plan: stripePlan.plan, quotaRenewsAt: nextQuotaRenewal(stripePlan.start, now), periodEndsAt: stripePlan.end },
-        why("renewal", frBilling.change.renewalPaid(invoice.id, label, PLAN_ALLOWANCE[stripePlan.plan])));
+      resetAllowance(
+        db,
+        now,
+        user.id,
+        { plan: stripePlan.plan, quotaRenewsAt: nextQuotaRenewal(stripePlan.start, now), periodEndsAt: stripePlan.end },
+        why("renewal", frBilling.change.renewalPaid(invoice.id, label, PLAN_ALLOWANCE[stripePlan.plan])),
+      );
       log.info("subscription renewed", { user: user.id, invoice: invoice.id });
     }
     outcome = outcome === "unchanged" ? "updated" : outcome;
@@ -170,7 +192,14 @@ function settlePendingChange(deps: Deps, now: Date, userId: number, plan: "basic
   deps.db
     .update(pendingPlanChanges)
     .set({ status: "applied", endedAt: now })
-    .where(and(eq(pendingPlanChanges.userId, userId), eq(pendingPlanChanges.status, "pending"), eq(pendingPlanChanges.targetPlan, plan), eq(pendingPlanChanges.targetCycle, cycle)))
+    .where(
+      and(
+        eq(pendingPlanChanges.userId, userId),
+        eq(pendingPlanChanges.status, "pending"),
+        eq(pendingPlanChanges.targetPlan, plan),
+        eq(pendingPlanChanges.targetCycle, cycle),
+      ),
+    )
     .run();
 }
 
@@ -203,7 +232,10 @@ export async function settleDuplicate(deps: Deps, state: SubscriptionState, acto
     const pi = idOf(payments.data[0]?.payment?.payment_intent);
     if (pi) {
       await stripeCall(log, "refunds.create", () =>
-        stripe.refunds.create({ payment_intent: pi, reason: "duplicate", metadata: { unisson_reason: "duplicate_subscription", subscription: sub.id } }, { idempotencyKey: `duplicate-${sub.id}` }),
+        stripe.refunds.create(
+          { payment_intent: pi, reason: "duplicate", metadata: { unisson_reason: "duplicate_subscription", subscription: sub.id } },
+          { idempotencyKey: `duplicate-${sub.id}` },
+        ),
       );
       refunded = true;
     }
@@ -213,15 +245,26 @@ export async function settleDuplicate(deps: Deps, state: SubscriptionState, acto
     if (invoice?.status === "paid") {
       db.insert(purchases)
         .values({
-          userId: state.user?.id ?? null, productType: productFor(planOfSubscription(sub)?.plan ?? "basic", planOfSubscription(sub)?.cycle ?? "monthly"),
-          invoiceId: invoice.id, amountCents: invoice.amount_paid, currency: invoice.currency, status: refunded ? "refunded" : "completed", createdAt: now,
+          userId: state.user?.id ?? null,
+          productType: productFor(planOfSubscription(sub)?.plan ?? "basic", planOfSubscription(sub)?.cycle ?? "monthly"),
+          invoiceId: invoice.id,
+          amountCents: invoice.amount_paid,
+          currency: invoice.currency,
+          status: refunded ? "refunded" : "completed",
+          createdAt: now,
         })
         .onConflictDoUpdate({ target: purchases.invoiceId, set: { status: refunded ? "refunded" : "completed" } })
         .run();
     }
     noteBillingChange(db, now, state.user?.id ?? null, {
-      actor, action: "duplicate_subscription", stripeRef: sub.id,
-      detail: frBilling.change.duplicateCancelled(sub.id, refunded ? `${(invoice!.amount_paid / 100).toFixed(2).replace(".", ",")} €` : null, String(state.otherLive)),
+      actor,
+      action: "duplicate_subscription",
+      stripeRef: sub.id,
+      detail: frBilling.change.duplicateCancelled(
+        sub.id,
+        refunded ? `${(invoice!.amount_paid / 100).toFixed(2).replace(".", ",")} €` : null,
+        String(state.otherLive),
+      ),
     });
   });
   log.warn("duplicate subscription cancelled and refunded", { user: state.user?.id, subscription: sub.id, kept: state.otherLive, refunded });

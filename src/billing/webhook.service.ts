@@ -58,12 +58,12 @@ async function dispatch(deps: Deps, event: Stripe.Event): Promise<void> {
       log.warn("invoice payment failed", { invoice: event.data.object.id, subscription: invoiceSubscription(event.data.object) });
       break;
     case "charge.refunded":
-      await chargeRefunded(deps, event.data.object.id, event.id);
+      await chargeRefunded(deps, event.data.object.id);
       return;
     case "charge.dispute.created":
     case "charge.dispute.updated":
     case "charge.dispute.closed":
-      await disputeChanged(deps, event.data.object.id, event.id);
+      await disputeChanged(deps, event.data.object.id);
       return;
   }
   // Every subscription-related event: fetch the subscription again and apply what Stripe says now.
@@ -73,7 +73,15 @@ async function dispatch(deps: Deps, event: Stripe.Event): Promise<void> {
 }
 
 const SUBSCRIPTION_EVENTS = new Set<string>([
-  "invoice.paid", "invoice.payment_succeeded", "invoice.payment_failed", "invoice.payment_action_required",
-  "customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted",
-  "customer.subscription.paused", "customer.subscription.resumed", "customer.subscription.pending_update_applied", "customer.subscription.pending_update_expired",
+  "invoice.paid",
+  "invoice.payment_succeeded",
+  "invoice.payment_failed",
+  "invoice.payment_action_required",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "customer.subscription.paused",
+  "customer.subscription.resumed",
+  "customer.subscription.pending_update_applied",
+  "customer.subscription.pending_update_expired",
 ]);

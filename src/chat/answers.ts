@@ -65,16 +65,26 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
     });
     state.outcome = outcome;
     if (!state.leftOut) {
-      if (outcome.ok) ctx.live.emit("model_answered", { model: state.model.name, latency_ms: outcome.latencyMs, tokens_in: outcome.tokensIn, tokens_out: outcome.tokensOut, cost_eur: outcome.costEur });
+      if (outcome.ok)
+        ctx.live.emit("model_answered", {
+          model: state.model.name,
+          latency_ms: outcome.latencyMs,
+          tokens_in: outcome.tokensIn,
+          tokens_out: outcome.tokensOut,
+          cost_eur: outcome.costEur,
+        });
       else ctx.live.emit("model_failed", { model: state.model.name, reason: outcome.reason, latency_ms: outcome.latencyMs });
     }
     wake();
   });
 
-  const soft = setTimeout(() => {
-    softPassed = true;
-    wake();
-  }, Math.max(0, t.softAt - performance.now()));
+  const soft = setTimeout(
+    () => {
+      softPassed = true;
+      wake();
+    },
+    Math.max(0, t.softAt - performance.now()),
+  );
   while (!enough() && !ctx.live.abort.signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
   clearTimeout(soft);
 

@@ -13,7 +13,11 @@ export type NewMessage = {
 
 /** The caller's conversation, or undefined: another user's conversation reads exactly like a missing one. */
 export function findOwnedConversation(db: Db, id: number, userId: number): ConversationRow | undefined {
-  return db.select().from(conversations).where(and(eq(conversations.id, id), eq(conversations.userId, userId))).get();
+  return db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .get();
 }
 
 export function insertConversation(db: Db, userId: number, title: string, now: Date, source: ConversationSource = "web"): ConversationRow {

@@ -69,7 +69,17 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
 
   const questions = turn.hadClarification
     ? []
-    : await clarifyingQuestions(deps, available, composeQuestion([...turn.messages, userMessage]), ctx, condensedHistory(turn.earlier, closed, deps.ai.models.map((m) => m.name)));
+    : await clarifyingQuestions(
+        deps,
+        available,
+        composeQuestion([...turn.messages, userMessage]),
+        ctx,
+        condensedHistory(
+          turn.earlier,
+          closed,
+          deps.ai.models.map((m) => m.name),
+        ),
+      );
   if (questions.length > 0) {
     const id = save(deps, user.id, existing, [
       userMessage,

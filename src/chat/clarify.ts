@@ -44,7 +44,10 @@ function parseVerdict(text: string): string[] | null {
     const parsed = verdictSchema.safeParse(JSON.parse(text.slice(start, end + 1)));
     if (!parsed.success) return null;
     if (!parsed.data.needs_clarification) return [];
-    return parsed.data.questions.map((q) => q.trim()).filter(Boolean).slice(0, MAX_QUESTIONS);
+    return parsed.data.questions
+      .map((q) => q.trim())
+      .filter(Boolean)
+      .slice(0, MAX_QUESTIONS);
   } catch {
     return null;
   }

@@ -5,7 +5,7 @@ import type { ChatTurn } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { type AnswerState, collectAnswers, type RunCtx, timing } from "./answers.ts";
-import type { Consolidation, Degradation, Missing, ModelReport } from "../contracts/answer.ts";
+import type { Consolidation, Missing, ModelReport } from "../contracts/answer.ts";
 import { degradation, noticeText } from "./degraded.ts";
 import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./prompts.ts";
 import { buildSynthesisInput, finishSynthesis } from "./synthesis.ts";
@@ -32,18 +32,39 @@ export class NoSynthesis extends AppError {
  * chain that writes a complete one (checked: not cut, not refused, not
  * empty), every attempt within what remains of the one budget.
  */
-export async function consolidate(deps: Deps, models: readonly ModelDef[], skipped: readonly Skipped[], history: ChatTurn[], question: string, context: string, ctx: RunCtx): Promise<Consolidation> {
+export async function consolidate(
+  deps: Deps,
+  models: readonly ModelDef[],
+  skipped: readonly Skipped[],
+  history: ChatTurn[],
+  question: string,
+  context: string,
+  ctx: RunCtx,
+): Promise<Consolidation> {
   const t = timing(deps, models.length);
-  ctx.live.emit("run_started", { models: models.map((m) => m.name), skipped: skipped.map((s) => ({ model: s.model.name, reason: s.reason })), soft_deadline_ms: deps.config.ai.softDeadlineMs, quorum: t.quorum });
+  ctx.live.emit("run_started", {
+    models: models.map((m) => m.name),
+    skipped: skipped.map((s) => ({ model: s.model.name, reason: s.reason })),
+    soft_deadline_ms: deps.config.ai.softDeadlineMs,
+    quorum: t.quorum,
+  });
   const request = { system: ANSWER_SYSTEM, messages: [...history, { role: "user" as const, content: question }], maxTokens: ANSWER_MAX_TOKENS };
   const states = await collectAnswers(deps, models, request, t, ctx);
   const answered = states.flatMap((s) => (s.outcome?.ok ? [{ model: s.model, text: s.outcome.text, citations: s.outcome.citations }] : []));
   const individual = answered.map((a) => ({ name: a.model.name, answer: a.text }));
   if (answered.length < 2) throw new NoSynthesis("NOT_ENOUGH_ANSWERS", individual);
 
-  const input = buildSynthesisInput(question, answered.map((a) => ({ model: a.model.name, text: a.text, citations: a.citations })), context);
+  const input = buildSynthesisInput(
+    question,
+    answered.map((a) => ({ model: a.model.name, text: a.text, citations: a.citations })),
+    context,
+  );
   const labelOf = Object.fromEntries(Object.entries(input.labels).map(([label, name]) => [name, label]));
-  const synthesisRequest = { system: synthesisSystem(input.nonce), messages: [{ role: "user" as const, content: input.prompt }], maxTokens: SYNTHESIS_MAX_TOKENS };
+  const synthesisRequest = {
+    system: synthesisSystem(input.nonce),
+    messages: [{ role: "user" as const, content: input.prompt }],
+    maxTokens: SYNTHESIS_MAX_TOKENS,
+  };
   const intended = byPriority(models)[0]!.name;
 
   const missing = missingOf(states, skipped);
@@ -52,7 +73,13 @@ export async function consolidate(deps: Deps, models: readonly ModelDef[], skipp
     const remaining = t.budgetEnd - performance.now();
     if (remaining < MIN_SYNTHESIS_MS || ctx.live.abort.signal.aborted) break;
     // Known before the synthesiser writes: the answers are in and the synthesiser is chosen.
-    const degraded = degradation({ answered: answered.length, asked: models.length + skipped.filter((s) => s.reason !== NO_KEY).length, missing: missing.filter((m) => m.reason !== NO_KEY), primary: candidate.name, intended });
+    const degraded = degradation({
+      answered: answered.length,
+      asked: models.length + skipped.filter((s) => s.reason !== NO_KEY).length,
+      missing: missing.filter((m) => m.reason !== NO_KEY),
+      primary: candidate.name,
+      intended,
+    });
     const notice = degraded ? noticeText(degraded, candidate.name) : null;
     // With the labels, a client can finish the text as it is written (finishedPrefix, the /v1 stream).
     ctx.live.emit("synthesis_started", { model: candidate.name, notice, labels: input.labels });
@@ -72,7 +99,12 @@ export async function consolidate(deps: Deps, models: readonly ModelDef[], skipp
       continue;
     }
     return {
-      final_response: finishSynthesis(s.text, input.labels, answered.flatMap((a) => a.citations), notice),
+      final_response: finishSynthesis(
+        s.text,
+        input.labels,
+        answered.flatMap((a) => a.citations),
+        notice,
+      ),
       primary_ai: candidate.name,
       available_ais: answered.map((a) => a.model.name),
       failed_ais: missing.map((m) => ({ name: m.name, error: m.reason })),
@@ -90,7 +122,9 @@ export async function consolidate(deps: Deps, models: readonly ModelDef[], skipp
 export const NO_KEY = frChat.reason.skippedNoKey;
 
 function missingOf(states: readonly AnswerState[], skipped: readonly Skipped[]): Missing[] {
-  const failed = states.flatMap((s) => (s.outcome && !s.outcome.ok ? [{ name: s.model.name, reason: s.leftOut ? frChat.reason.leftOut : s.outcome.reason }] : []));
+  const failed = states.flatMap((s) =>
+    s.outcome && !s.outcome.ok ? [{ name: s.model.name, reason: s.leftOut ? frChat.reason.leftOut : s.outcome.reason }] : [],
+  );
   return [...failed, ...skipped.map((s) => ({ name: s.model.name, reason: s.reason }))];
 }
 
@@ -113,5 +147,17 @@ function report(s: AnswerState, label: string | null): ModelReport {
 }
 
 function skippedReport(s: Skipped): ModelReport {
-  return { name: s.model.name, provider: s.model.providerLabel, label: null, status: "skipped", answer: null, latency_ms: 0, tokens_in: null, tokens_out: null, cost_eur: 0, citations: [], error: s.reason };
+  return {
+    name: s.model.name,
+    provider: s.model.providerLabel,
+    label: null,
+    status: "skipped",
+    answer: null,
+    latency_ms: 0,
+    tokens_in: null,
+    tokens_out: null,
+    cost_eur: 0,
+    citations: [],
+    error: s.reason,
+  };
 }

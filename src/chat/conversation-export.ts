@@ -22,18 +22,25 @@ type ExportedMessage = {
  * code that wrote it, so a field missing or of another shape is left out.
  */
 function answerFacts(data: Record<string, unknown> | null) {
-  const d = (data ?? {}) as Record<string, any>;
+  const d = data ?? {};
   const names = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
   const models = Array.isArray(d.models) ? (d.models as Array<Record<string, unknown>>) : [];
   const sources = [...new Set(models.flatMap((m) => names(m?.citations)))];
   const failed = Array.isArray(d.failed_ais)
-    ? (d.failed_ais as Array<Record<string, unknown>>).filter((f) => typeof f?.name === "string").map((f) => ({ name: String(f.name), error: String(f.error ?? "") }))
+    ? (d.failed_ais as Array<Record<string, unknown>>)
+        .filter((f) => typeof f?.name === "string")
+        .map((f) => ({ name: String(f.name), error: String(f.error ?? "") }))
     : [];
   return { primary: typeof d.primary_ai === "string" ? d.primary_ai : null, consulted: names(d.available_ais), failed, sources };
 }
 
 function exportedMessage(m: MessageRow): ExportedMessage {
-  const base = { role: m.sender === "user" ? ("question" as const) : ("réponse" as const), type: m.messageType, date: m.createdAt.toISOString(), content: m.content };
+  const base = {
+    role: m.sender === "user" ? ("question" as const) : ("réponse" as const),
+    type: m.messageType,
+    date: m.createdAt.toISOString(),
+    content: m.content,
+  };
   if (m.messageType !== "final_response") return base;
   const f = answerFacts(m.resultData ?? null);
   return { ...base, synthesis_by: f.primary, models_consulted: f.consulted, models_failed: f.failed, sources: f.sources };
@@ -56,7 +63,8 @@ export function conversationMarkdown(doc: ReturnType<typeof conversationDocument
   const out = [`# ${doc.title}`, frChat.export.title(dateFr(doc.created_at))];
   for (const m of doc.messages) {
     out.push(`## ${m.role === "question" ? frChat.export.question : frChat.export.answer} · ${dateFr(m.date)}`, m.content.trim());
-    if (m.models_consulted?.length) out.push(`${frChat.export.modelsConsulted} ${m.models_consulted.join(", ")}${m.synthesis_by ? frChat.export.synthesisBy(m.synthesis_by) : ""}`);
+    if (m.models_consulted?.length)
+      out.push(`${frChat.export.modelsConsulted} ${m.models_consulted.join(", ")}${m.synthesis_by ? frChat.export.synthesisBy(m.synthesis_by) : ""}`);
     if (m.models_failed?.length) out.push(`${frChat.export.failed} ${m.models_failed.map((f) => `${f.name} (${f.error})`).join(", ")}`);
     // The answer text carries its own "## Sources" section; list them again only if it does not.
     if (m.sources?.length && !/^#{1,6}\s*Sources\b/im.test(m.content)) out.push(`${frChat.export.sources}\n${m.sources.map((s) => `- ${s}`).join("\n")}`);

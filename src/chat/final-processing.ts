@@ -91,7 +91,16 @@ export async function resultOf(deps: Deps, run: RunRow): Promise<ProcessResult> 
   return waitFor(deps, run);
 }
 
-async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSource, all: MessageRow[], models: ModelDef[], live: LiveRun, history?: ChatTurn[]) {
+async function execute(
+  deps: Deps,
+  user: UserRow,
+  run: RunRow,
+  source: QuotaSource,
+  all: MessageRow[],
+  models: ModelDef[],
+  live: LiveRun,
+  history?: ChatTurn[],
+) {
   const { db, clock, log } = deps;
   const closed = closedTurns(db, run.conversationId, run.turnMessageId);
   const turn = currentTurn(all, closed);
@@ -99,12 +108,20 @@ async function execute(deps: Deps, user: UserRow, run: RunRow, source: QuotaSour
   const names = deps.ai.models.map((m) => m.name);
   try {
     const skipped = skippedModels(deps.ai, clock.now());
-    const result = await consolidate(deps, models, skipped, history ?? historyTurns(turn.earlier, closed), composeQuestion(turn.messages), condenseTurns(history ?? historyTurns(turn.earlier, closed), names), {
-      userId: user.id,
-      conversationId: run.conversationId,
-      logs,
-      live,
-    });
+    const result = await consolidate(
+      deps,
+      models,
+      skipped,
+      history ?? historyTurns(turn.earlier, closed),
+      composeQuestion(turn.messages),
+      condenseTurns(history ?? historyTurns(turn.earlier, closed), names),
+      {
+        userId: user.id,
+        conversationId: run.conversationId,
+        logs,
+        live,
+      },
+    );
     const charged = isCharged(result.degraded);
     const done = await deps.ai.writes.run(() => {
       insertAiCalls(db, logs);
@@ -153,7 +170,13 @@ function answersOf(run: RunRow): IndividualAnswer[] {
 export function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">) {
   const message = findMessage(deps.db, run.resultMessageId!);
   if (!message) throw new AppError("CONVERSATION_NOT_FOUND");
-  const data = (message.resultData ?? {}) as { final_response?: string; primary_ai?: string; available_ais?: string[]; notice?: string | null; cost_eur?: number };
+  const data = (message.resultData ?? {}) as {
+    final_response?: string;
+    primary_ai?: string;
+    available_ais?: string[];
+    notice?: string | null;
+    cost_eur?: number;
+  };
   return {
     conversation_id: message.conversationId,
     final_response: data.final_response ?? message.content,

@@ -64,7 +64,10 @@ export function searchConversations(db: Db, userId: number, words: string[], lim
     (_, i) => `m${i} AS MATERIALIZED (SELECT rowid AS mid, bm25(chat_search, 0.0, 1.0) AS score FROM chat_search WHERE chat_search MATCH ?${i + 3}),
        w${i} AS MATERIALIZED (SELECT m.conversation_id AS cid, min(m${i}.score) AS score FROM m${i} JOIN messages m ON m.id = m${i}.mid GROUP BY m.conversation_id)`,
   );
-  const joins = matches.slice(1).map((_, i) => `JOIN w${i + 1} ON w${i + 1}.cid = w0.cid`).join(" ");
+  const joins = matches
+    .slice(1)
+    .map((_, i) => `JOIN w${i + 1} ON w${i + 1}.cid = w0.cid`)
+    .join(" ");
   const score = matches.map((_, i) => `w${i}.score`).join(" + ");
   return db.$client
     .query(
@@ -83,5 +86,8 @@ export function searchConversations(db: Db, userId: number, words: string[], lim
  */
 export function searchWords(q: string): string[] {
   const words = q.normalize("NFC").match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.filter((w) => w.length > 1 || /\p{N}/u.test(w)).slice(0, 8).map((w) => w.slice(0, 40));
+  return words
+    .filter((w) => w.length > 1 || /\p{N}/u.test(w))
+    .slice(0, 8)
+    .map((w) => w.slice(0, 40));
 }

@@ -66,7 +66,7 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
           seen = e.id;
           send(e.type === "final" && row?.resultMessageId ? { ...e, data: answerOf(deps, row) } : e);
         }
-        if (!row || row.status !== "running") close();
+        if (row?.status !== "running") close();
       };
       const poll = setInterval(() => replay(findRunById(deps.db, run.id)), POLL_MS);
       stop = () => {
@@ -81,7 +81,11 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
   });
 }
 
-export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } as const;
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+} as const;
 
 /** GET /conversation/{id}/events: the conversation's latest run, ownership checked. */
 export function conversationEvents(deps: Deps, userId: number, conversationId: number, afterId: number): ReadableStream<Uint8Array> {

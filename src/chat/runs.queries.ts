@@ -56,7 +56,10 @@ export function listRunningRuns(db: Db): RunRow[] {
 /** `charged` false records a degraded answer given for free (the refund happened in the same transaction). */
 export function finishRun(db: Db, runId: number, resultMessageId: number, now: Date, events: RunEvent[], charged: boolean): void {
   const refund = charged ? {} : { charged: false, chargedFrom: null };
-  db.update(processingRuns).set({ status: "done", resultMessageId, finishedAt: now, events, ...refund }).where(eq(processingRuns.id, runId)).run();
+  db.update(processingRuns)
+    .set({ status: "done", resultMessageId, finishedAt: now, events, ...refund })
+    .where(eq(processingRuns.id, runId))
+    .run();
 }
 
 /** A failed run keeps the error code its waiters answer with; `charged` false records the refund. */
@@ -69,17 +72,28 @@ export function failRun(db: Db, runId: number, code: string, now: Date, events?:
 
 /** A run of this conversation still in progress, if any (/chat and delete wait for it). */
 export function runningRunOf(db: Db, conversationId: number): RunRow | undefined {
-  return db.select().from(processingRuns).where(and(eq(processingRuns.conversationId, conversationId), eq(processingRuns.status, "running"))).get();
+  return db
+    .select()
+    .from(processingRuns)
+    .where(and(eq(processingRuns.conversationId, conversationId), eq(processingRuns.status, "running")))
+    .get();
 }
 
 /** The user messages whose run failed, but for `except` (the turn being retried): a new message after one starts a new turn. */
 export function closedTurns(db: Db, conversationId: number, except?: number): Set<number> {
-  return new Set(listRuns(db, conversationId).filter((r) => r.status === "failed" && r.turnMessageId !== except).map((r) => r.turnMessageId));
+  return new Set(
+    listRuns(db, conversationId)
+      .filter((r) => r.status === "failed" && r.turnMessageId !== except)
+      .map((r) => r.turnMessageId),
+  );
 }
 
 /** The events so far of a run in progress (a client of another server process reads them). */
 export function saveRunEvents(db: Db, runId: number, events: RunEvent[]): void {
-  db.update(processingRuns).set({ events }).where(and(eq(processingRuns.id, runId), eq(processingRuns.status, "running"))).run();
+  db.update(processingRuns)
+    .set({ events })
+    .where(and(eq(processingRuns.id, runId), eq(processingRuns.status, "running")))
+    .run();
 }
 
 export function findRunById(db: Db, runId: number): RunRow | undefined {

@@ -42,7 +42,14 @@ export type Consolidation = {
   failed_ais: Array<{ name: string; error: string }>;
   labels: Record<string, string>;
   models: ModelReport[];
-  synthesis: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; cost_eur: number; attempts: Array<{ name: string; error: string }> };
+  synthesis: {
+    model: string;
+    latency_ms: number;
+    tokens_in: number | null;
+    tokens_out: number | null;
+    cost_eur: number;
+    attempts: Array<{ name: string; error: string }>;
+  };
   degraded: Degradation | null;
   notice: string | null;
   /** Every call of the run (answers, every synthesis attempt), in euros. */

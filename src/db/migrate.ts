@@ -29,9 +29,7 @@ export function runMigrations(db: Db, list: ReadonlyArray<(typeof migrations)[nu
 }
 
 function appliedCount(db: Db): number {
-  const exists = db.$client
-    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
-    .get();
+  const exists = db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
   if (!exists) return 0;
   const row = db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number };
   return row.n;

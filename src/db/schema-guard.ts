@@ -29,9 +29,7 @@ export function schemaState(db: Db): SchemaState {
 }
 
 export function newerRefusal(path: string, state: SchemaState): RefusedError {
-  return new RefusedError(
-    frOps.schema.newer(resolve(path), state.version, SCHEMA_VERSION),
-  );
+  return new RefusedError(frOps.schema.newer(resolve(path), state.version, SCHEMA_VERSION));
 }
 
 /**

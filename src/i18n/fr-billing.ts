@@ -15,7 +15,8 @@ export const frBilling = {
     upgradeCredit: (credit: string) => `Crédit de ${credit} pour la période non utilisée de votre forfait actuel.`,
     annualSavings: (savings: string, badge: string | null) => `Économisez ${savings} par an (${badge}).`,
     referralShare: (bonus: number) => `Partagez votre code : vous et votre filleul recevez chacun +${bonus} requêtes lors de son abonnement.`,
-    referralGoPro: (bonus: number) => `Passez au forfait Pro pour obtenir votre code de parrainage personnel : +${bonus} requêtes pour vous et pour chaque filleul.`,
+    referralGoPro: (bonus: number) =>
+      `Passez au forfait Pro pour obtenir votre code de parrainage personnel : +${bonus} requêtes pour vous et pour chaque filleul.`,
     referralValid: (bonus: number) => `Code de parrainage valide : vous et votre parrain recevrez chacun ${bonus} requêtes bonus lors de votre abonnement.`,
   },
   /** `billing_changes.detail`: why an account's plan or balance moved. */
@@ -35,7 +36,8 @@ export const frBilling = {
     stripeEnded: (status: string) => `Abonnement Stripe terminé (${status}) : forfait expiré.`,
     alignedOnStripe: (label: string, end: string) => `Forfait aligné sur Stripe : ${label}, période jusqu'au ${end}.`,
     upgradePaid: (added: number) => `Mise à niveau Pro payée : +${added} requêtes.`,
-    renewalPaid: (invoice: string, label: string, allowance: number) => `Renouvellement payé (${invoice}) : requêtes du forfait ${label} remises à ${allowance}.`,
+    renewalPaid: (invoice: string, label: string, allowance: number) =>
+      `Renouvellement payé (${invoice}) : requêtes du forfait ${label} remises à ${allowance}.`,
     duplicateCancelled: (subId: string, refunded: string | null, kept: string) =>
       `Second abonnement Stripe ${subId} résilié${refunded ? ` et remboursé (${refunded})` : ""} : le compte garde ${kept}.`,
     grantedWithoutPayment: (label: string) => `Forfait ${label} attribué sans paiement.`,
@@ -65,7 +67,8 @@ export const frBilling = {
     differentKind: "forfait différent",
     goneKind: "abonnement disparu",
     gone: (plan: string) => `Stripe ne connaît pas cet abonnement : forfait ${plan} expiré.`,
-    compare: (status: string, says: string | null, before: string, after: string) => `Stripe : ${status}${says ? ` ${says}` : ""} ; base : ${before} → ${after}.`,
+    compare: (status: string, says: string | null, before: string, after: string) =>
+      `Stripe : ${status}${says ? ` ${says}` : ""} ; base : ${before} → ${after}.`,
     stripeSays: (plan: string, cycle: string, end: string) => `${plan}/${cycle} jusqu'au ${end}`,
     unrecordedKind: "paiement non enregistré",
     unrecorded: (invoice: string, euros: number) => `facture payée ${invoice} (${euros} €) absente des achats : enregistrée.`,

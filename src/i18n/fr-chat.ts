@@ -16,7 +16,8 @@ export const frChat = {
   },
   /** The notice that opens a degraded answer; its parts are joined by a space. */
   degraded: {
-    partial: (answered: number, asked: number) => `**Réponse partielle** : synthèse établie à partir de ${answered} réponse${answered > 1 ? "s" : ""} sur ${asked}.`,
+    partial: (answered: number, asked: number) =>
+      `**Réponse partielle** : synthèse établie à partir de ${answered} réponse${answered > 1 ? "s" : ""} sur ${asked}.`,
     missing: (list: string) => `Sans réponse : ${list}.`,
     fallback: (primary: string, intended: string) => `Synthèse rédigée par ${primary} à la place de ${intended}.`,
     notCharged: (under: number) => `Moins de ${under} réponses : cette requête ne vous est pas décomptée.`,

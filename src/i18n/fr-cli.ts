@@ -61,14 +61,16 @@ export const frCli = {
   mail: {
     empty: "Aucun email.",
     status: { outbox: "boîte d'envoi", sent: "envoyé", failed: "échec" },
-    body: (id: number, to: string, subject: string, text: string, error: string | null) => `--- n° ${id} à ${to} : ${subject}\n${text}${error ? `\n(erreur : ${error})` : ""}`,
+    body: (id: number, to: string, subject: string, text: string, error: string | null) =>
+      `--- n° ${id} à ${to} : ${subject}\n${text}${error ? `\n(erreur : ${error})` : ""}`,
   },
   backup: {
     written: (file: string, kib: string) => `Sauvegarde écrite et vérifiée (integrity_check : ok) : ${file} (${kib} Kio)`,
   },
   migrate: {
     serverRunning: (pid: number, host: string) => `Un serveur Unisson utilise cette base (pid ${pid} sur ${host}) : arrêtez-le avant de migrer.`,
-    applied: (n: number, path: string, backup: string | null) => `${n} migration(s) appliquée(s) à ${path}${backup ? ` (sauvegarde préalable : ${backup})` : ""}`,
+    applied: (n: number, path: string, backup: string | null) =>
+      `${n} migration(s) appliquée(s) à ${path}${backup ? ` (sauvegarde préalable : ${backup})` : ""}`,
     upToDate: (path: string) => `Base à jour : ${path}`,
   },
 };

@@ -7,7 +7,8 @@
 export const frOps = {
   lease: {
     held: (holder: string) => `Un autre serveur Unisson utilise déjà cette base (${holder}) : arrêtez-le avant d'en démarrer un second.`,
-    holder: (pid: number, host: string, url: string | null, ago: number) => `pid ${pid} sur ${host}${url ? `, ${url}` : ""}, dernier signe de vie il y a ${ago} s`,
+    holder: (pid: number, host: string, url: string | null, ago: number) =>
+      `pid ${pid} sur ${host}${url ? `, ${url}` : ""}, dernier signe de vie il y a ${ago} s`,
   },
   schema: {
     newer: (path: string, version: number | string, known: number | string) =>
@@ -36,7 +37,8 @@ export const frOps = {
     mail: (on: boolean) => (on ? "SMTP" : "boîte d'envoi (SMTP_URL absent)"),
     moderation: (on: boolean) => (on ? "API OpenAI" : "règles locales (OPENAI_API_KEY absent)"),
     metrics: (on: boolean) => (on ? "GET /metrics" : "désactivées (METRICS_TOKEN absent)"),
-    backups: (minutes: number | null, keep: number) => (minutes ? `toutes les ${minutes} min, ${keep} gardées` : "automatiques désactivées (BACKUP_INTERVAL absent)"),
+    backups: (minutes: number | null, keep: number) =>
+      minutes ? `toutes les ${minutes} min, ${keep} gardées` : "automatiques désactivées (BACKUP_INTERVAL absent)",
   },
   notFoundPage: {
     title: "Page introuvable · Unisson",

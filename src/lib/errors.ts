@@ -61,12 +61,21 @@ const table = {
   QUOTA_OTHER: [402, "Vous n'avez plus de requêtes disponibles. Gérez votre abonnement pour continuer."],
   MAINTENANCE: [503, "Le système est en maintenance : il nécessite au moins 2 IA disponibles. Veuillez réessayer plus tard."],
   CONVERSATION_NOT_FOUND: [404, "Conversation introuvable."],
-  CONTENT_REFUSED: [400, "Votre message ne peut pas être traité car il enfreint nos règles d'utilisation. Unisson fournit des informations utiles et constructives : merci de reformuler votre question."],
+  CONTENT_REFUSED: [
+    400,
+    "Votre message ne peut pas être traité car il enfreint nos règles d'utilisation. Unisson fournit des informations utiles et constructives : merci de reformuler votre question.",
+  ],
   NOTHING_TO_PROCESS: [409, "Aucune question n'attend d'analyse finale dans cette conversation."],
-  NOT_ENOUGH_ANSWERS: [503, "Trop peu d'IA ont répondu pour établir une synthèse fiable (au moins 2 réponses sont nécessaires). Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
+  NOT_ENOUGH_ANSWERS: [
+    503,
+    "Trop peu d'IA ont répondu pour établir une synthèse fiable (au moins 2 réponses sont nécessaires). Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants.",
+  ],
   RUN_IN_PROGRESS: [409, "Une analyse est en cours dans cette conversation : attendez sa réponse avant d'envoyer un nouveau message."],
   DELETE_DURING_RUN: [409, "Une analyse est en cours dans cette conversation : vous pourrez la supprimer dès que la réponse sera arrivée."],
-  MODERATION_UNAVAILABLE: [503, "La vérification de votre message est momentanément indisponible. Rien n'a été décompté : veuillez réessayer dans quelques instants."],
+  MODERATION_UNAVAILABLE: [
+    503,
+    "La vérification de votre message est momentanément indisponible. Rien n'a été décompté : veuillez réessayer dans quelques instants.",
+  ],
   SYNTHESIS_FAILED: [503, "La synthèse des réponses a échoué. Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
 
   // OpenAI-compatible API (/v1)
@@ -89,10 +98,16 @@ const table = {
   CHANGE_NOT_OFFERED: [400, "Ce changement de forfait n'est pas proposé pour votre abonnement."],
   NO_PENDING_CHANGE: [404, "Aucun changement de forfait en attente."],
   PAYMENT_DECLINED: [402, "Le paiement a été refusé. Vérifiez votre moyen de paiement et réessayez."],
-  PLAN_MANAGED_BY_STRIPE: [409, "Ce compte a un abonnement Stripe en cours : son forfait ne change que par Stripe (« Changer de forfait » côté utilisateur). Pour l'arrêter, choisissez le forfait expiré : l'abonnement sera résilié immédiatement chez Stripe."],
+  PLAN_MANAGED_BY_STRIPE: [
+    409,
+    "Ce compte a un abonnement Stripe en cours : son forfait ne change que par Stripe (« Changer de forfait » côté utilisateur). Pour l'arrêter, choisissez le forfait expiré : l'abonnement sera résilié immédiatement chez Stripe.",
+  ],
   CHECKOUT_REQUIRED: [400, "Votre forfait n'est pas lié à un abonnement payant : choisissez une offre dans « Tarifs » pour souscrire par paiement sécurisé."],
   UPGRADE_PAYMENT_FAILED: [402, "Le paiement de la mise à niveau a été refusé : votre forfait reste inchangé. Vérifiez votre moyen de paiement et réessayez."],
-  SUBSCRIPTION_CANCEL_FAILED: [502, "Impossible de résilier l'abonnement Stripe de ce compte : la suppression est refusée et rien n'a été modifié. Réessayez dans quelques instants."],
+  SUBSCRIPTION_CANCEL_FAILED: [
+    502,
+    "Impossible de résilier l'abonnement Stripe de ce compte : la suppression est refusée et rien n'a été modifié. Réessayez dans quelques instants.",
+  ],
   STRIPE_UNAVAILABLE: [502, "Le service de paiement est momentanément indisponible. Veuillez réessayer dans quelques instants."],
 } as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
 

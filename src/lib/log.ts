@@ -88,10 +88,12 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
     },
     stream,
   );
-  const emit = (lvl: LogLevel) => (msg: string, fields: Fields = {}) => {
-    current = { level: lvl, msg, fields: {} };
-    p[lvl](clean(fields), msg);
-  };
+  const emit =
+    (lvl: LogLevel) =>
+    (msg: string, fields: Fields = {}) => {
+      current = { level: lvl, msg, fields: {} };
+      p[lvl](clean(fields), msg);
+    };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
 

@@ -73,7 +73,6 @@ export class RateLimitStore {
   private write<T>(run: () => T): T {
     return guardedWrite(this.sqlite, run);
   }
-
 }
 
 function prepare(sqlite: Database): Record<"hit" | "peek" | "undo" | "reset" | "sweep", Statement> {

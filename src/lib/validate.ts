@@ -25,9 +25,5 @@ export function validate<T extends ZodType, Tg extends Target>(target: Tg, schem
 
 /** A required, trimmed string with the given French message when blank or missing. */
 export function requiredText(message: string, max = 200, tooLong = `Ce champ est trop long (${max} caractères au plus).`) {
-  return z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, tooLong);
+  return z.string({ error: message }).trim().min(1, message).max(max, tooLong);
 }

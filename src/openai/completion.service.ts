@@ -56,7 +56,12 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   if (verdict.flagged) {
     store(deps, user.id, [
       userMessage,
-      { sender: "assistant", messageType: "content_moderation", content: new AppError("CONTENT_REFUSED").message, resultData: { categories: verdict.categories } },
+      {
+        sender: "assistant",
+        messageType: "content_moderation",
+        content: new AppError("CONTENT_REFUSED").message,
+        resultData: { categories: verdict.categories },
+      },
     ]);
     throw new AppError("CONTENT_REFUSED");
   }

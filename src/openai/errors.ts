@@ -13,8 +13,10 @@ const QUOTA: ReadonlySet<ErrorCode> = new Set(["TRIAL_EXPIRED", "QUOTA_TRIAL", "
 /** OpenAI's type and code for a house error code; the status follows OpenAI where it differs (402 -> 429). */
 function shape(e: AppError): { status: ContentfulStatusCode; type: string; code: string; message: string } {
   if (QUOTA.has(e.code)) return { status: 429, type: "insufficient_quota", code: "insufficient_quota", message: e.message };
-  if (e.code === "RATE_LIMITED" || e.code === "API_RATE_LIMITED") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: errorMessage("API_RATE_LIMITED") };
-  if (e.code === "API_KEY_INVALID" || e.code === "UNAUTHENTICATED") return { status: 401, type: "invalid_request_error", code: "invalid_api_key", message: errorMessage("API_KEY_INVALID") };
+  if (e.code === "RATE_LIMITED" || e.code === "API_RATE_LIMITED")
+    return { status: 429, type: "requests", code: "rate_limit_exceeded", message: errorMessage("API_RATE_LIMITED") };
+  if (e.code === "API_KEY_INVALID" || e.code === "UNAUTHENTICATED")
+    return { status: 401, type: "invalid_request_error", code: "invalid_api_key", message: errorMessage("API_KEY_INVALID") };
   if (e.code === "CONTENT_REFUSED") return { status: 400, type: "invalid_request_error", code: "content_policy_violation", message: e.message };
   if (e.code === "API_MODEL_UNKNOWN") return { status: 400, type: "invalid_request_error", code: "model_not_found", message: e.message };
   if (e.code === "API_NOT_FOUND") return { status: 404, type: "invalid_request_error", code: "unknown_url", message: e.message };

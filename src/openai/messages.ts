@@ -20,7 +20,10 @@ const message = z.looseObject({
 /** The standard request; fields this endpoint has no use for (temperature, tools, ...) are accepted and ignored. */
 export const completionBody = z.looseObject({
   model: z.string({ error: "Le champ « model » est obligatoire." }),
-  messages: z.array(message, { error: "Le champ « messages » doit être une liste de messages." }).min(1, "Le champ « messages » ne peut pas être vide.").max(500),
+  messages: z
+    .array(message, { error: "Le champ « messages » doit être une liste de messages." })
+    .min(1, "Le champ « messages » ne peut pas être vide.")
+    .max(500),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
 });
@@ -30,7 +33,10 @@ type Message = z.infer<typeof message>;
 
 function textOf(m: Message): string {
   if (typeof m.content === "string") return m.content.trim();
-  return (m.content ?? []).flatMap((p) => (p.type === "text" && p.text ? [p.text] : [])).join("\n").trim();
+  return (m.content ?? [])
+    .flatMap((p) => (p.type === "text" && p.text ? [p.text] : []))
+    .join("\n")
+    .trim();
 }
 
 function trim(text: string): string {

@@ -117,7 +117,12 @@ export function v1Routes(log: Logger) {
     })
     .onError((err, c) => {
       const e = toOpenAiError(err);
-      if (e.status >= 500) log.error("v1 request failed", { path: loggedPath(c.req.path), code: err instanceof AppError ? err.code : "INTERNAL", error: err instanceof AppError ? undefined : err });
+      if (e.status >= 500)
+        log.error("v1 request failed", {
+          path: loggedPath(c.req.path),
+          code: err instanceof AppError ? err.code : "INTERNAL",
+          error: err instanceof AppError ? undefined : err,
+        });
       for (const [k, v] of Object.entries(e.headers)) c.header(k, v);
       return c.json(e.body, e.status);
     });

@@ -19,7 +19,12 @@ const etagOf = (body: Uint8Array) => `"${Bun.hash(body).toString(36)}"`;
 /** A page made in memory (index.html, the 404 page), compressed once. */
 function pageAsset(text: string): Asset {
   const body = new TextEncoder().encode(text);
-  return { variants: { identity: body, br: compressNow(body, "br"), gzip: compressNow(body, "gzip") }, type: "text/html; charset=UTF-8", etag: etagOf(body), cache: REVALIDATE };
+  return {
+    variants: { identity: body, br: compressNow(body, "br"), gzip: compressNow(body, "gzip") },
+    type: "text/html; charset=UTF-8",
+    etag: etagOf(body),
+    cache: REVALIDATE,
+  };
 }
 
 /**

@@ -23,7 +23,9 @@ function stamp(d: Date): string {
 export function takeAutomaticBackup({ db, config, clock }: Deps): { file: string; removed: string[] } {
   const dir = backupDir(config.dataDir);
   const { file } = backupDatabase(db, join(dir, `unisson-${stamp(clock.now())}.db`));
-  const automatic = readdirSync(dir).filter((n) => AUTO.test(n)).sort();
+  const automatic = readdirSync(dir)
+    .filter((n) => AUTO.test(n))
+    .sort();
   const removed = automatic.slice(0, Math.max(0, automatic.length - config.backup.keep));
   for (const name of removed) rmSync(join(dir, name), { force: true });
   return { file, removed };

@@ -63,8 +63,19 @@ export function acquireLease(db: Db, now: Date, url: string | null): Lease {
     if (current) {
       throw new LeaseHeldError(frOps.lease.held(describe(current, now)));
     }
-    const values = { holder, hostname: hostname(), pid: process.pid, url, acquiredAt: now, heartbeatAt: now, expiresAt: new Date(now.getTime() + LEASE_TTL_MS) };
-    db.insert(serverLease).values({ id: 1, ...values }).onConflictDoUpdate({ target: serverLease.id, set: values }).run();
+    const values = {
+      holder,
+      hostname: hostname(),
+      pid: process.pid,
+      url,
+      acquiredAt: now,
+      heartbeatAt: now,
+      expiresAt: new Date(now.getTime() + LEASE_TTL_MS),
+    };
+    db.insert(serverLease)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: serverLease.id, set: values })
+      .run();
     return { holder, acquiredAt: now };
   });
 }

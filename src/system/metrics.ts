@@ -14,7 +14,12 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
     registers: [registry],
   });
-  const aiCalls = new Counter({ name: "unisson_ai_calls_total", help: "Appels aux modèles par modèle, usage et issue", labelNames: ["model", "purpose", "outcome"] as const, registers: [registry] });
+  const aiCalls = new Counter({
+    name: "unisson_ai_calls_total",
+    help: "Appels aux modèles par modèle, usage et issue",
+    labelNames: ["model", "purpose", "outcome"] as const,
+    registers: [registry],
+  });
   const aiLatency = new Histogram({
     name: "unisson_ai_call_duration_seconds",
     help: "Durée des appels aux modèles",
@@ -22,9 +27,23 @@ export function createMetrics() {
     buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
     registers: [registry],
   });
-  const aiTokens = new Counter({ name: "unisson_ai_tokens_total", help: "Jetons consommés par modèle et sens", labelNames: ["model", "direction"] as const, registers: [registry] });
-  const sqliteBusy = new Counter({ name: "unisson_sqlite_busy_total", help: "Écritures refusées (503) car la base était verrouillée par un autre processus", registers: [registry] });
-  const jobRuns = new Counter({ name: "unisson_job_runs_total", help: "Exécutions des tâches planifiées, par tâche et issue", labelNames: ["job", "outcome"] as const, registers: [registry] });
+  const aiTokens = new Counter({
+    name: "unisson_ai_tokens_total",
+    help: "Jetons consommés par modèle et sens",
+    labelNames: ["model", "direction"] as const,
+    registers: [registry],
+  });
+  const sqliteBusy = new Counter({
+    name: "unisson_sqlite_busy_total",
+    help: "Écritures refusées (503) car la base était verrouillée par un autre processus",
+    registers: [registry],
+  });
+  const jobRuns = new Counter({
+    name: "unisson_job_runs_total",
+    help: "Exécutions des tâches planifiées, par tâche et issue",
+    labelNames: ["job", "outcome"] as const,
+    registers: [registry],
+  });
   return { registry, http, aiCalls, aiLatency, aiTokens, sqliteBusy, jobRuns };
 }
 

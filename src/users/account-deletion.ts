@@ -26,7 +26,7 @@ export async function deleteAccount(deps: Deps, userId: number, actor: string): 
     if (!deps.stripe) throw new AppError("SUBSCRIPTION_CANCEL_FAILED", frDetails.cancelWithoutStripe);
     try {
       await cancelNow(deps, subId);
-    } catch (e) {
+    } catch {
       deps.log.warn("account deletion refused: subscription not cancelled", { user_id: userId, subscription: subId });
       throw new AppError("SUBSCRIPTION_CANCEL_FAILED");
     }

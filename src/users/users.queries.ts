@@ -12,7 +12,11 @@ export function findUserById(db: Db, id: number): UserRow | undefined {
 }
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
-  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .get();
 }
 
 export type NewUser = typeof users.$inferInsert;

@@ -110,7 +110,10 @@ export function requireWrk(): string {
 }
 
 /** One wrk run (latency percentiles in ms). wrk stops by itself after `seconds`. */
-export async function wrk(url: string, opts: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string }): Promise<WrkResult> {
+export async function wrk(
+  url: string,
+  opts: { connections: number; seconds: number; threads?: number; headers?: Record<string, string>; script?: string },
+): Promise<WrkResult> {
   const args = [requireWrk(), "-t", String(opts.threads ?? 2), "-c", String(opts.connections), "-d", `${opts.seconds}s`, "--latency", "--timeout", "5s"];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push("-H", `${k}: ${v}`);
   if (opts.script) args.push("-s", opts.script);

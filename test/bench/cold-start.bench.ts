@@ -64,6 +64,8 @@ console.log(`\nCold start of dist/unisson (compiled) to the first 200 on /api/he
 console.log("| database | median | min | max |");
 console.log("|---|---|---|---|");
 console.log(`| empty (created and migrated at start) | ${fmt(median(empty), 0)} ms | ${fmt(Math.min(...empty), 0)} ms | ${fmt(Math.max(...empty), 0)} ms |`);
-console.log(`| ${count.toLocaleString("en")} messages (${fmt(size / 1048576, 0)} MiB) | ${fmt(median(full), 0)} ms | ${fmt(Math.min(...full), 0)} ms | ${fmt(Math.max(...full), 0)} ms |`);
+console.log(
+  `| ${count.toLocaleString("en")} messages (${fmt(size / 1048576, 0)} MiB) | ${fmt(median(full), 0)} ms | ${fmt(Math.min(...full), 0)} ms | ${fmt(Math.max(...full), 0)} ms |`,
+);
 const ok = median(empty) < 300 && median(full) < 300;
 console.log(`\naim < 300 ms: ${ok ? "met" : "MISSED"}`);

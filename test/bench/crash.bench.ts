@@ -24,7 +24,9 @@ try {
     failures += problems.length;
     const l = rig.ledger;
     const chats = [...l.chats.values()].reduce((n, m) => n + m.length, 0);
-    console.log(`| ${i} | ${l.registered.size} | ${chats} | ${l.processed.size} | ${l.paid.size} | ${problems.length ? problems.join("; ") : `none (restart ${restartMs.toFixed(0)} ms)`} |`);
+    console.log(
+      `| ${i} | ${l.registered.size} | ${chats} | ${l.processed.size} | ${l.paid.size} | ${problems.length ? problems.join("; ") : `none (restart ${restartMs.toFixed(0)} ms)`} |`,
+    );
   }
   console.log(`\n(cumulative counts) integrity_check ok, every 2xx present, no double charge: ${failures === 0 ? "yes" : `NO, ${failures} problems`}`);
 } finally {

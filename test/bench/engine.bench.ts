@@ -23,7 +23,11 @@ const BATCH_RUNS = Number(process.env.BENCH_BATCH_RUNS ?? 20);
 
 // The fakes run in their own process: their CPU is the providers', not the engine's.
 const scripts = Object.fromEntries(Object.entries(LATENCIES).map(([m, latencyMs]) => [m, { latencyMs, synthesisLatencyMs: SYNTHESIS_MS }]));
-const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify(scripts)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify(scripts)], {
+  stdin: "pipe",
+  stdout: "pipe",
+  stderr: "inherit",
+});
 const fakeEnv = JSON.parse((await readFirstLine(fakeProc.stdout)).trim()) as Record<string, string>;
 
 async function readFirstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -39,14 +43,21 @@ async function readFirstLine(stream: ReadableStream<Uint8Array>): Promise<string
 }
 
 const dir = mkdtempSync(join(tmpdir(), "unisson-bench-"));
-const t = createTestApp({ env: { ...fakeEnv, DATABASE_PATH: process.env.BENCH_DB ?? join(dir, "bench.db"), LOG_LEVEL: "error", AI_TIMEOUT_MS: "10000" }, deps: { clock: systemClock } });
+const t = createTestApp({
+  env: { ...fakeEnv, DATABASE_PATH: process.env.BENCH_DB ?? join(dir, "bench.db"), LOG_LEVEL: "error", AI_TIMEOUT_MS: "10000" },
+  deps: { clock: systemClock },
+});
 const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: t.app.fetch });
 const base = `http://127.0.0.1:${server.port}/api/unisson`;
 const { token } = makeUser(t.db, systemClock.now(), { subscriptionType: "pro", planQueries: 100_000 });
 const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
 
 async function newConversation(i: number): Promise<number> {
-  const res = await fetch(`${base}/chat`, { method: "POST", headers, body: JSON.stringify({ message: `Question de mesure numéro ${i} : quelle est la capitale de la France ?` }) });
+  const res = await fetch(`${base}/chat`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ message: `Question de mesure numéro ${i} : quelle est la capitale de la France ?` }),
+  });
   const body = (await res.json()) as { conversation_id: number; requires_final_processing: boolean };
   if (!body.requires_final_processing) throw new Error("expected final processing");
   return body.conversation_id;
@@ -87,7 +98,9 @@ try {
 
   console.log(`ideal = max(model latencies) + synthesis = ${IDEAL_MS} ms`);
   console.log(`one at a time   (${RUNS} runs): median ${fmt(median(single))}, overhead ${ratio(median(single))}`);
-  console.log(`${BATCH} at once (${BATCH_RUNS} batches): median per request ${fmt(median(perRequest))}, overhead ${ratio(median(perRequest))}; median batch wall ${fmt(median(batchWall))}, overhead ${ratio(median(batchWall))}`);
+  console.log(
+    `${BATCH} at once (${BATCH_RUNS} batches): median per request ${fmt(median(perRequest))}, overhead ${ratio(median(perRequest))}; median batch wall ${fmt(median(batchWall))}, overhead ${ratio(median(batchWall))}`,
+  );
 } finally {
   server.stop(true);
   fakeProc.kill("SIGTERM");

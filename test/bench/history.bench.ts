@@ -23,7 +23,16 @@ const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BASELINE = process.env.HISTORY_BASELINE_REF;
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
@@ -68,10 +77,13 @@ async function tabTimes(server: Running): Promise<{ ms: number[]; nodes: number[
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "fr-FR" });
       const page = await context.newPage();
       await page.goto(server.url);
-      await page.evaluate(([t, u]) => {
-        localStorage.setItem("unisson_token", t!);
-        localStorage.setItem("unisson_user", u!);
-      }, [seeded.token, JSON.stringify(seeded.publicUser)]);
+      await page.evaluate(
+        ([t, u]) => {
+          localStorage.setItem("unisson_token", t!);
+          localStorage.setItem("unisson_user", u!);
+        },
+        [seeded.token, JSON.stringify(seeded.publicUser)],
+      );
       await page.reload();
       const tab = page.getByRole("tab", { name: "Historique" });
       await tab.waitFor();
@@ -129,7 +141,15 @@ async function startBaseline(binary: string): Promise<Running> {
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, proc);
-  return { url, pid: proc.pid, proc, stop: async () => void (proc.kill("SIGTERM"), await proc.exited) };
+  return {
+    url,
+    pid: proc.pid,
+    proc,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
 }
 
 const rows: string[] = [];
@@ -147,8 +167,11 @@ try {
   const deepAt = await (await fetch(`${server.url}/api/unisson/conversation/${deep}`, { headers: { authorization: `Bearer ${seeded.token}` } })).json();
   const cursor = `${Date.parse((deepAt as { messages: Array<{ timestamp: string }> }).messages[0]!.timestamp)}.${deep}`;
   row(`a page of 100 in the middle (cursor)`, await measure(`${api}?limit=100&cursor=${cursor}`, seeded.token));
-  row("search, common word (\"jardin\", 1 in 10)", await measure(`${api}?q=jardin`, seeded.token));
-  row("search, two words: the question's topic and a word of one answer", await measure(`${api}?q=${encodeURIComponent(`jardin réponse${Math.floor(CONVERSATIONS / 2)}`)}`, seeded.token));
+  row('search, common word ("jardin", 1 in 10)', await measure(`${api}?q=jardin`, seeded.token));
+  row(
+    "search, two words: the question's topic and a word of one answer",
+    await measure(`${api}?q=${encodeURIComponent(`jardin réponse${Math.floor(CONVERSATIONS / 2)}`)}`, seeded.token),
+  );
   row("search, rare word only in one answer", await measure(`${api}?q=${encodeURIComponent(`réponse${Math.floor(CONVERSATIONS / 3)}`)}`, seeded.token));
   tabRow("paged, virtualised list (this code)", await tabTimes(server));
 } finally {
@@ -167,7 +190,9 @@ if (BASELINE) {
 }
 dir.cleanup();
 
-console.log(`\nHistory of ${CONVERSATIONS} conversations (and ${CONVERSATIONS} of 20 other users), compiled executable on loopback, ${REQUESTS} sequential requests each, Accept-Encoding: br, gzip\n`);
+console.log(
+  `\nHistory of ${CONVERSATIONS} conversations (and ${CONVERSATIONS} of 20 other users), compiled executable on loopback, ${REQUESTS} sequential requests each, Accept-Encoding: br, gzip\n`,
+);
 console.log("| request | conversations answered | p50 | p99 | bytes sent |");
 console.log("|---|---|---|---|---|");
 for (const r of rows) console.log(r);

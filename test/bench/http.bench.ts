@@ -17,7 +17,9 @@ import { cpuMicros, fmt, median, requireWrk, seedConversations, seedUser, startR
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const LOAD_BEFORE = loadavg().map((l) => l.toFixed(1)).join(" ");
+const LOAD_BEFORE = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(" ");
 requireWrk();
 
 const dir = tempDir("unisson-bench-http-");
@@ -49,7 +51,13 @@ const server = await startServer(dir.path, { LOG_LEVEL: process.env.BENCH_LOG_LE
 const rows: Row[] = [
   { name: "reference: bare Hono + 1 SQLite lookup", url: `${ref.url}/me`, headers: bearer(plain.token), pid: () => ref.pid, runs: [] },
   { name: "GET /api/auth/me", url: `${server.url}/api/auth/me`, headers: bearer(plain.token), pid: () => server.pid, runs: [] },
-  { name: "GET /api/unisson/history (first page: 50 of 200 conversations)", url: `${server.url}/api/unisson/history`, headers: bearer(heavy.token), pid: () => server.pid, runs: [] },
+  {
+    name: "GET /api/unisson/history (first page: 50 of 200 conversations)",
+    url: `${server.url}/api/unisson/history`,
+    headers: bearer(heavy.token),
+    pid: () => server.pid,
+    runs: [],
+  },
   { name: "GET /api/unisson/status", url: `${server.url}/api/unisson/status`, headers: {}, pid: () => server.pid, runs: [] },
   { name: "GET / (SPA page)", url: `${server.url}/`, headers: {}, pid: () => server.pid, runs: [] },
 ];
@@ -65,15 +73,21 @@ try {
 const med = (row: Row, key: "rps" | "p50" | "p99" | "cpuUs") => median(row.runs.map((r) => r[key]));
 const refRps = med(rows[0]!, "rps");
 const refCpu = med(rows[0]!, "cpuUs");
-console.log(`\nHTTP, wrk -t2 -c${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s on 127.0.0.1, ${navigator.hardwareConcurrency} cores, load average before ${LOAD_BEFORE}; medians over the rounds\n`);
+console.log(
+  `\nHTTP, wrk -t2 -c${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s on 127.0.0.1, ${navigator.hardwareConcurrency} cores, load average before ${LOAD_BEFORE}; medians over the rounds\n`,
+);
 console.log("| endpoint | requests/s | p50 | p99 | server CPU per request | vs. reference (req/s) | vs. reference (CPU) |");
 console.log("|---|---|---|---|---|---|---|");
 for (const row of rows) {
   const rps = med(row, "rps");
   const cpu = med(row, "cpuUs");
-  console.log(`| ${row.name} | ${fmt(rps, 0)} | ${fmt(med(row, "p50"), 2)} ms | ${fmt(med(row, "p99"), 2)} ms | ${fmt(cpu, 0)} µs | ${fmt((100 * rps) / refRps, 0)} % | ${fmt((100 * refCpu) / cpu, 0)} % |`);
+  console.log(
+    `| ${row.name} | ${fmt(rps, 0)} | ${fmt(med(row, "p50"), 2)} ms | ${fmt(med(row, "p99"), 2)} ms | ${fmt(cpu, 0)} µs | ${fmt((100 * rps) / refRps, 0)} % | ${fmt((100 * refCpu) / cpu, 0)} % |`,
+  );
 }
 const me = rows[1]!;
 const ratio = med(me, "rps") / refRps;
 const ok = ratio >= 0.6 && med(me, "p99") < 10;
-console.log(`\n/api/auth/me: ${fmt(100 * ratio, 0)} % of the reference's requests/s (aim >= 60 %), p99 ${fmt(med(me, "p99"), 2)} ms (aim < 10 ms): ${ok ? "aim met" : "AIM MISSED"}`);
+console.log(
+  `\n/api/auth/me: ${fmt(100 * ratio, 0)} % of the reference's requests/s (aim >= 60 %), p99 ${fmt(med(me, "p99"), 2)} ms (aim < 10 ms): ${ok ? "aim met" : "AIM MISSED"}`,
+);

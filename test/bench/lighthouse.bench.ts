@@ -17,11 +17,30 @@ import { tempDir } from "../helpers/binary.ts";
 import { fmt, median, seedUser, startServer, withDataDb } from "./bench.lib.ts";
 
 const RUNS = Number(process.env.LH_RUNS ?? 3);
-const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 type Span = { name: string; form: string; perf: number[]; cls: number[]; tbt: number[] };
 const spans: Span[] = [];
-type Row = { screen: string; form: string; perf: number[]; a11y: number[]; bp: number[]; seo: number[]; lcp: number[]; cls: number[]; tbt: number[]; unusedJs: number[] };
+type Row = {
+  screen: string;
+  form: string;
+  perf: number[];
+  a11y: number[];
+  bp: number[];
+  seo: number[];
+  lcp: number[];
+  cls: number[];
+  tbt: number[];
+  unusedJs: number[];
+};
 
 const fakes = startFakeProviders();
 const dir = tempDir("unisson-bench-lh-");
@@ -69,8 +88,22 @@ try {
         const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100);
         if (process.env.LH_DEBUG) {
           const el = lhr.audits["largest-contentful-paint-element"]?.details as { items?: { items?: unknown[] }[] } | undefined;
-          console.log(JSON.stringify(el?.items?.map((x) => x.items), null, 0).slice(0, 1500));
-          console.log(JSON.stringify((lhr.audits["network-requests"]?.details as unknown as { items: { url: string; networkRequestTime: number; networkEndTime: number; transferSize: number }[] }).items.map((r) => [r.url.replace(server.url, ""), Math.round(r.networkRequestTime), Math.round(r.networkEndTime), r.transferSize])));
+          console.log(
+            JSON.stringify(
+              el?.items?.map((x) => x.items),
+              null,
+              0,
+            ).slice(0, 1500),
+          );
+          console.log(
+            JSON.stringify(
+              (
+                lhr.audits["network-requests"]?.details as unknown as
+                  | { items: { url: string; networkRequestTime: number; networkEndTime: number; transferSize: number }[] }
+                  | undefined
+              )?.items.map((r) => [r.url.replace(server.url, ""), Math.round(r.networkRequestTime), Math.round(r.networkEndTime), r.transferSize]),
+            ),
+          );
         }
         row.perf.push(score("performance"));
         row.a11y.push(score("accessibility"));
@@ -82,7 +115,9 @@ try {
         row.unusedJs.push(((lhr.audits["unused-javascript"]?.details as { overallSavingsBytes?: number } | undefined)?.overallSavingsBytes ?? 0) / 1024);
       }
       rows.push(row);
-      console.log(`${screen} ${form}: perf ${row.perf.join("/")}, LCP ${row.lcp.map((x) => fmt(x / 1000, 2)).join("/")} s, CLS ${row.cls.map((x) => fmt(x, 3)).join("/")}`);
+      console.log(
+        `${screen} ${form}: perf ${row.perf.join("/")}, LCP ${row.lcp.map((x) => fmt(x / 1000, 2)).join("/")} s, CLS ${row.cls.map((x) => fmt(x, 3)).join("/")}`,
+      );
     }
   }
   for (const form of process.env.LH_ONLY === "loads" ? [] : (["mobile", "desktop"] as const)) {
@@ -92,10 +127,14 @@ try {
       const page = await browser.newPage();
       await page.setViewport(form === "mobile" ? { width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true } : { width: 1350, height: 940 });
       await page.goto(`${server.url}/`);
-      await page.evaluate((t, u) => {
-        localStorage.setItem("unisson_token", t);
-        localStorage.setItem("unisson_user", JSON.stringify(u));
-      }, token, me);
+      await page.evaluate(
+        (t, u) => {
+          localStorage.setItem("unisson_token", t);
+          localStorage.setItem("unisson_user", JSON.stringify(u));
+        },
+        token,
+        me,
+      );
       await page.goto(`${server.url}/`);
       await page.waitForSelector("#question");
       const flow = await startFlow(page, { config: form === "desktop" ? desktopConfig : undefined, flags: { screenEmulation: { disabled: true } } });
@@ -121,7 +160,9 @@ try {
       await page.close();
     }
     spans.push(ask, open);
-    console.log(`timespans ${form}: ask perf ${ask.perf.join("/")} CLS ${ask.cls.map((x) => fmt(x, 3)).join("/")} TBT ${ask.tbt.map((x) => fmt(x, 0)).join("/")}; history perf ${open.perf.join("/")} CLS ${open.cls.map((x) => fmt(x, 3)).join("/")} TBT ${open.tbt.map((x) => fmt(x, 0)).join("/")}`);
+    console.log(
+      `timespans ${form}: ask perf ${ask.perf.join("/")} CLS ${ask.cls.map((x) => fmt(x, 3)).join("/")} TBT ${ask.tbt.map((x) => fmt(x, 0)).join("/")}; history perf ${open.perf.join("/")} CLS ${open.cls.map((x) => fmt(x, 3)).join("/")} TBT ${open.tbt.map((x) => fmt(x, 0)).join("/")}`,
+    );
   }
   await browser.disconnect();
 } finally {

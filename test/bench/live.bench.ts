@@ -32,7 +32,11 @@ const TIMEOUT_S = 90;
 const scripts = Object.fromEntries(
   Object.entries(ANSWER_S).map(([m, s]) => [m, { latencyMs: S(s / 5), durationMs: S((s * 4) / 5), synthesisLatencyMs: S(1), synthesisDurationMs: S(7) }]),
 );
-const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify(scripts)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify(scripts)], {
+  stdin: "pipe",
+  stdout: "pipe",
+  stderr: "inherit",
+});
 const fakeEnv = JSON.parse((await firstLine(fakeProc.stdout)).trim()) as Record<string, string>;
 
 async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -49,7 +53,14 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
 
 const dir = mkdtempSync(join(tmpdir(), "unisson-live-bench-"));
 function server(name: string, softMs: number) {
-  const env = { ...fakeEnv, DATABASE_PATH: join(dir, `${name}.db`), LOG_LEVEL: "error", AI_TIMEOUT_MS: String(S(TIMEOUT_S)), AI_BUDGET_MS: String(S(120)), AI_SOFT_DEADLINE_MS: String(softMs) };
+  const env = {
+    ...fakeEnv,
+    DATABASE_PATH: join(dir, `${name}.db`),
+    LOG_LEVEL: "error",
+    AI_TIMEOUT_MS: String(S(TIMEOUT_S)),
+    AI_BUDGET_MS: String(S(120)),
+    AI_SOFT_DEADLINE_MS: String(softMs),
+  };
   const t = createTestApp({ env, deps: { clock: systemClock } });
   const srv = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: t.app.fetch, idleTimeout: 0 });
   const { token } = makeUser(t.db, systemClock.now(), { subscriptionType: "pro", planQueries: 100_000 });
@@ -58,7 +69,11 @@ function server(name: string, softMs: number) {
 type Server = ReturnType<typeof server>;
 
 async function ask(s: Server, i: number): Promise<number> {
-  const res = await fetch(`${s.base}/chat`, { method: "POST", headers: s.headers, body: JSON.stringify({ message: `Question de mesure numéro ${i} : quelle est la capitale de la France ?` }) });
+  const res = await fetch(`${s.base}/chat`, {
+    method: "POST",
+    headers: s.headers,
+    body: JSON.stringify({ message: `Question de mesure numéro ${i} : quelle est la capitale de la France ?` }),
+  });
   return ((await res.json()) as { conversation_id: number }).conversation_id;
 }
 
@@ -66,7 +81,11 @@ async function ask(s: Server, i: number): Promise<number> {
 async function run(s: Server, id: number): Promise<{ first: number; done: number }> {
   const started = performance.now();
   let first = 0;
-  const res = await fetch(`${s.base}/process`, { method: "POST", headers: { ...s.headers, accept: "text/event-stream" }, body: JSON.stringify({ conversation_id: id }) });
+  const res = await fetch(`${s.base}/process`, {
+    method: "POST",
+    headers: { ...s.headers, accept: "text/event-stream" },
+    body: JSON.stringify({ conversation_id: id }),
+  });
   const { events } = await readSse(res, {
     stopAfter: (e) => {
       if (e.event === "synthesis_delta" && !first) first = performance.now() - started;
@@ -93,9 +112,13 @@ try {
     r.soft.push(await run(soft, await ask(soft, i)));
     r.wait.push(await run(waitAll, await ask(waitAll, i)));
   }
-  console.log(`scale ${SCALE} (figures scaled back to real seconds); models ${Object.values(ANSWER_S).join(", ")} s; synthesis 1 s first token, 8 s in all; soft deadline ${SOFT_S} s; ${RUNS} runs each`);
+  console.log(
+    `scale ${SCALE} (figures scaled back to real seconds); models ${Object.values(ANSWER_S).join(", ")} s; synthesis 1 s first token, 8 s in all; soft deadline ${SOFT_S} s; ${RUNS} runs each`,
+  );
   for (const [name, list] of Object.entries(r)) {
-    console.log(`${name === "soft" ? "soft deadline  " : "wait for all   "}: first synthesis text ${sec(median(list.map((x) => x.first)))}, complete answer ${sec(median(list.map((x) => x.done)))}`);
+    console.log(
+      `${name === "soft" ? "soft deadline  " : "wait for all   "}: first synthesis text ${sec(median(list.map((x) => x.first)))}, complete answer ${sec(median(list.map((x) => x.done)))}`,
+    );
   }
 
   for (let b = 0; b < 3; b++) {

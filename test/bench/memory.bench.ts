@@ -13,7 +13,11 @@ import { fmt, requireWrk, rssMiB, seedConversations, seedUser, startServer, with
 const MINUTES = Number(process.env.BENCH_MEMORY_MINUTES ?? 10);
 requireWrk();
 
-const fakes = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify({})], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+const fakes = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify({})], {
+  stdin: "pipe",
+  stdout: "pipe",
+  stderr: "inherit",
+});
 const reader = fakes.stdout.getReader();
 const fakeEnv = JSON.parse(new TextDecoder().decode((await reader.read()).value).split("\n")[0]!) as Record<string, string>;
 reader.releaseLock();
@@ -45,7 +49,11 @@ let seq = 0;
 async function post(path: string, json: unknown, bearer?: string) {
   const res = await fetch(`${server.url}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": `10.${seq % 250}.${Math.floor(seq / 250) % 250}.3`, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    headers: {
+      "content-type": "application/json",
+      "x-forwarded-for": `10.${seq % 250}.${Math.floor(seq / 250) % 250}.3`,
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    },
     body: JSON.stringify(json),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -55,7 +63,12 @@ async function post(path: string, json: unknown, bearer?: string) {
 async function writer() {
   while (Date.now() < deadline) {
     seq++;
-    const reg = await post("/api/auth/register", { email: `mem-${seq}-${crypto.randomUUID().slice(0, 6)}@example.fr`, password: "Girafe-Secret-123", first_name: "Mia", last_name: "Test" });
+    const reg = await post("/api/auth/register", {
+      email: `mem-${seq}-${crypto.randomUUID().slice(0, 6)}@example.fr`,
+      password: "Girafe-Secret-123",
+      first_name: "Mia",
+      last_name: "Test",
+    });
     if (reg.status !== 200) {
       failures++;
       continue;

@@ -10,7 +10,16 @@ import { tempDir } from "../helpers/binary.ts";
 import { fmt, median, startServer } from "./bench.lib.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
 
 const dir = tempDir("unisson-bench-spa-");
 const server = await startServer(dir.path, { LOG_LEVEL: "warn" });
@@ -25,7 +34,8 @@ try {
     const page = await context.newPage();
     const seen: Array<Promise<{ url: string; raw: number; gzip: number }>> = [];
     page.on("response", (res) => {
-      if (res.request().resourceType() === "script") seen.push(res.body().then((b) => ({ url: new URL(res.url()).pathname, raw: b.length, gzip: Bun.gzipSync(new Uint8Array(b), { level: 9 }).length })));
+      if (res.request().resourceType() === "script")
+        seen.push(res.body().then((b) => ({ url: new URL(res.url()).pathname, raw: b.length, gzip: Bun.gzipSync(new Uint8Array(b), { level: 9 }).length })));
     });
     await page.addInitScript(() => {
       const w = window as unknown as { __lcp: number; __form: number };
@@ -68,6 +78,10 @@ for (const s of scripts) console.log(`| ${s.url} | ${fmt(s.raw / 1024)} KB | ${f
 console.log(`| **total** | ${fmt(raw / 1024)} KB | **${fmt(gz / 1024)} KB** (budget 150 KB: ${gz <= 150 * 1024 ? "met" : "MISSED"}) |`);
 console.log("\n| paint | median | min | max |");
 console.log("|---|---|---|---|");
-for (const [name, xs] of [["first contentful paint", fcp], ["largest contentful paint", lcp], ["login form on screen", form]] as const) {
+for (const [name, xs] of [
+  ["first contentful paint", fcp],
+  ["largest contentful paint", lcp],
+  ["login form on screen", form],
+] as const) {
   console.log(`| ${name} | ${fmt(median(xs), 0)} ms | ${fmt(Math.min(...xs), 0)} ms | ${fmt(Math.max(...xs), 0)} ms |`);
 }

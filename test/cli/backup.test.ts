@@ -26,7 +26,9 @@ function counts(file: string) {
   const db = new Database(file, { readonly: true });
   try {
     const users = (db.query("SELECT count(*) AS n FROM users").get() as { n: number }).n;
-    const lonely = (db.query("SELECT count(*) AS n FROM users u WHERE (SELECT count(*) FROM conversations c WHERE c.user_id = u.id) <> 1").get() as { n: number }).n;
+    const lonely = (
+      db.query("SELECT count(*) AS n FROM users u WHERE (SELECT count(*) FROM conversations c WHERE c.user_id = u.id) <> 1").get() as { n: number }
+    ).n;
     return { users, lonely };
   } finally {
     db.close();
@@ -39,7 +41,7 @@ describe("unisson backup", () => {
     withDb(live, () => undefined);
     const writer = await startWriter(dbPath(live));
     const target = join(dir(), "sauvegardes", "unisson-copie.db");
-    let r;
+    let r: ReturnType<typeof runCli>;
     try {
       r = runCli(["backup", target, "--json"], live);
     } finally {

@@ -19,15 +19,28 @@ async function subscriberSetup() {
   fake.state.createProduct({ id: "unisson_basic", name: "Basic" });
   const customer = fake.state.createCustomer({ email: "lea@example.fr" });
   const session = fake.state.createSession({
-    mode: "subscription", customer: customer.id, success_url: "http://localhost/", metadata: {},
+    mode: "subscription",
+    customer: customer.id,
+    success_url: "http://localhost/",
+    metadata: {},
     line_items: [{ price_data: { currency: "eur", product: "unisson_basic", unit_amount: "1199", recurring: { interval: "month" } } }],
   });
   const subId = fake.state.pay(session.id).subscription as string;
   const item = fake.state.subscriptions.get(subId)!.items.data[0];
-  const lea = withDb(dir, (db) => makeUser(db, new Date(), {
-    email: "lea@example.fr", subscriptionType: "basic", billingCycle: "monthly", planQueries: 10, stripeCustomerId: customer.id, stripeSubscriptionId: subId,
-    planStartedAt: new Date(item.current_period_start * 1000), periodEndsAt: new Date(item.current_period_end * 1000),
-  }).user);
+  const lea = withDb(
+    dir,
+    (db) =>
+      makeUser(db, new Date(), {
+        email: "lea@example.fr",
+        subscriptionType: "basic",
+        billingCycle: "monthly",
+        planQueries: 10,
+        stripeCustomerId: customer.id,
+        stripeSubscriptionId: subId,
+        planStartedAt: new Date(item.current_period_start * 1000),
+        periodEndsAt: new Date(item.current_period_end * 1000),
+      }).user,
+  );
   const cli = (...args: string[]) => runCliAsync(args, dir, fake.env);
   const row = () => withDb(dir, (db) => db.select().from(users).where(eq(users.id, lea.id)).get());
   return { dir, fake, subId, cli, row, sub: () => fake.state.subscriptions.get(subId)! };

@@ -49,7 +49,9 @@ describe("CLI database opening rules", () => {
     const dir = olderDatabase();
     const r = runCli(["users", "list"], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`La base ${dbPath(dir)} n'est pas à jour (schéma 1, attendu ${SCHEMA_VERSION}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`);
+    expect(r.stderr.trim()).toBe(
+      `La base ${dbPath(dir)} n'est pas à jour (schéma 1, attendu ${SCHEMA_VERSION}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
+    );
     const db = openDb(dbPath(dir));
     expect((db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(1);
     db.$client.close();
@@ -57,7 +59,11 @@ describe("CLI database opening rules", () => {
 
   test("a command on a newer database is refused and never reads it", () => {
     const dir = newerDatabase();
-    for (const args of [["users", "list"], ["migrate"], ["users", "create", "--email", "x@example.fr", "--first-name", "X", "--last-name", "Y", "--password", "Secret123"]]) {
+    for (const args of [
+      ["users", "list"],
+      ["migrate"],
+      ["users", "create", "--email", "x@example.fr", "--first-name", "X", "--last-name", "Y", "--password", "Secret123"],
+    ]) {
       const r = runCli(args, dir);
       expect(r.code).toBe(1);
       expect(r.stderr.trim()).toBe(
@@ -86,7 +92,13 @@ describe("CLI database opening rules", () => {
     const db = openDb(dbPath(dir));
     // One migration short of this executable, and a lease held by a live process (this test's).
     db.$client.run("DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)");
-    db.$client.run("INSERT INTO server_lease (id, holder, hostname, pid, url, acquired_at, heartbeat_at, expires_at) VALUES (1, 'h', ?, ?, NULL, ?, ?, ?)", [hostname(), process.pid, Date.now(), Date.now(), Date.now() + 60_000]);
+    db.$client.run("INSERT INTO server_lease (id, holder, hostname, pid, url, acquired_at, heartbeat_at, expires_at) VALUES (1, 'h', ?, ?, NULL, ?, ?, ?)", [
+      hostname(),
+      process.pid,
+      Date.now(),
+      Date.now(),
+      Date.now() + 60_000,
+    ]);
     db.$client.close();
     const r = runCli(["migrate"], dir);
     expect(r.code).toBe(1);

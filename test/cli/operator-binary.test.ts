@@ -10,7 +10,11 @@ afterAll(() => dir.cleanup());
 describe("the operator CLI in the compiled executable", () => {
   test("users create then users list --json, on the database of DATA_DIR", () => {
     const env = { DATA_DIR: `${dir.path}/data` };
-    const created = runBinary(["users", "create", "--email", "op@example.fr", "--first-name", "Op", "--last-name", "Érateur", "--password", "secret12"], env, dir.path);
+    const created = runBinary(
+      ["users", "create", "--email", "op@example.fr", "--first-name", "Op", "--last-name", "Érateur", "--password", "secret12"],
+      env,
+      dir.path,
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toContain("Compte créé : op@example.fr");
     const list = runBinary(["users", "list", "--json"], env, dir.path);

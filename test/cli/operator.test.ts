@@ -42,11 +42,15 @@ describe("unisson stats", () => {
       const { user } = makeUser(db, new Date());
       const conversation = db.insert(conversations).values({ userId: user.id, title: "t", createdAt: new Date(), updatedAt: new Date() }).returning().get();
       const call = { userId: user.id, provider: "openai", outcome: "ok" as const, latencyMs: 10, createdAt: new Date() };
-      db.insert(aiCalls).values([
-        { ...call, model: "GPT-4", purpose: "answer", costEur: 0.012 },
-        { ...call, model: "Claude Opus 4.1", purpose: "synthesis", costEur: 0.1 },
-      ]).run();
-      db.insert(processingRuns).values({ conversationId: conversation.id, turnMessageId: 1, userId: user.id, status: "done", createdAt: new Date(), finishedAt: new Date() }).run();
+      db.insert(aiCalls)
+        .values([
+          { ...call, model: "GPT-4", purpose: "answer", costEur: 0.012 },
+          { ...call, model: "Claude Opus 4.1", purpose: "synthesis", costEur: 0.1 },
+        ])
+        .run();
+      db.insert(processingRuns)
+        .values({ conversationId: conversation.id, turnMessageId: 1, userId: user.id, status: "done", createdAt: new Date(), finishedAt: new Date() })
+        .run();
     });
     const r = cli("stats");
     expect(r.stdout).toMatch(/Coût des IA, 30 derniers jours : 0,1120\s€ ; 1 réponses, 0,1120\s€ par réponse en moyenne/);

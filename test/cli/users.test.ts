@@ -30,7 +30,22 @@ describe("unisson users", () => {
 
   test("create --admin --plan pro makes a Pro administrator", () => {
     const { cli } = setup();
-    const r = cli("users", "create", "--email", "chef@example.fr", "--first-name", "C", "--last-name", "D", "--password", "secret12", "--admin", "--plan", "pro", "--json");
+    const r = cli(
+      "users",
+      "create",
+      "--email",
+      "chef@example.fr",
+      "--first-name",
+      "C",
+      "--last-name",
+      "D",
+      "--password",
+      "secret12",
+      "--admin",
+      "--plan",
+      "pro",
+      "--json",
+    );
     expect(r.code).toBe(0);
     expect(r.json().user).toMatchObject({ subscription_type: "pro", remaining_queries: 30, is_admin: true, billing_cycle: "monthly" });
     expect(r.json().password).toBeUndefined();
@@ -78,13 +93,21 @@ describe("unisson users", () => {
   test("list --search filters on the name", () => {
     const { cli, dir } = setup();
     withDb(dir, (db) => makeUser(db, new Date(), { email: "autre@example.fr", lastName: "Grand" }));
-    expect(cli("users", "list", "--search", "petit", "--json").json().users.map((u: { email: string }) => u.email)).toEqual(["lea@example.fr"]);
+    expect(
+      cli("users", "list", "--search", "petit", "--json")
+        .json()
+        .users.map((u: { email: string }) => u.email),
+    ).toEqual(["lea@example.fr"]);
   });
 
   test("list --plan expired lists the trials past their end", () => {
     const { cli, dir } = setup();
     withDb(dir, (db) => makeUser(db, new Date(), { email: "old@example.fr", trialEndsAt: new Date(Date.now() - HOUR) }));
-    expect(cli("users", "list", "--plan", "expired", "--json").json().users.map((u: { email: string }) => u.email)).toEqual(["old@example.fr"]);
+    expect(
+      cli("users", "list", "--plan", "expired", "--json")
+        .json()
+        .users.map((u: { email: string }) => u.email),
+    ).toEqual(["old@example.fr"]);
   });
 
   test("list --page past the end is empty, with the total", () => {
@@ -189,7 +212,13 @@ describe("unisson users", () => {
     expect(r.code).toBe(0);
     const out = r.json();
     const token = new URL(out.url).searchParams.get("token")!;
-    const stored = withDb(dir, (db) => db.select().from(passwordResetTokens).where(eq(passwordResetTokens.tokenHash, sha256(token))).get());
+    const stored = withDb(dir, (db) =>
+      db
+        .select()
+        .from(passwordResetTokens)
+        .where(eq(passwordResetTokens.tokenHash, sha256(token)))
+        .get(),
+    );
     expect(stored?.userId).toBe(lea.id);
     expect(stored!.expiresAt.getTime() - stored!.createdAt.getTime()).toBe(HOUR);
   });

@@ -12,11 +12,20 @@ describe.skipIf(!!skip)("e2e: the admin panel", () => {
   let e: E2E;
   beforeAll(async () => {
     e = await startE2E({ TWO_FACTOR: "off", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-    for (const [first, last] of [["Léa", "Durand"], ["Paul", "Leroy"], ["Inès", "Moreau"]] as const) {
+    for (const [first, last] of [
+      ["Léa", "Durand"],
+      ["Paul", "Leroy"],
+      ["Inès", "Moreau"],
+    ] as const) {
       const r = await fetch(`${e.url}/api/auth/register`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: `${first.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "")}@example.fr`, password: "Girafe-Secret-123", first_name: first, last_name: last }),
+        body: JSON.stringify({
+          email: `${first.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "")}@example.fr`,
+          password: "Girafe-Secret-123",
+          first_name: first,
+          last_name: last,
+        }),
       });
       expect(r.status).toBe(200);
     }
@@ -67,7 +76,10 @@ describe.skipIf(!!skip)("e2e: the admin panel", () => {
     await dialog.getByLabel("Requêtes restantes").fill("25");
     await dialog.getByRole("button", { name: "Enregistrer" }).click();
     await page.getByText("Utilisateur mis à jour").waitFor();
-    await page.getByRole("row", { name: /Léa Durand/ }).getByRole("cell", { name: "25", exact: true }).waitFor();
+    await page
+      .getByRole("row", { name: /Léa Durand/ })
+      .getByRole("cell", { name: "25", exact: true })
+      .waitFor();
 
     await page.getByLabel("Rechercher un utilisateur").fill("");
     await page.getByRole("button", { name: "Rechercher" }).click();

@@ -19,7 +19,10 @@ describe.skipIf(!!skip)("e2e: the « Clés d'API » section of the subscription 
 
   const models = (secret: string) => fetch(`${e().url}/v1/models`, { headers: { authorization: `Bearer ${secret}` } });
 
-  for (const [label, size] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+  for (const [label, size] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
     test(`${label}: create a key, copy it once, use it, revoke it`, async () => {
       const { page, context, errors } = await e().newPage(size);
       await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -47,7 +50,11 @@ describe.skipIf(!!skip)("e2e: the « Clés d'API » section of the subscription 
       await section(page).getByRole("button", { name: "J'ai copié la clé" }).click();
       await expect(secretBox.count()).resolves.toBe(0);
       expect(await section(page).textContent()).not.toContain(secret);
-      await expect(section(page).getByText(`${secret.slice(0, 12)}…`).isVisible()).resolves.toBe(true);
+      await expect(
+        section(page)
+          .getByText(`${secret.slice(0, 12)}…`)
+          .isVisible(),
+      ).resolves.toBe(true);
 
       await section(page).getByRole("button", { name: "Révoquer la clé Open WebUI" }).click();
       const confirm = page.getByRole("dialog", { name: "Révoquer" });

@@ -54,10 +54,10 @@ describe.skipIf(!!skip)("e2e: two-factor login and password reset", () => {
     await page.getByRole("heading", { name: "Nouveau mot de passe" }).waitFor();
     // The token left the address bar.
     expect(new URL(page.url()).searchParams.get("token")).toBeNull();
-    await page.locator("input[name=\"new-password\"]").fill("abc");
+    await page.locator('input[name="new-password"]').fill("abc");
     await page.waitForFunction(() => document.querySelectorAll('.criteria li[data-met="false"]').length === 4);
     await shot(page, "reset-criteria-desktop");
-    await page.locator("input[name=\"new-password\"]").fill("NouveauMdp9");
+    await page.locator('input[name="new-password"]').fill("NouveauMdp9");
     await page.getByLabel("Confirmer le nouveau mot de passe").fill("NouveauMdp9");
     await page.getByRole("button", { name: "Changer le mot de passe" }).click();
     await page.getByText("Votre mot de passe a été modifié. Vous pouvez maintenant vous connecter.").waitFor();

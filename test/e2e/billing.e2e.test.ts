@@ -65,7 +65,9 @@ describe.skipIf(!!skip)("e2e: buying and changing plans with the fake Stripe", (
     await openPricing(page);
     await shot(page, "pricing-trial-desktop", false);
     await checkA11y(page, "pricing overlay (trial)");
-    await overlay(page).getByRole("radio", { name: /Annuel/ }).click();
+    await overlay(page)
+      .getByRole("radio", { name: /Annuel/ })
+      .click();
     await overlay(page).getByText("au lieu de 359,88 € en mensuel").waitFor();
     await overlay(page).getByRole("radio", { name: "Mensuel" }).click();
 
@@ -85,8 +87,13 @@ describe.skipIf(!!skip)("e2e: buying and changing plans with the fake Stripe", (
 
     // Basic: upgrade to Pro is immediate.
     await openPricing(page);
-    await overlay(page).getByText(/Prochain renouvellement : /).waitFor();
-    await overlay(page).getByText(/Passage immédiat à Pro : /).first().waitFor();
+    await overlay(page)
+      .getByText(/Prochain renouvellement : /)
+      .waitFor();
+    await overlay(page)
+      .getByText(/Passage immédiat à Pro : /)
+      .first()
+      .waitFor();
     await shot(page, "pricing-basic-desktop", false);
     await checkA11y(page, "pricing overlay (basic)");
     await overlay(page).getByRole("button", { name: "Choisir : Pro mensuel" }).click();
@@ -102,15 +109,25 @@ describe.skipIf(!!skip)("e2e: buying and changing plans with the fake Stripe", (
 
     // Pro: schedule a downgrade to Basic, see it pending, cancel it.
     await overlay(page).getByRole("button", { name: "Choisir : Basic mensuel" }).click();
-    await page.getByRole("dialog", { name: /Basic mensuel/ }).getByRole("button", { name: "Confirmer" }).click();
-    await page.getByRole("dialog", { name: "Demande enregistrée" }).getByText(/prendra effet le/).waitFor();
+    await page
+      .getByRole("dialog", { name: /Basic mensuel/ })
+      .getByRole("button", { name: "Confirmer" })
+      .click();
+    await page
+      .getByRole("dialog", { name: "Demande enregistrée" })
+      .getByText(/prendra effet le/)
+      .waitFor();
     await page.getByRole("button", { name: "Compris" }).click();
-    await overlay(page).getByText(/Changement prévu : Basic \(facturation mensuelle\) le \d+ \S+ \d{4}/).waitFor();
+    await overlay(page)
+      .getByText(/Changement prévu : Basic \(facturation mensuelle\) le \d+ \S+ \d{4}/)
+      .waitFor();
     await shot(page, "pricing-pending-desktop", false);
     await overlay(page).getByRole("button", { name: "Annuler ce changement" }).click();
     await overlay(page).getByText("Votre demande de changement a été annulée.").waitFor();
     // The status is re-read after the message: wait for the pending line to go, don't sample it.
-    await overlay(page).getByText(/Changement prévu/).waitFor({ state: "detached" });
+    await overlay(page)
+      .getByText(/Changement prévu/)
+      .waitFor({ state: "detached" });
 
     // A pack of 10 requests: checkout in payment mode, back, +10.
     const before = await page.evaluate(() => JSON.parse(localStorage.getItem("unisson_user") ?? "{}").remaining_queries as number);

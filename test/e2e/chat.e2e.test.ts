@@ -36,7 +36,12 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
     await page.getByText("Paris est la capitale de la France.").waitFor({ timeout: 20_000 });
     await page.getByText("Analyse terminée").waitFor();
     await shot(page, "answer-desktop");
-    await expect(page.getByText(/Synthèse rédigée par /).first().isVisible()).resolves.toBe(true);
+    await expect(
+      page
+        .getByText(/Synthèse rédigée par /)
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
     // Each model's own answer opens on demand.
     await page.getByRole("button", { name: "Voir la réponse de GPT-4" }).click();
     await page.locator(".model-answer").waitFor();
@@ -71,7 +76,11 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
     await page.getByText("Paris est la capitale de la France.").waitFor({ timeout: 20_000 });
     await shot(page, "answer-phone");
     await page.getByRole("button", { name: "Conditions Générales de Vente et d'Abonnement" }).click();
-    await page.getByRole("dialog").getByText(/11,99 €/).first().waitFor();
+    await page
+      .getByRole("dialog")
+      .getByText(/11,99 €/)
+      .first()
+      .waitFor();
     await shot(page, "legal-cgv-phone", false);
     expect(errors).toEqual([]);
   }, 60_000);

@@ -28,7 +28,10 @@ const ARGS = [
 export function ensureChromium(): string | null {
   if (existsSync(CHROMIUM)) return null;
   if (process.getuid?.() !== 0) return `e2e skipped: ${CHROMIUM} is missing and installing it needs root (apt-get install -y chromium)`;
-  const r = Bun.spawnSync(["sh", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"], { stdout: "inherit", stderr: "inherit" });
+  const r = Bun.spawnSync(["sh", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"], {
+    stdout: "inherit",
+    stderr: "inherit",
+  });
   return r.exitCode === 0 && existsSync(CHROMIUM) ? null : "e2e skipped: apt-get install -y chromium failed";
 }
 

@@ -20,10 +20,13 @@ async function signedInWithHistory(e: E2E, size = PHONE, n = CONVERSATIONS) {
   db.$client.close();
   const { page, context, errors } = await e.newPage(size);
   await page.goto("/");
-  await page.evaluate(([t, u]) => {
-    localStorage.setItem("unisson_token", t!);
-    localStorage.setItem("unisson_user", u!);
-  }, [token, JSON.stringify(toPublicUser(user, new Date()))]);
+  await page.evaluate(
+    ([t, u]) => {
+      localStorage.setItem("unisson_token", t!);
+      localStorage.setItem("unisson_user", u!);
+    },
+    [token, JSON.stringify(toPublicUser(user, new Date()))],
+  );
   await page.reload();
   await page.getByRole("tab", { name: "Historique" }).waitFor();
   return { page, context, errors, user };
@@ -78,7 +81,10 @@ describe("history of 3,000 conversations on a phone at 4x CPU slowdown", () => {
     await page.getByText("réponse2345", { exact: false }).first().waitFor();
     await shot(page, "conversation-export-phone", false);
     await checkA11y(page, "conversation with export");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("group", { name: "Exporter la conversation" }).getByRole("button", { name: "Markdown" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("group", { name: "Exporter la conversation" }).getByRole("button", { name: "Markdown" }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^unisson-conversation-\d+\.md$/);
     const md = readFileSync((await download.path())!, "utf8");
     expect(md).toContain("## Question");

@@ -52,37 +52,41 @@ describe.skipIf(!!skip)("e2e: a live run, a reload during it, the per-model pane
     expect(errors).toEqual([]);
   }, 60_000);
 
-  for (const [size, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) test(`${size}: a degraded answer shows its notice above the answer; a failed run offers Réessayer, which answers the same question`, async () => {
-    const e = world();
-    e.fakes.control.reset();
-    e.fakes.control.set("geminiPro", { fail: "refusal", failOn: ["answer"] });
-    e.fakes.control.set("sonarPro", { fail: 500, failOn: ["answer"] });
-    const { page, errors } = await e.newPage(viewport);
-    await registerThroughUi(page, { first: "Noé", last: "Petit", email: `noe.${size}@example.fr`, password: "Nuage-Bleu-42" });
-    await page.getByText("6/6 IA disponibles").first().waitFor();
-    await page.getByRole("textbox", { name: "Votre question" }).fill(QUESTION);
-    await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
-    const notice = page.locator(".notice-degraded");
-    await notice.waitFor({ timeout: 20_000 });
-    await expect(notice.textContent()).resolves.toContain("4 réponses sur 6");
-    await page.getByRole("button", { name: "Détail par modèle" }).click();
-    await shot(page, `degraded-${size}`);
-    await expectBannerClearOfComposer(page);
+  for (const [size, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const)
+    test(`${size}: a degraded answer shows its notice above the answer; a failed run offers Réessayer, which answers the same question`, async () => {
+      const e = world();
+      e.fakes.control.reset();
+      e.fakes.control.set("geminiPro", { fail: "refusal", failOn: ["answer"] });
+      e.fakes.control.set("sonarPro", { fail: 500, failOn: ["answer"] });
+      const { page, errors } = await e.newPage(viewport);
+      await registerThroughUi(page, { first: "Noé", last: "Petit", email: `noe.${size}@example.fr`, password: "Nuage-Bleu-42" });
+      await page.getByText("6/6 IA disponibles").first().waitFor();
+      await page.getByRole("textbox", { name: "Votre question" }).fill(QUESTION);
+      await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
+      const notice = page.locator(".notice-degraded");
+      await notice.waitFor({ timeout: 20_000 });
+      await expect(notice.textContent()).resolves.toContain("4 réponses sur 6");
+      await page.getByRole("button", { name: "Détail par modèle" }).click();
+      await shot(page, `degraded-${size}`);
+      await expectBannerClearOfComposer(page);
 
-    e.fakes.control.reset();
-    e.fakes.control.setAll({ fail: 500, failOn: ["synthesis"] });
-    await page.getByRole("textbox", { name: "Votre message" }).fill("Et quelle est la capitale de l'Italie ?");
-    await page.getByRole("textbox", { name: "Votre message" }).press("Enter");
-    await page.getByRole("button", { name: "Réessayer" }).waitFor({ timeout: 20_000 });
-    await page.getByText("Réponses individuelles des modèles (sans synthèse)").click();
-    await shot(page, `failed-retry-${size}`);
+      e.fakes.control.reset();
+      e.fakes.control.setAll({ fail: 500, failOn: ["synthesis"] });
+      await page.getByRole("textbox", { name: "Votre message" }).fill("Et quelle est la capitale de l'Italie ?");
+      await page.getByRole("textbox", { name: "Votre message" }).press("Enter");
+      await page.getByRole("button", { name: "Réessayer" }).waitFor({ timeout: 20_000 });
+      await page.getByText("Réponses individuelles des modèles (sans synthèse)").click();
+      await shot(page, `failed-retry-${size}`);
 
-    e.fakes.control.reset();
-    await page.getByRole("button", { name: "Réessayer" }).click();
-    await page.getByText("Analyse terminée").waitFor({ timeout: 20_000 });
-    const sent = e.fakes.control.callsOf("answer", "gpt4").at(-1)!.messages.at(-1)!.content;
-    expect(sent).toBe("Et quelle est la capitale de l'Italie ?");
-    await shot(page, `retried-${size}`);
-    expect(errors).toEqual([]);
-  }, 60_000);
+      e.fakes.control.reset();
+      await page.getByRole("button", { name: "Réessayer" }).click();
+      await page.getByText("Analyse terminée").waitFor({ timeout: 20_000 });
+      const sent = e.fakes.control.callsOf("answer", "gpt4").at(-1)!.messages.at(-1)!.content;
+      expect(sent).toBe("Et quelle est la capitale de l'Italie ?");
+      await shot(page, `retried-${size}`);
+      expect(errors).toEqual([]);
+    }, 60_000);
 });

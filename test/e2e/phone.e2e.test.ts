@@ -6,8 +6,7 @@ import { askThroughApi, hitTestable, registerThroughApi, textLines } from "./pag
 const skip = ensureChromium();
 if (skip) console.warn(skip);
 
-const IPHONE_UA =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 const ADMIN = { email: "admin@example.fr", password: "Admin-Secret-42" };
 const SIZES = [
   ["phone", PHONE],
@@ -54,7 +53,10 @@ describe.skipIf(!!skip)("e2e: the page on a phone (issue 20)", () => {
       expect(await hitTestable(page.getByRole("textbox", { name: "Votre message" }))).toBe(true);
       expect(await hitTestable(page.getByRole("button", { name: "Envoyer" }))).toBe(true);
       // The answer's first line is in view, under the header.
-      const top = await page.locator(".message.type-final_response").last().evaluate((el) => el.getBoundingClientRect().top);
+      const top = await page
+        .locator(".message.type-final_response")
+        .last()
+        .evaluate((el) => el.getBoundingClientRect().top);
       expect(top).toBeGreaterThanOrEqual(0);
       expect(top).toBeLessThan(size.height / 2);
       expect(errors).toEqual([]);

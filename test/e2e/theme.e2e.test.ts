@@ -84,13 +84,14 @@ describe.skipIf(!!skip)("e2e: dark theme, contrast and reduced motion (issue 20)
     await page.getByRole("textbox", { name: "Votre question" }).fill("Quelle est la capitale de la France ?");
     await page.getByRole("button", { name: "Lancer l'analyse" }).click();
     const moving = () =>
-      page.evaluate(() =>
-        [...document.querySelectorAll(".dots i, .spinner, .progress-fill, .payment-spinner")].filter((el) => {
-          const s = getComputedStyle(el);
-          const anim = s.animationName !== "none" && parseFloat(s.animationDuration) > 0.01;
-          const trans = parseFloat(s.transitionDuration) > 0.01;
-          return anim || trans;
-        }).length,
+      page.evaluate(
+        () =>
+          [...document.querySelectorAll(".dots i, .spinner, .progress-fill, .payment-spinner")].filter((el) => {
+            const s = getComputedStyle(el);
+            const anim = s.animationName !== "none" && parseFloat(s.animationDuration) > 0.01;
+            const trans = parseFloat(s.transitionDuration) > 0.01;
+            return anim || trans;
+          }).length,
       );
     await page.locator(".dots i, .progress-fill").first().waitFor();
     expect(await moving()).toBe(0);

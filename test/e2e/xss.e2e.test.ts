@@ -40,13 +40,21 @@ describe.skipIf(!!skip)("e2e: hostile markup renders inert", () => {
       dialogs.push(d.message());
       void d.dismiss();
     });
-    await registerThroughUi(page, { first: `Zoé <img src=x onerror="window.__xss=5">`, last: "Durand", email: "xss@example.fr", password: "Girafe-Secret-123" });
+    await registerThroughUi(page, {
+      first: `Zoé <img src=x onerror="window.__xss=5">`,
+      last: "Durand",
+      email: "xss@example.fr",
+      password: "Girafe-Secret-123",
+    });
     e.fakes.control.synthesis = () => `## Réponse consolidée\nMARQUEUR-XSS Paris. ${HOSTILE}\n## Points de consensus\n${HOSTILE}`;
     e.fakes.control.setAll({ answer: `Réponse piégée ${HOSTILE}` });
     try {
       await page.getByRole("textbox", { name: "Votre question" }).fill(`Question ${HOSTILE}`);
       await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
-      await page.getByText(/MARQUEUR-XSS/).first().waitFor({ timeout: 20_000 });
+      await page
+        .getByText(/MARQUEUR-XSS/)
+        .first()
+        .waitFor({ timeout: 20_000 });
       await page.getByRole("button", { name: "Voir la réponse de GPT-4" }).click();
       await page.locator(".model-answer").waitFor();
       // Give any injected handler (an image error, an svg load) time to fire.

@@ -24,7 +24,9 @@ for (;;) {
       createdAt: now,
       updatedAt: now,
     });
-    db.insert(conversations).values({ userId: u.id, title: `Question ${i}`, createdAt: now, updatedAt: now }).run();
+    db.insert(conversations)
+      .values({ userId: u.id, title: `Question ${i}`, createdAt: now, updatedAt: now })
+      .run();
   });
   if (i === 0) console.log("ready");
   i++;

@@ -33,7 +33,11 @@ export async function readSse(
         comments++;
         continue;
       }
-      const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+      const field = (name: string) =>
+        block
+          .split("\n")
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2);
       const e = { id: field("id") ? Number(field("id")) : null, event: field("event") ?? "message", data: JSON.parse(field("data") ?? "null") };
       events.push(e);
       if (opts.stopAfter?.(e, events)) {

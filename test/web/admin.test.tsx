@@ -27,18 +27,39 @@ function admin() {
 }
 
 describe("edit form rules (docs/PRODUCT.md#admin-edit)", () => {
-  const base = { first_name: " Léa ", last_name: " Roux ", email: " lea@example.fr ", subscription_type: "trial" as const, remaining_queries: " 4 ", trial_days_remaining: "3" };
+  const base = {
+    first_name: " Léa ",
+    last_name: " Roux ",
+    email: " lea@example.fr ",
+    subscription_type: "trial" as const,
+    remaining_queries: " 4 ",
+    trial_days_remaining: "3",
+  };
 
   test("values are trimmed and numbers parsed as integers, falling back to 0", () => {
     const { errors, payload } = validateUserForm({ ...base, remaining_queries: "abc", trial_days_remaining: "2.7" });
     expect(errors).toEqual({});
-    expect(payload).toEqual({ first_name: "Léa", last_name: "Roux", email: "lea@example.fr", subscription_type: "trial", remaining_queries: 0, trial_days_remaining: 2 });
+    expect(payload).toEqual({
+      first_name: "Léa",
+      last_name: "Roux",
+      email: "lea@example.fr",
+      subscription_type: "trial",
+      remaining_queries: 0,
+      trial_days_remaining: 2,
+    });
     expect(toInt("")).toBe(0);
     expect(toInt(" 12 ")).toBe(12);
   });
 
   test("each rule has its French message", () => {
-    const { errors } = validateUserForm({ ...base, first_name: "  ", last_name: "", email: "pas-un-email", remaining_queries: "-1", trial_days_remaining: "-2" });
+    const { errors } = validateUserForm({
+      ...base,
+      first_name: "  ",
+      last_name: "",
+      email: "pas-un-email",
+      remaining_queries: "-1",
+      trial_days_remaining: "-2",
+    });
     expect(errors).toEqual({
       first_name: "Le prénom est requis",
       last_name: "Le nom est requis",
@@ -65,7 +86,9 @@ describe("admin panel", () => {
     makeUser(ctx.db, ctx.clock.now());
     render(<AdminPanel user={me} onBack={() => {}} />);
     const chart = await body().findByRole("list", { name: t.stats.chartLabel });
-    const rows = within(chart).getAllByRole("listitem").map((li) => li.textContent);
+    const rows = within(chart)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
     expect(rows).toEqual(["Essai1", "Basic1", "Pro1", "Expiré0"]);
     expect(body().getByText(t.stats.totalUsers, { selector: "dt" }).nextElementSibling?.textContent).toBe("3");
   });
@@ -81,7 +104,9 @@ describe("admin panel", () => {
     fireEvent.click(next);
     await waitFor(() => expect(body().getAllByRole("row")).toHaveLength(3)); // header + 2
     expect((body().getByRole("button", { name: t.users.next }) as HTMLButtonElement).disabled).toBe(true);
-    const myRow = body().getByRole("rowheader", { name: /Alice Admin/ }).closest("tr")!;
+    const myRow = body()
+      .getByRole("rowheader", { name: /Alice Admin/ })
+      .closest("tr")!;
     expect(within(myRow as HTMLElement).queryByRole("button", { name: /Supprimer/ })).toBeNull();
 
     await retype(body().getByLabelText(t.users.search), "Nom7");
@@ -120,7 +145,9 @@ describe("admin panel", () => {
     await retype(dialog.getByLabelText("Email"), other.email);
     fireEvent.click(dialog.getByRole("button", { name: t.edit.save }));
     expect(await body().findByText(t.edit.saved)).toBeTruthy();
-    const row = body().getByRole("rowheader", { name: /Zoé Durand/ }).closest("tr") as HTMLElement;
+    const row = body()
+      .getByRole("rowheader", { name: /Zoé Durand/ })
+      .closest("tr") as HTMLElement;
     expect(within(row).getByText("25")).toBeTruthy();
     expect(within(row).getByText("Basic")).toBeTruthy();
   });
@@ -128,7 +155,12 @@ describe("admin panel", () => {
   test("edit shows the account's billing history: who changed what and why (issue 12)", async () => {
     const me = admin();
     const other = makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand", subscriptionType: "basic" }).user;
-    noteBillingChange(ctx.db, ctx.clock.now(), other.id, { actor: "stripe", action: "refund", detail: "Remboursement intégral (9,99 €) : achat marqué remboursé.", stripeRef: "ch_1" });
+    noteBillingChange(ctx.db, ctx.clock.now(), other.id, {
+      actor: "stripe",
+      action: "refund",
+      detail: "Remboursement intégral (9,99 €) : achat marqué remboursé.",
+      stripeRef: "ch_1",
+    });
     render(<AdminPanel user={me} onBack={() => {}} />);
     fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
     fireEvent.click(await body().findByRole("button", { name: "Modifier Zoé Durand" }));
@@ -164,7 +196,9 @@ describe("admin panel", () => {
     second.unmount();
 
     admin();
-    net.override((path) => (path.startsWith("/api/admin/users") ? Promise.resolve(Response.json({ detail: "Base indisponible" }, { status: 500 })) : undefined));
+    net.override((path) =>
+      path.startsWith("/api/admin/users") ? Promise.resolve(Response.json({ detail: "Base indisponible" }, { status: 500 })) : undefined,
+    );
     render(<AdminPanel user={me} onBack={() => {}} />);
     fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
     expect((await body().findByRole("alert")).textContent).toBe(`${t.errors.users}Base indisponible`);

@@ -11,7 +11,7 @@ const final: ChatMessage = {
   sender: "assistant",
   message_type: "final_response",
   timestamp: "2025-11-20T10:00:00.000Z",
-  content: "## Réponse consolidée\n**Paris**. <img src=x onerror=\"window.hacked=1\"><script>window.hacked=2</script> [lien](javascript:alert(1))",
+  content: '## Réponse consolidée\n**Paris**. <img src=x onerror="window.hacked=1"><script>window.hacked=2</script> [lien](javascript:alert(1))',
   result_data: {
     primary_ai: "Claude Opus 4.1",
     models: [

@@ -27,13 +27,19 @@ function resolved(file: string, specifiers: string[]): string[] {
 /** What the bundler keeps: Bun drops `import type` and imports whose names are all types. */
 function runtimeImports(file: string, kind?: "import-statement" | "dynamic-import"): string[] {
   const found = transpiler.scanImports(readFileSync(join(root, file), "utf8")).filter((i) => !kind || i.kind === kind);
-  return resolved(file, found.map((i) => i.path));
+  return resolved(
+    file,
+    found.map((i) => i.path),
+  );
 }
 
 /** Every `from "..."` and `import("...")`, type-only ones included. */
 function allImports(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  return resolved(file, [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!));
+  return resolved(
+    file,
+    [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!),
+  );
 }
 
 const web = sources("web");
@@ -41,12 +47,20 @@ const outside = (path: string) => !path.startsWith("web/");
 
 describe("the web's contract with the server", () => {
   test("no web file imports server code at run time: only src/contracts/", () => {
-    const offending = web.flatMap((f) => runtimeImports(f).filter((p) => outside(p) && !p.startsWith(CONTRACTS)).map((p) => `${f} -> ${p}`));
+    const offending = web.flatMap((f) =>
+      runtimeImports(f)
+        .filter((p) => outside(p) && !p.startsWith(CONTRACTS))
+        .map((p) => `${f} -> ${p}`),
+    );
     expect(offending).toEqual([]);
   });
 
   test("the only server module the web names, even for types, is the app type; the rest is src/contracts/", () => {
-    const named = web.flatMap((f) => allImports(f).filter((p) => outside(p) && p !== APP_TYPE && !p.startsWith(CONTRACTS)).map((p) => `${f} -> ${p}`));
+    const named = web.flatMap((f) =>
+      allImports(f)
+        .filter((p) => outside(p) && p !== APP_TYPE && !p.startsWith(CONTRACTS))
+        .map((p) => `${f} -> ${p}`),
+    );
     expect(named).toEqual([]);
   });
 
@@ -69,7 +83,11 @@ describe("the web's contract with the server", () => {
   test("a lazily loaded part is reached by import() only, or it would load with the first screen", () => {
     const lazy = new Set(web.flatMap((f) => runtimeImports(f, "dynamic-import")));
     expect(lazy.size).toBeGreaterThan(0);
-    const eager = web.flatMap((f) => runtimeImports(f, "import-statement").filter((p) => lazy.has(p)).map((p) => `${f} -> ${p}`));
+    const eager = web.flatMap((f) =>
+      runtimeImports(f, "import-statement")
+        .filter((p) => lazy.has(p))
+        .map((p) => `${f} -> ${p}`),
+    );
     expect(eager).toEqual([]);
   });
 });

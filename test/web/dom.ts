@@ -31,7 +31,11 @@ function nativeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Resp
  * timers never fire again (GlobalRegistrator makes and closes a new window
  * per registration, which stalls every async render in the next file).
  */
-type Shared = { window: InstanceType<typeof GlobalWindow>; descriptors: Map<PropertyKey, PropertyDescriptor>; saved: Map<PropertyKey, PropertyDescriptor | undefined> | null };
+type Shared = {
+  window: InstanceType<typeof GlobalWindow>;
+  descriptors: Map<PropertyKey, PropertyDescriptor>;
+  saved: Map<PropertyKey, PropertyDescriptor | undefined> | null;
+};
 const TIMERS = new Set(["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate", "queueMicrotask"]);
 const g = globalThis as unknown as { __unissonDom?: Shared } & Record<PropertyKey, unknown>;
 
@@ -150,4 +154,3 @@ export function serverSide<T>(fn: () => T): T {
     Object.assign(g, saved);
   }
 }
-

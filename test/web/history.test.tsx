@@ -26,7 +26,12 @@ function historyOf(n: number, text = (i: number) => `Question numéro ${i}`) {
   }
   localStorage.setItem("unisson_token", token);
   const asked: string[] = [];
-  restore = routeFetchTo({ request: (path: string, init?: RequestInit) => (asked.push(path), t.app.request(path, init)) } as never);
+  restore = routeFetchTo({
+    request: (path: string, init?: RequestInit) => {
+      asked.push(path);
+      return t.app.request(path, init);
+    },
+  } as never);
   return { t, asked };
 }
 
@@ -81,7 +86,7 @@ describe("history tab", () => {
     expect(q.queryByRole("button", { name: "Charger plus de conversations" })).toBeNull(); // 50 + 100 + 30: the end
     expect(document.querySelectorAll(".history-item").length).toBeLessThan(40);
     const list = document.querySelector<HTMLElement>(".history-list")!;
-    expect(Number.parseInt(list.style.height)).toBeGreaterThan(180 * 50); // room for every row, drawn or not
+    expect(Number.parseInt(list.style.height, 10)).toBeGreaterThan(180 * 50); // room for every row, drawn or not
   });
 
   test("the search box asks once after typing stops, and shows the matches without date headings", async () => {

@@ -9,7 +9,10 @@ const play = (events: RunEvent[]) => events.reduce(reduce, EMPTY);
 describe("the live view of a run, event by event", () => {
   test("one line per model, skipped ones included, each with its state", () => {
     const s = play([
-      ev("run_started", { models: ["GPT-4", "Gemini Pro", "Sonar Pro"], skipped: [{ model: "Mistral Large", reason: "non interrogé : indisponible depuis 14 h 02" }] }),
+      ev("run_started", {
+        models: ["GPT-4", "Gemini Pro", "Sonar Pro"],
+        skipped: [{ model: "Mistral Large", reason: "non interrogé : indisponible depuis 14 h 02" }],
+      }),
       ev("model_answered", { model: "GPT-4", latency_ms: 2400 }),
       ev("model_failed", { model: "Gemini Pro", reason: "refus du modèle" }),
       ev("model_left_out", { model: "Sonar Pro", reason: "délai dépassé" }),

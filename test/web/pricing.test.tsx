@@ -51,17 +51,27 @@ function subscribedAt(plan: "basic" | "pro"): Partial<NewUser> {
   if (!stripe.state.products.has(product)) stripe.state.createProduct({ id: product, name: plan });
   const customer = stripe.state.createCustomer({});
   const session = stripe.state.createSession({
-    mode: "subscription", customer: customer.id, success_url: "http://localhost/",
+    mode: "subscription",
+    customer: customer.id,
+    success_url: "http://localhost/",
     line_items: [{ price_data: { currency: "eur", product, unit_amount: plan === "pro" ? "2990" : "1199", recurring: { interval: "month" } } }],
   });
   const subId = stripe.state.pay(session.id).subscription as string;
   const item = stripe.state.subscriptions.get(subId)!.items.data[0];
   return {
-    subscriptionType: plan, billingCycle: "monthly", stripeCustomerId: customer.id, stripeSubscriptionId: subId,
-    planStartedAt: new Date(item.current_period_start * 1000), periodEndsAt: new Date(item.current_period_end * 1000),
+    subscriptionType: plan,
+    billingCycle: "monthly",
+    stripeCustomerId: customer.id,
+    stripeSubscriptionId: subId,
+    planStartedAt: new Date(item.current_period_start * 1000),
+    periodEndsAt: new Date(item.current_period_end * 1000),
   };
 }
-const cardTitles = () => body().queryAllByRole("heading", { level: 3 }).map((h) => h.textContent).filter((n) => n === "Basic" || n === "Pro");
+const cardTitles = () =>
+  body()
+    .queryAllByRole("heading", { level: 3 })
+    .map((h) => h.textContent)
+    .filter((n) => n === "Basic" || n === "Pro");
 const choose = (plan: string) => fireEvent.click(body().getByRole("button", { name: `Choisir ${plan}` }));
 const notice = async () => text(await body().findByRole("alert"));
 

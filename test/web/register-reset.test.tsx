@@ -14,7 +14,13 @@ describe("register", () => {
     restore = r.restore;
     r.fireEvent.click(r.q.getByRole("button", { name: "Créer un compte" }));
     r.fireEvent.click(r.q.getByRole("button", { name: "Créer mon compte" }));
-    for (const text of ["Le prénom est requis", "Le nom est requis", "L'email est requis", "Le mot de passe est requis", "Vous devez accepter les CGU et CGV pour créer un compte"]) {
+    for (const text of [
+      "Le prénom est requis",
+      "Le nom est requis",
+      "L'email est requis",
+      "Le mot de passe est requis",
+      "Vous devez accepter les CGU et CGV pour créer un compte",
+    ]) {
       expect(r.q.getByText(text)).toBeTruthy();
     }
     r.fireEvent.change(r.q.getByLabelText("Prénom"), { target: { value: "Léa" } });

@@ -15,15 +15,26 @@ afterEach(() => {
 });
 
 const base: PublicUser = {
-  id: 1, first_name: "Ana", last_name: "Roy", email: "ana@example.fr", subscription_type: "trial",
-  remaining_queries: 5, trial_days_remaining: 7, is_admin: false, created_at: "2025-11-01T00:00:00.000Z",
+  id: 1,
+  first_name: "Ana",
+  last_name: "Roy",
+  email: "ana@example.fr",
+  subscription_type: "trial",
+  remaining_queries: 5,
+  trial_days_remaining: 7,
+  is_admin: false,
+  created_at: "2025-11-01T00:00:00.000Z",
 };
 
 describe("quota badge", () => {
   test("texts and colours of docs/PRODUCT.md#quota-badge", async () => {
     const { quotaBadge } = await import("../../web/features/layout/quota-badge.tsx");
     expect(quotaBadge({ ...base, subscription_type: "pro", remaining_queries: 30 })).toEqual({ text: "30/30 Pro", level: "ok", warning: null });
-    expect(quotaBadge({ ...base, subscription_type: "basic", remaining_queries: 3 })).toEqual({ text: "3/10 Basic", level: "warning", warning: "Plus que 3 requête(s) !" });
+    expect(quotaBadge({ ...base, subscription_type: "basic", remaining_queries: 3 })).toEqual({
+      text: "3/10 Basic",
+      level: "warning",
+      warning: "Plus que 3 requête(s) !",
+    });
     expect(quotaBadge({ ...base, subscription_type: "basic", remaining_queries: 0 }).level).toBe("danger");
     expect(quotaBadge({ ...base, subscription_type: "expired", remaining_queries: 0 })).toEqual({ text: "Expiré", level: "danger", warning: null });
     expect(quotaBadge({ ...base, remaining_queries: 5, trial_days_remaining: 7 })).toEqual({ text: "5 • 7j", level: "ok", warning: null });
@@ -155,7 +166,18 @@ describe("history", () => {
     const { HistoryView } = await import("../../web/features/history/history-view.tsx");
     const opened: number[] = [];
     const deleted: number[] = [];
-    const status = { models: [], aiStatus: [{ name: "GPT-4", available: true }, { name: "Sonar Pro", available: false }], operational: true, loaded: true, available: 1, total: 2, refresh: async () => {} };
+    const status = {
+      models: [],
+      aiStatus: [
+        { name: "GPT-4", available: true },
+        { name: "Sonar Pro", available: false },
+      ],
+      operational: true,
+      loaded: true,
+      available: 1,
+      total: 2,
+      refresh: async () => {},
+    };
     render(<HistoryView status={status} onOpen={async (id) => void opened.push(id)} onDeleted={(id) => deleted.push(id)} />);
     const q = within(document.body);
     await q.findByText("Capitale de la France");

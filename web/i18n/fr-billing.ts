@@ -7,7 +7,10 @@
 import { PLAN_NAMES } from "../../src/contracts/pricing.ts";
 
 /** Plan names come from the prices module (one table); the header badges are the same in capitals. */
-export const PLAN_BADGES = Object.fromEntries(Object.entries(PLAN_NAMES).map(([plan, name]) => [plan, name.toUpperCase()])) as Record<keyof typeof PLAN_NAMES, string>;
+export const PLAN_BADGES = Object.fromEntries(Object.entries(PLAN_NAMES).map(([plan, name]) => [plan, name.toUpperCase()])) as Record<
+  keyof typeof PLAN_NAMES,
+  string
+>;
 
 export const frPricing = {
   title: "Forfaits et abonnement",
@@ -81,7 +84,8 @@ export const frPricing = {
   },
   confirm: {
     title: "Confirmer le changement",
-    upgrade: "Le passage à Pro est immédiat : vos 30 requêtes s'ajoutent à celles qui vous restent, et le crédit au prorata de votre forfait actuel est déduit.",
+    upgrade:
+      "Le passage à Pro est immédiat : vos 30 requêtes s'ajoutent à celles qui vous restent, et le crédit au prorata de votre forfait actuel est déduit.",
     scheduled: "Ce changement prendra effet au prochain renouvellement ({date}), sans remboursement partiel. Vous gardez votre forfait actuel jusque-là.",
     cancel: "Votre abonnement sera résilié au prochain renouvellement ({date}). Vous gardez l'accès jusque-là, et pourrez vous réabonner à tout moment.",
     reason: "Raison (facultatif)",
@@ -99,7 +103,8 @@ export const frPricing = {
 /** The "Clés d'API" section of the subscription overlay (issue 22, docs/API.md). */
 export const frApiKeys = {
   title: "Clés d'API",
-  intro: "Utilisez Unisson dans Open WebUI, LibreChat, vos scripts ou tout client compatible OpenAI : le modèle « unisson » donne la réponse consolidée. Chaque réponse compte pour une requête de votre forfait.",
+  intro:
+    "Utilisez Unisson dans Open WebUI, LibreChat, vos scripts ou tout client compatible OpenAI : le modèle « unisson » donne la réponse consolidée. Chaque réponse compte pour une requête de votre forfait.",
   nameLabel: "Nom de la nouvelle clé",
   namePlaceholder: "Par exemple : Open WebUI",
   create: "Créer une clé",

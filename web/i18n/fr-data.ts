@@ -26,7 +26,8 @@ export const frData = {
     open: "Mon compte",
     title: "Mon compte",
     dataTitle: "Vos données",
-    dataText: "Téléchargez en un fichier JSON tout ce qu'Unisson conserve sur vous : votre compte, vos conversations avec tous leurs messages, vos paiements et l'historique de vos forfaits, vos parrainages.",
+    dataText:
+      "Téléchargez en un fichier JSON tout ce qu'Unisson conserve sur vous : votre compte, vos conversations avec tous leurs messages, vos paiements et l'historique de vos forfaits, vos parrainages.",
     dataButton: "Télécharger mes données",
     dataError: "Erreur lors de l'export de vos données. Veuillez réessayer.",
     deleteTitle: "Supprimer mon compte",

@@ -107,9 +107,7 @@ export const legalDocs: Record<"mentions" | "cgu" | "cgv" | "privacy", LegalDoc>
       },
       {
         heading: "2. Paiement",
-        paragraphs: [
-          "Le paiement s'effectue par carte bancaire via notre prestataire Stripe. Unisson ne reçoit ni ne conserve vos numéros de carte.",
-        ],
+        paragraphs: ["Le paiement s'effectue par carte bancaire via notre prestataire Stripe. Unisson ne reçoit ni ne conserve vos numéros de carte."],
       },
       {
         heading: "3. Durée, renouvellement et requêtes",
@@ -140,7 +138,9 @@ export const legalDocs: Record<"mentions" | "cgu" | "cgv" | "privacy", LegalDoc>
       },
       {
         heading: "7. Réclamations",
-        paragraphs: ["Toute réclamation peut être adressée via le formulaire « Nous contacter ». En cas de litige, vous pouvez recourir gratuitement à un médiateur de la consommation."],
+        paragraphs: [
+          "Toute réclamation peut être adressée via le formulaire « Nous contacter ». En cas de litige, vous pouvez recourir gratuitement à un médiateur de la consommation.",
+        ],
       },
     ],
   },

@@ -13,7 +13,9 @@ export function createAnthropicClient(opts: { apiKey: string; baseUrl?: string; 
   // Loaded at the first call, not at every start of the executable (~45 ms; docs/BENCHMARKS.md, cold start).
   let sdk: Promise<Anthropic> | undefined;
   const client = () =>
-    (sdk ??= import("@anthropic-ai/sdk").then(({ default: Sdk }) => new Sdk({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs })));
+    (sdk ??= import("@anthropic-ai/sdk").then(
+      ({ default: Sdk }) => new Sdk({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: opts.timeoutMs }),
+    ));
   return {
     provider: "anthropic",
     async stream(modelId, req, signal, onText): Promise<Completion> {

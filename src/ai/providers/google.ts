@@ -21,10 +21,7 @@ export function createGoogleClient(opts: { apiKey: string; baseUrl?: string }): 
   return {
     provider: "google",
     async stream(modelId, req, signal, onText): Promise<Completion> {
-      const model = sdk.getGenerativeModel(
-        { model: modelId, systemInstruction: req.system },
-        opts.baseUrl ? { baseUrl: opts.baseUrl } : undefined,
-      );
+      const model = sdk.getGenerativeModel({ model: modelId, systemInstruction: req.system }, opts.baseUrl ? { baseUrl: opts.baseUrl } : undefined);
       const res = await model.generateContentStream(
         {
           contents: req.messages.map((m) => ({ role: m.role === "assistant" ? "model" : "user", parts: [{ text: m.content }] })),

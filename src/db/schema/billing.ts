@@ -2,13 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { timestamp } from "./columns.ts";
 import { BILLING_CYCLES, PLANS, users } from "./users.ts";
 
-export const PRODUCT_TYPES = [
-  "subscription_basic",
-  "subscription_basic_annual",
-  "subscription_pro",
-  "subscription_pro_annual",
-  "token_pack_10",
-] as const;
+export const PRODUCT_TYPES = ["subscription_basic", "subscription_basic_annual", "subscription_pro", "subscription_pro_annual", "token_pack_10"] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
 /**
@@ -63,7 +57,9 @@ export const pendingPlanChanges = sqliteTable(
     targetCycle: text("target_cycle", { enum: BILLING_CYCLES }),
     reason: text("reason"),
     scheduledAt: timestamp("scheduled_at").notNull(),
-    status: text("status", { enum: ["pending", "applied", "cancelled"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "applied", "cancelled"] })
+      .notNull()
+      .default("pending"),
     stripeScheduleId: text("stripe_schedule_id"),
     createdAt: timestamp("created_at").notNull(),
     endedAt: timestamp("ended_at"),

@@ -3,14 +3,7 @@ import { timestamp } from "./columns.ts";
 import { users } from "./users.ts";
 
 export const SENDERS = ["user", "assistant"] as const;
-export const MESSAGE_TYPES = [
-  "question",
-  "clarification",
-  "mono_clarification",
-  "detail_request",
-  "content_moderation",
-  "final_response",
-] as const;
+export const MESSAGE_TYPES = ["question", "clarification", "mono_clarification", "detail_request", "content_moderation", "final_response"] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const CONVERSATION_SOURCES = ["web", "api"] as const;
 export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];

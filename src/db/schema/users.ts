@@ -1,4 +1,3 @@
-
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { flag, timestamp } from "./columns.ts";
 

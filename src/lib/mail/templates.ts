@@ -26,14 +26,7 @@ function hello(firstName: string): string {
 
 export function twoFactorCodeMail(p: { to: string; firstName: string; code: string; minutes: number }): MailMessage {
   const subject = t.twoFactor.subject(p.code);
-  const text = [
-    hello(p.firstName),
-    "",
-    `${t.twoFactor.codeIs} ${p.code}`,
-    "",
-    t.twoFactor.validity(p.minutes),
-    t.twoFactor.notYou,
-  ].join("\n");
+  const text = [hello(p.firstName), "", `${t.twoFactor.codeIs} ${p.code}`, "", t.twoFactor.validity(p.minutes), t.twoFactor.notYou].join("\n");
   const html = layout(
     subject,
     `<p>${escapeHtml(hello(p.firstName))}</p>
@@ -47,16 +40,7 @@ export function twoFactorCodeMail(p: { to: string; firstName: string; code: stri
 
 export function passwordResetMail(p: { to: string; firstName: string; url: string; minutes: number }): MailMessage {
   const subject = t.reset.subject;
-  const text = [
-    hello(p.firstName),
-    "",
-    t.reset.asked,
-    t.reset.openLink,
-    p.url,
-    "",
-    t.reset.validity(p.minutes),
-    t.reset.notYou,
-  ].join("\n");
+  const text = [hello(p.firstName), "", t.reset.asked, t.reset.openLink, p.url, "", t.reset.validity(p.minutes), t.reset.notYou].join("\n");
   const html = layout(
     subject,
     `<p>${escapeHtml(hello(p.firstName))}</p>

@@ -19,7 +19,19 @@ function messagesWire(model: string, prompt: string): Wire {
   return {
     start: () => [
       sse(
-        { type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: tokens(prompt), output_tokens: 1 } } },
+        {
+          type: "message_start",
+          message: {
+            id,
+            type: "message",
+            role: "assistant",
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: tokens(prompt), output_tokens: 1 },
+          },
+        },
         "message_start",
       ),
       sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start"),
@@ -33,7 +45,8 @@ function messagesWire(model: string, prompt: string): Wire {
 /** Anthropic: POST /v1/messages with x-api-key (or `Authorization: Bearer`, which SDK 1.x sends). */
 export function startAnthropicFake(control: FakeControl): FakeServer {
   return serveFake(async (req, url) => {
-    if (!req.headers.get("x-api-key") && !req.headers.get("authorization")?.startsWith("Bearer ")) return unauthorized(anthropicError(401, "x-api-key header is required"));
+    if (!req.headers.get("x-api-key") && !req.headers.get("authorization")?.startsWith("Bearer "))
+      return unauthorized(anthropicError(401, "x-api-key header is required"));
     if (req.method !== "POST" || url.pathname !== "/v1/messages") {
       return Response.json(anthropicError(404, "Not found"), { status: 404 });
     }

@@ -39,7 +39,14 @@ export type ModelScript = {
 
 export type Pause = { afterPieces: number; until: Promise<unknown> };
 
-export type RecordedCall = { provider: string; model: FakeModel | string; kind: CallKind; system: string; messages: Array<{ role: string; content: string }>; at: number };
+export type RecordedCall = {
+  provider: string;
+  model: FakeModel | string;
+  kind: CallKind;
+  system: string;
+  messages: Array<{ role: string; content: string }>;
+  at: number;
+};
 
 const NAMES: Record<FakeModel, string> = {
   gpt4: "GPT-4",
@@ -137,12 +144,24 @@ export class FakeControl {
     const last = messages.at(-1)?.content ?? "";
     const name = NAMES[model as FakeModel] ?? modelId;
     const text =
-      kind === "probe" ? "pong"
-      : kind === "clarification" ? this.clarification
-      : kind === "synthesis" ? this.synthesis(last, model)
-      : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
+      kind === "probe"
+        ? "pong"
+        : kind === "clarification"
+          ? this.clarification
+          : kind === "synthesis"
+            ? this.synthesis(last, model)
+            : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
     const pause = kind === "synthesis" ? script.synthesisPause : undefined;
-    return { kind, failure, latencyMs, durationMs, pause, text: failure === "decline" ? DECLINE_TEXT : text, citations: script.citations ?? [], retryAfterS: script.retryAfterS };
+    return {
+      kind,
+      failure,
+      latencyMs,
+      durationMs,
+      pause,
+      text: failure === "decline" ? DECLINE_TEXT : text,
+      citations: script.citations ?? [],
+      retryAfterS: script.retryAfterS,
+    };
   }
 }
 

@@ -27,7 +27,12 @@ function geminiWire(model: string, prompt: string): Wire {
     start: () => [],
     delta: (text) => [frame(text)],
     end: (stop, out) => [frame("", stop === "length" ? "MAX_TOKENS" : "STOP", out)],
-    refusal: () => [sse({ candidates: [{ finishReason: "SAFETY", index: 0, safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH" }] }], modelVersion: model })],
+    refusal: () => [
+      sse({
+        candidates: [{ finishReason: "SAFETY", index: 0, safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH" }] }],
+        modelVersion: model,
+      }),
+    ],
   };
 }
 

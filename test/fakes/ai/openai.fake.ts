@@ -31,7 +31,8 @@ export function chatCompletion(model: string, text: string, prompt: string, extr
 export function chunkWire(model: string, prompt: string, extra: Record<string, unknown> = {}): Wire {
   const id = `chatcmpl-${crypto.randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
-  const chunk = (choices: unknown[], more: Record<string, unknown> = {}) => sse({ id, object: "chat.completion.chunk", created, model, choices, ...extra, ...more });
+  const chunk = (choices: unknown[], more: Record<string, unknown> = {}) =>
+    sse({ id, object: "chat.completion.chunk", created, model, choices, ...extra, ...more });
   const usage = (out: number) => ({ prompt_tokens: tokens(prompt), completion_tokens: out, total_tokens: tokens(prompt) + out });
   return {
     start: () => [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])],
@@ -46,7 +47,10 @@ export function chunkWire(model: string, prompt: string, extra: Record<string, u
 
 /** Splits an OpenAI-style message list into the system text and the rest, for the control. */
 export function splitMessages(body: ChatBody) {
-  const system = body.messages.filter((m) => m.role === "system").map((m) => contentText(m.content)).join("\n");
+  const system = body.messages
+    .filter((m) => m.role === "system")
+    .map((m) => contentText(m.content))
+    .join("\n");
   const messages = body.messages.filter((m) => m.role !== "system").map((m) => ({ role: m.role, content: contentText(m.content) }));
   return { system, messages };
 }
@@ -58,7 +62,9 @@ export function startOpenAiFake(control: FakeControl): FakeServer {
     if (req.method === "POST" && url.pathname === "/v1/moderations") {
       const body = (await req.json()) as { input: string };
       const verdict = control.moderation;
-      const categories = Object.fromEntries(["hate", "harassment", "self-harm", "sexual", "sexual/minors", "violence", "illicit"].map((c) => [c, verdict.categories.includes(c)]));
+      const categories = Object.fromEntries(
+        ["hate", "harassment", "self-harm", "sexual", "sexual/minors", "violence", "illicit"].map((c) => [c, verdict.categories.includes(c)]),
+      );
       const scores = Object.fromEntries(Object.entries(categories).map(([k, v]) => [k, v ? 0.99 : 0.001]));
       const plan = { failure: control.moderationFail, latencyMs: 0, durationMs: 0, text: "" };
       return answer(
@@ -79,7 +85,16 @@ export function startOpenAiFake(control: FakeControl): FakeServer {
       const prompt = system + messages.map((m) => m.content).join("");
       const wire = chunkWire(body.model, prompt);
       // OpenAI's native refusal: a `refusal` delta instead of content.
-      wire.refusal = () => [sse({ id: "chatcmpl-r", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta: { refusal: "I'm sorry, I can't help with that." }, finish_reason: "stop" }] }), "data: [DONE]\n\n"];
+      wire.refusal = () => [
+        sse({
+          id: "chatcmpl-r",
+          object: "chat.completion.chunk",
+          created: 0,
+          model: body.model,
+          choices: [{ index: 0, delta: { refusal: "I'm sorry, I can't help with that." }, finish_reason: "stop" }],
+        }),
+        "data: [DONE]\n\n",
+      ];
       return answer(req, plan, () => chatCompletion(body.model, plan.text, prompt), openAiError, body.stream ? { wire, tokensOut: tokens } : undefined);
     }
     return Response.json(openAiError(404, `Unknown path ${url.pathname}`), { status: 404 });

@@ -22,6 +22,12 @@ export function startPerplexityFake(control: FakeControl): FakeServer {
       search_results: plan.citations.map((u, i) => ({ title: `Source ${i + 1}`, url: u, date: null })),
     };
     const wire = chunkWire(body.model, prompt, extra);
-    return answer(req, plan, () => chatCompletion(body.model, plan.text, prompt, extra), perplexityError, body.stream ? { wire, tokensOut: tokens } : undefined);
+    return answer(
+      req,
+      plan,
+      () => chatCompletion(body.model, plan.text, prompt, extra),
+      perplexityError,
+      body.stream ? { wire, tokensOut: tokens } : undefined,
+    );
   });
 }

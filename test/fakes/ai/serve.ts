@@ -52,7 +52,14 @@ async function refuseOrHang(req: Request, plan: Plan, error: (status: number, me
   }
   if (typeof plan.failure === "number") {
     await delay(plan.latencyMs, req.signal);
-    const message = plan.failure === 401 || plan.failure === 403 ? "Invalid API key" : plan.failure === 429 ? "Rate limit exceeded" : plan.failure === 400 ? "Bad request" : "Internal server error";
+    const message =
+      plan.failure === 401 || plan.failure === 403
+        ? "Invalid API key"
+        : plan.failure === 429
+          ? "Rate limit exceeded"
+          : plan.failure === 400
+            ? "Bad request"
+            : "Internal server error";
     const headers: Record<string, string> = plan.failure === 429 && plan.retryAfterS !== undefined ? { "retry-after": String(plan.retryAfterS) } : {};
     return Response.json(error(plan.failure, message, plan.retryAfterS), { status: plan.failure, headers });
   }
@@ -91,7 +98,13 @@ export async function answer(
   const failure = plan.failure;
   // Without a native refusal signal (Mistral, Perplexity), a model refuses in words.
   const declines = failure === "refusal" && !wire.refusal;
-  const text = declines ? "Je suis désolé, je ne peux pas répondre à cette demande." : failure === "empty" || failure === "refusal" ? "" : failure === "length" ? plan.text.slice(0, Math.ceil(plan.text.length / 2)) : plan.text;
+  const text = declines
+    ? "Je suis désolé, je ne peux pas répondre à cette demande."
+    : failure === "empty" || failure === "refusal"
+      ? ""
+      : failure === "length"
+        ? plan.text.slice(0, Math.ceil(plan.text.length / 2))
+        : plan.text;
   const parts = pieces(text);
   const gap = parts.length > 1 ? plan.durationMs / (parts.length - 1) : 0;
   const body = new ReadableStream<Uint8Array>({

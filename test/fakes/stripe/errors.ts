@@ -1,6 +1,12 @@
 /** Stripe's error shape, and the ids the fake hands out. */
 export class StripeError extends Error {
-  constructor(readonly status: number, readonly type: string, message: string, readonly code?: string, readonly param?: string) {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly code?: string,
+    readonly param?: string,
+  ) {
     super(message);
   }
   toJSON() {
@@ -12,4 +18,3 @@ export const missing = (kind: string, id: string) => new StripeError(404, "inval
 
 let seq = 0;
 export const newId = (prefix: string) => `${prefix}_test${(++seq).toString(36)}${Math.random().toString(36).slice(2, 12)}`;
-

@@ -21,8 +21,18 @@ export class FakeStripeMoney {
 
   createCharge(pi: string, amount: number, customer: string | null) {
     const ch = {
-      id: newId("ch"), object: "charge", payment_intent: pi, amount, amount_refunded: 0, refunded: false, disputed: false,
-      currency: "eur", customer, status: "succeeded", paid: true, created: this.nowS(),
+      id: newId("ch"),
+      object: "charge",
+      payment_intent: pi,
+      amount,
+      amount_refunded: 0,
+      refunded: false,
+      disputed: false,
+      currency: "eur",
+      customer,
+      status: "succeeded",
+      paid: true,
+      created: this.nowS(),
     };
     this.charges.set(ch.id, ch);
     return ch;
@@ -38,10 +48,21 @@ export class FakeStripeMoney {
   createRefund(p: any) {
     const ch = p.charge ? this.get(this.charges, "charge", p.charge) : this.chargeOf(p.payment_intent);
     const amount = toInt(p.amount) ?? ch.amount - ch.amount_refunded;
-    if (amount <= 0 || ch.amount_refunded + amount > ch.amount) throw new StripeError(400, "invalid_request_error", "Charge already refunded.", "charge_already_refunded");
+    if (amount <= 0 || ch.amount_refunded + amount > ch.amount)
+      throw new StripeError(400, "invalid_request_error", "Charge already refunded.", "charge_already_refunded");
     ch.amount_refunded += amount;
     ch.refunded = ch.amount_refunded >= ch.amount;
-    const r = { id: newId("re"), object: "refund", amount, charge: ch.id, payment_intent: ch.payment_intent, status: "succeeded", reason: p.reason ?? null, metadata: p.metadata ?? {}, created: this.nowS() };
+    const r = {
+      id: newId("re"),
+      object: "refund",
+      amount,
+      charge: ch.id,
+      payment_intent: ch.payment_intent,
+      status: "succeeded",
+      reason: p.reason ?? null,
+      metadata: p.metadata ?? {},
+      created: this.nowS(),
+    };
     this.refunds.set(r.id, r);
     return r;
   }
@@ -50,9 +71,18 @@ export class FakeStripeMoney {
   createDispute(pi: string, status = "needs_response") {
     const ch = this.chargeOf(pi);
     ch.disputed = true;
-    const d = { id: newId("dp"), object: "dispute", charge: ch.id, payment_intent: pi, amount: ch.amount, currency: "eur", status, reason: "fraudulent", created: this.nowS() };
+    const d = {
+      id: newId("dp"),
+      object: "dispute",
+      charge: ch.id,
+      payment_intent: pi,
+      amount: ch.amount,
+      currency: "eur",
+      status,
+      reason: "fraudulent",
+      created: this.nowS(),
+    };
     this.disputes.set(d.id, d);
     return d;
   }
-
 }

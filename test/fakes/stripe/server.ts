@@ -32,7 +32,17 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
   let webhookUrl = opts.webhookUrl;
 
   function event(type: string, object: unknown) {
-    return { id: newId("evt"), object: "event", api_version: "2026-10-28.endive", created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } };
+    return {
+      id: newId("evt"),
+      object: "event",
+      api_version: "2026-10-28.endive",
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object },
+    };
   }
 
   /** The body and Stripe-Signature header of an event, signed with the webhook secret. */
@@ -68,7 +78,9 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
         const pi = query.get("payment_intent");
         const customer = query.get("customer");
         const status = query.get("status");
-        const all = [...state.sessions.values()].filter((s) => (!pi || s.payment_intent === pi) && (!customer || s.customer === customer) && (!status || s.status === status));
+        const all = [...state.sessions.values()].filter(
+          (s) => (!pi || s.payment_intent === pi) && (!customer || s.customer === customer) && (!status || s.status === status),
+        );
         const list = state.page(all, query, "/v1/checkout/sessions");
         return { ...list, data: list.data.map(publicSession) };
       }
@@ -76,13 +88,26 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
       return publicSession(state.get(state.sessions, "checkout.session", c!));
     }
     if (a === "subscriptions") {
-      const expand = [...query].filter(([k]) => k.startsWith("expand")).map(([, v]) => v).concat(Object.values(body.expand ?? {}) as string[]);
+      const expand = [...query]
+        .filter(([k]) => k.startsWith("expand"))
+        .map(([, v]) => v)
+        .concat(Object.values(body.expand ?? {}) as string[]);
       if (method === "GET" && !b) {
         const customer = query.get("customer");
         const status = query.get("status");
-        const all = [...state.subscriptions.values()].filter((s) => (!customer || s.customer === customer) && (status === "all" || (status ? s.status === status : s.status !== "canceled")));
+        const all = [...state.subscriptions.values()].filter(
+          (s) => (!customer || s.customer === customer) && (status === "all" || (status ? s.status === status : s.status !== "canceled")),
+        );
         const list = state.page(all, query, "/v1/subscriptions");
-        return { ...list, data: list.data.map((s: any) => state.publicSubscription(s, expand.map((e) => e.replace(/^data\./, "")))) };
+        return {
+          ...list,
+          data: list.data.map((s: any) =>
+            state.publicSubscription(
+              s,
+              expand.map((e) => e.replace(/^data\./, "")),
+            ),
+          ),
+        };
       }
       if (method === "DELETE") return state.publicSubscription(state.cancelSubscription(b!));
       if (method === "POST") return state.publicSubscription(state.updateSubscription(b!, body), expand);
@@ -93,7 +118,11 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
     if (a === "refunds") {
       if (method === "POST") return state.createRefund(body);
       const charge = query.get("charge");
-      return state.page([...state.refunds.values()].filter((r) => !charge || r.charge === charge), query, "/v1/refunds");
+      return state.page(
+        [...state.refunds.values()].filter((r) => !charge || r.charge === charge),
+        query,
+        "/v1/refunds",
+      );
     }
     if (a === "invoices" && method === "GET" && !b) {
       const status = query.get("status");
@@ -137,7 +166,12 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
         const failure = failures.findIndex((f) => u.pathname.startsWith(f.prefix) && (!f.method || f.method === req.method));
         if (failure >= 0) {
           const [f] = failures.splice(failure, 1);
-          throw new StripeError(f!.status, f!.status === 402 ? "card_error" : "api_error", "Simulated failure.", f!.status === 402 ? "card_declined" : undefined);
+          throw new StripeError(
+            f!.status,
+            f!.status === 402 ? "card_error" : "api_error",
+            "Simulated failure.",
+            f!.status === 402 ? "card_declined" : undefined,
+          );
         }
         return Response.json(api(req.method, u.pathname, body, u.searchParams), { headers: { "request-id": newId("req") } });
       } catch (e) {

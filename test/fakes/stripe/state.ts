@@ -25,7 +25,10 @@ export class FakeStripeState extends FakeStripeMoney {
   /** Customers whose card is declined from now on (upgrades stay pending, renewals fail). */
   declining = new Set<string>();
 
-  constructor(private readonly baseUrl: () => string, nowS: () => number) {
+  constructor(
+    private readonly baseUrl: () => string,
+    nowS: () => number,
+  ) {
     super(nowS);
   }
 
@@ -45,10 +48,15 @@ export class FakeStripeState extends FakeStripeMoney {
 
   /** A Price object from inline price_data (real Stripe creates one per use, too). */
   price(pd: any) {
-    if (!pd?.currency || toInt(pd.unit_amount) === undefined) throw new StripeError(400, "invalid_request_error", "Missing required param: price_data.", undefined, "price_data");
+    if (!pd?.currency || toInt(pd.unit_amount) === undefined)
+      throw new StripeError(400, "invalid_request_error", "Missing required param: price_data.", undefined, "price_data");
     if (pd.product && !this.products.has(pd.product)) throw missing("product", pd.product);
     return {
-      id: newId("price"), object: "price", currency: pd.currency, unit_amount: toInt(pd.unit_amount)!, product: pd.product ?? newId("prod"),
+      id: newId("price"),
+      object: "price",
+      currency: pd.currency,
+      unit_amount: toInt(pd.unit_amount)!,
+      product: pd.product ?? newId("prod"),
       recurring: pd.recurring ? { interval: pd.recurring.interval, interval_count: toInt(pd.recurring.interval_count) ?? 1 } : null,
       type: pd.recurring ? "recurring" : "one_time",
     };
@@ -58,7 +66,8 @@ export class FakeStripeState extends FakeStripeMoney {
     if (!p.success_url) throw new StripeError(400, "invalid_request_error", "Missing required param: success_url.", undefined, "success_url");
     const line = p.line_items?.[0];
     const price = this.price(line?.price_data);
-    if ((p.mode === "subscription") !== !!price.recurring) throw new StripeError(400, "invalid_request_error", "Price type does not match mode.", undefined, "mode");
+    if ((p.mode === "subscription") !== !!price.recurring)
+      throw new StripeError(400, "invalid_request_error", "Price type does not match mode.", undefined, "mode");
     if (p.customer) this.get(this.customers, "customer", p.customer);
     const couponId = p.discounts?.[0]?.coupon;
     const coupon = couponId ? this.get(this.coupons, "coupon", couponId) : null;
@@ -66,12 +75,28 @@ export class FakeStripeState extends FakeStripeMoney {
     const total = coupon ? Math.round(subtotal * (1 - coupon.percent_off / 100)) : subtotal;
     const id = newId("cs");
     const s = {
-      id, object: "checkout.session", mode: p.mode, customer: p.customer ?? null, client_reference_id: p.client_reference_id ?? null,
-      metadata: p.metadata ?? {}, amount_subtotal: subtotal, amount_total: total, currency: price.currency,
-      payment_status: "unpaid", status: "open", url: `${this.baseUrl()}/checkout/${id}`, success_url: p.success_url, cancel_url: p.cancel_url ?? null,
-      subscription: null as string | null, invoice: null as string | null, payment_intent: null as string | null, locale: p.locale ?? null,
-      discounts: coupon ? [{ coupon: coupon.id }] : [], created: this.nowS(),
-      _price: price, _subscriptionMetadata: p.subscription_data?.metadata ?? {},
+      id,
+      object: "checkout.session",
+      mode: p.mode,
+      customer: p.customer ?? null,
+      client_reference_id: p.client_reference_id ?? null,
+      metadata: p.metadata ?? {},
+      amount_subtotal: subtotal,
+      amount_total: total,
+      currency: price.currency,
+      payment_status: "unpaid",
+      status: "open",
+      url: `${this.baseUrl()}/checkout/${id}`,
+      success_url: p.success_url,
+      cancel_url: p.cancel_url ?? null,
+      subscription: null as string | null,
+      invoice: null as string | null,
+      payment_intent: null as string | null,
+      locale: p.locale ?? null,
+      discounts: coupon ? [{ coupon: coupon.id }] : [],
+      created: this.nowS(),
+      _price: price,
+      _subscriptionMetadata: p.subscription_data?.metadata ?? {},
     };
     this.sessions.set(id, s);
     return s;
@@ -106,10 +131,25 @@ export class FakeStripeState extends FakeStripeMoney {
     const start = this.nowS();
     const end = periodEndS(start, s._price.recurring.interval);
     const sub = {
-      id: newId("sub"), object: "subscription", customer: s.customer, status: "active", cancel_at_period_end: false, canceled_at: null,
-      metadata: s._subscriptionMetadata, schedule: null as string | null, start_date: start, created: start,
-      latest_invoice: null as string | null, pending_update: null as any, ended_at: null as number | null,
-      items: { object: "list", has_more: false, url: "/v1/subscription_items", data: [{ id: newId("si"), object: "subscription_item", price: s._price, quantity: 1, current_period_start: start, current_period_end: end }] },
+      id: newId("sub"),
+      object: "subscription",
+      customer: s.customer,
+      status: "active",
+      cancel_at_period_end: false,
+      canceled_at: null,
+      metadata: s._subscriptionMetadata,
+      schedule: null as string | null,
+      start_date: start,
+      created: start,
+      latest_invoice: null as string | null,
+      pending_update: null as any,
+      ended_at: null as number | null,
+      items: {
+        object: "list",
+        has_more: false,
+        url: "/v1/subscription_items",
+        data: [{ id: newId("si"), object: "subscription_item", price: s._price, quantity: 1, current_period_start: start, current_period_end: end }],
+      },
     };
     this.subscriptions.set(sub.id, sub);
     return sub;
@@ -118,10 +158,22 @@ export class FakeStripeState extends FakeStripeMoney {
   createInvoice(sub: any, reason: string, amount: number, pi = newId("pi"), paid = true) {
     const item = sub.items.data[0];
     const inv = {
-      id: newId("in"), object: "invoice", customer: sub.customer, status: paid ? "paid" : "open", billing_reason: reason, amount_paid: paid ? amount : 0, amount_due: amount, currency: "eur",
+      id: newId("in"),
+      object: "invoice",
+      customer: sub.customer,
+      status: paid ? "paid" : "open",
+      billing_reason: reason,
+      amount_paid: paid ? amount : 0,
+      amount_due: amount,
+      currency: "eur",
       subscription_id: sub.id,
       parent: { type: "subscription_details", quote_details: null, subscription_details: { subscription: sub.id, metadata: sub.metadata } },
-      lines: { object: "list", has_more: false, url: "/v1/invoices/lines", data: [{ id: newId("il"), object: "line_item", amount, period: { start: item.current_period_start, end: item.current_period_end } }] },
+      lines: {
+        object: "list",
+        has_more: false,
+        url: "/v1/invoices/lines",
+        data: [{ id: newId("il"), object: "line_item", amount, period: { start: item.current_period_start, end: item.current_period_end } }],
+      },
       created: this.nowS(),
     };
     this.invoices.set(inv.id, inv);
@@ -208,7 +260,12 @@ export class FakeStripeState extends FakeStripeMoney {
     if (sub.schedule) throw new StripeError(400, "invalid_request_error", "You cannot migrate a subscription that is already attached to a schedule.");
     const item = sub.items.data[0];
     const sched = {
-      id: newId("sub_sched"), object: "subscription_schedule", subscription: sub.id, customer: sub.customer, status: "active", end_behavior: "release",
+      id: newId("sub_sched"),
+      object: "subscription_schedule",
+      subscription: sub.id,
+      customer: sub.customer,
+      status: "active",
+      end_behavior: "release",
       released_subscription: null as string | null,
       phases: [{ start_date: item.current_period_start, end_date: item.current_period_end, items: [{ price: item.price.id, quantity: 1 }] }] as any[],
       _prices: [item.price],
@@ -224,7 +281,9 @@ export class FakeStripeState extends FakeStripeMoney {
     if (p.end_behavior) sched.end_behavior = p.end_behavior;
     if (p.phases) {
       sched.phases = p.phases.map((ph: any) => ({
-        start_date: toInt(ph.start_date) ?? null, end_date: toInt(ph.end_date) ?? null, duration: ph.duration ?? null,
+        start_date: toInt(ph.start_date) ?? null,
+        end_date: toInt(ph.end_date) ?? null,
+        duration: ph.duration ?? null,
         items: ph.items.map((i: any) => {
           if (i.price_data) {
             const price = this.price(i.price_data);
@@ -250,8 +309,16 @@ export class FakeStripeState extends FakeStripeMoney {
 
   createCoupon(p: any) {
     const c = {
-      id: p.id ?? newId("coupon").slice(0, 16), object: "coupon", percent_off: toInt(p.percent_off) ?? null, duration: p.duration ?? "once", name: p.name ?? null,
-      max_redemptions: toInt(p.max_redemptions) ?? null, redeem_by: toInt(p.redeem_by) ?? null, times_redeemed: 0, valid: true, metadata: p.metadata ?? {},
+      id: p.id ?? newId("coupon").slice(0, 16),
+      object: "coupon",
+      percent_off: toInt(p.percent_off) ?? null,
+      duration: p.duration ?? "once",
+      name: p.name ?? null,
+      max_redemptions: toInt(p.max_redemptions) ?? null,
+      redeem_by: toInt(p.redeem_by) ?? null,
+      times_redeemed: 0,
+      valid: true,
+      metadata: p.metadata ?? {},
     };
     if (!c.percent_off) throw new StripeError(400, "invalid_request_error", "Missing required param: percent_off.", undefined, "percent_off");
     this.coupons.set(c.id, c);

@@ -3,7 +3,13 @@ import { createTestApp, type TestEnv } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";
 import { seedConversation } from "../history/history.helpers.ts";
 
-export const MARK = { email: "zoe.quintal@example.fr", firstName: "Zoé", lastName: "Quintaloup", question: "Comment soigner mes hortensias bleus ?", answer: "Arrosez-les d'eau de pluie, dit Quintaloup." };
+export const MARK = {
+  email: "zoe.quintal@example.fr",
+  firstName: "Zoé",
+  lastName: "Quintaloup",
+  question: "Comment soigner mes hortensias bleus ?",
+  answer: "Arrosez-les d'eau de pluie, dit Quintaloup.",
+};
 
 /**
  * A user who has left a trace in every table that can name them: conversations,
@@ -18,21 +24,42 @@ export async function richUser(env: TestEnv = {}) {
   const h = { ...t, user, token };
   const conversationId = seedConversation(h, MARK.question, MARK.answer);
   seedConversation(h, "Une deuxième question sur les rosiers");
-  t.db.insert(purchases).values({ userId: user.id, productType: "subscription_basic", checkoutSessionId: "cs_test_zoe", amountCents: 1199, createdAt: now }).run();
-  t.db.insert(checkoutSessions).values({ id: "cs_test_zoe", userId: user.id, productType: "subscription_basic", referrerId: referrer.user.id, createdAt: now }).run();
+  t.db
+    .insert(purchases)
+    .values({ userId: user.id, productType: "subscription_basic", checkoutSessionId: "cs_test_zoe", amountCents: 1199, createdAt: now })
+    .run();
+  t.db
+    .insert(checkoutSessions)
+    .values({ id: "cs_test_zoe", userId: user.id, productType: "subscription_basic", referrerId: referrer.user.id, createdAt: now })
+    .run();
   t.db.insert(referrals).values({ referrerId: referrer.user.id, refereeId: user.id, checkoutSessionId: "cs_test_zoe", bonus: 10, createdAt: now }).run();
-  t.db.insert(pendingPlanChanges).values({ userId: user.id, targetPlan: "pro", targetCycle: "monthly", reason: "Plus de requêtes", scheduledAt: now, createdAt: now }).run();
-  t.db.insert(aiCalls).values({ userId: user.id, conversationId, model: "GPT-4", provider: "openai", purpose: "answer", outcome: "ok", latencyMs: 120, createdAt: now }).run();
-  await t.call("POST", "/api/contact", { json: { name: `${MARK.firstName} ${MARK.lastName}`, email: MARK.email, subject: "Hortensias", message: "Une question pour le support" } });
+  t.db
+    .insert(pendingPlanChanges)
+    .values({ userId: user.id, targetPlan: "pro", targetCycle: "monthly", reason: "Plus de requêtes", scheduledAt: now, createdAt: now })
+    .run();
+  t.db
+    .insert(aiCalls)
+    .values({ userId: user.id, conversationId, model: "GPT-4", provider: "openai", purpose: "answer", outcome: "ok", latencyMs: 120, createdAt: now })
+    .run();
+  await t.call("POST", "/api/contact", {
+    json: { name: `${MARK.firstName} ${MARK.lastName}`, email: MARK.email, subject: "Hortensias", message: "Une question pour le support" },
+  });
   await t.call("POST", "/api/auth/forgot-password", { json: { email: MARK.email } });
-  const login = await t.call("POST", "/api/auth/login", { json: { email: MARK.email, password: TEST_PASSWORD }, headers: { "user-agent": "Navigateur de Zoé" } });
+  const login = await t.call("POST", "/api/auth/login", {
+    json: { email: MARK.email, password: TEST_PASSWORD },
+    headers: { "user-agent": "Navigateur de Zoé" },
+  });
   return { ...h, referrer, conversationId, loginToken: login.body?.token as string | undefined };
 }
 
 /** Every row of every ordinary table, as text: what a leak would be found in. */
 export function everyRow(t: { db: ReturnType<typeof createTestApp>["db"] }): Array<{ table: string; row: Record<string, unknown> }> {
   const tables = t.db.$client
-    .query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'chat_search%' AND name <> '__drizzle_migrations'")
+    .query(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'chat_search%' AND name <> '__drizzle_migrations'",
+    )
     .all() as Array<{ name: string }>;
-  return tables.flatMap(({ name }) => (t.db.$client.query(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>).map((row) => ({ table: name, row })));
+  return tables.flatMap(({ name }) =>
+    (t.db.$client.query(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>).map((row) => ({ table: name, row })),
+  );
 }

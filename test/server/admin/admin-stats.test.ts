@@ -26,11 +26,13 @@ describe("GET /api/admin/stats", () => {
   test("revenue is the sum of completed purchases in euros; refunded ones are left out", async () => {
     const { db, clock, stats, admin } = setup();
     const base = { userId: admin.user.id, createdAt: clock.now() };
-    db.insert(purchases).values([
-      { ...base, productType: "subscription_basic", amountCents: 1199 },
-      { ...base, productType: "subscription_pro", amountCents: 2990 },
-      { ...base, productType: "token_pack_10", amountCents: 999, status: "refunded" },
-    ]).run();
+    db.insert(purchases)
+      .values([
+        { ...base, productType: "subscription_basic", amountCents: 1199 },
+        { ...base, productType: "subscription_pro", amountCents: 2990 },
+        { ...base, productType: "token_pack_10", amountCents: 999, status: "refunded" },
+      ])
+      .run();
     const s = await stats();
     expect(s.total_revenue).toBe(41.89);
     expect(s.completed_purchases).toBe(2);

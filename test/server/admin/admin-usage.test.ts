@@ -16,8 +16,21 @@ const NOW = Date.parse("2026-01-15T10:00:00.000Z");
 function seed(db: Db, now = NOW) {
   const a = makeUser(db, new Date(now), { email: "alice@example.fr" }).user.id;
   const b = makeUser(db, new Date(now), { email: "bob@example.fr" }).user.id;
-  const call = (user: number | null, model: string, purpose: string, outcome: string, ms: number, tin: number | null, tout: number | null, eur: number | null, at = now - DAY) =>
-    db.$client.run("INSERT INTO ai_calls (user_id, model, provider, purpose, outcome, latency_ms, tokens_in, tokens_out, cost_eur, created_at) VALUES (?, ?, 'p', ?, ?, ?, ?, ?, ?, ?)", [user, model, purpose, outcome, ms, tin, tout, eur, at]);
+  const call = (
+    user: number | null,
+    model: string,
+    purpose: string,
+    outcome: string,
+    ms: number,
+    tin: number | null,
+    tout: number | null,
+    eur: number | null,
+    at = now - DAY,
+  ) =>
+    db.$client.run(
+      "INSERT INTO ai_calls (user_id, model, provider, purpose, outcome, latency_ms, tokens_in, tokens_out, cost_eur, created_at) VALUES (?, ?, 'p', ?, ?, ?, ?, ?, ?, ?)",
+      [user, model, purpose, outcome, ms, tin, tout, eur, at],
+    );
   call(a, "GPT-4", "answer", "ok", 200, 10, 100, 0.01);
   call(a, "GPT-4", "answer", "ok", 900, 10, 100, 0.02);
   call(b, "GPT-4", "answer", "ok", 100, 5, 50, 0.005);
@@ -26,11 +39,17 @@ function seed(db: Db, now = NOW) {
   call(null, "GPT-4", "probe", "ok", 10, 1, 1, 0.0001);
   call(null, "Mistral Large", "probe", "error", 10, null, null, null);
   call(a, "GPT-4", "answer", "ok", 5000, 1000, 1000, 1, now - 40 * DAY);
-  const conv = (user: number) => (db.$client.query("INSERT INTO conversations (user_id, title, created_at, updated_at) VALUES (?, 'q', 0, 0) RETURNING id").get(user) as { id: number }).id;
-  const msg = (c: number) => (db.$client.query("INSERT INTO messages (conversation_id, sender, content, created_at) VALUES (?, 'user', 'q', 0) RETURNING id").get(c) as { id: number }).id;
+  const conv = (user: number) =>
+    (db.$client.query("INSERT INTO conversations (user_id, title, created_at, updated_at) VALUES (?, 'q', 0, 0) RETURNING id").get(user) as { id: number }).id;
+  const msg = (c: number) =>
+    (db.$client.query("INSERT INTO messages (conversation_id, sender, content, created_at) VALUES (?, 'user', 'q', 0) RETURNING id").get(c) as { id: number })
+      .id;
   const run = (user: number, status: string, at: number) => {
     const c = conv(user);
-    db.$client.run("INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, created_at, finished_at) VALUES (?, ?, ?, ?, 0, ?, ?)", [c, msg(c), user, status, at, at]);
+    db.$client.run(
+      "INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, created_at, finished_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
+      [c, msg(c), user, status, at, at],
+    );
   };
   const HOUR = DAY / 24;
   run(a, "done", now - 2 * DAY - HOUR);
@@ -90,8 +109,22 @@ describe("usage figures", () => {
     expect(r.code).toBe(0);
     const u = r.json();
     expect(u.days).toBe(90);
-    expect(u.top_users.map((x: { email: string; tokens_in: number }) => [x.email, x.tokens_in])).toEqual([["alice@example.fr", 1020], ["bob@example.fr", 5]]);
-    expect(u.models[0]).toEqual({ model: "GPT-4", calls: 5, ok: 4, failed: 1, success_rate: 0.8, p50_ms: 200, p95_ms: 5000, tokens_in: 1025, tokens_out: 1250, eur: 1.035 });
+    expect(u.top_users.map((x: { email: string; tokens_in: number }) => [x.email, x.tokens_in])).toEqual([
+      ["alice@example.fr", 1020],
+      ["bob@example.fr", 5],
+    ]);
+    expect(u.models[0]).toEqual({
+      model: "GPT-4",
+      calls: 5,
+      ok: 4,
+      failed: 1,
+      success_rate: 0.8,
+      p50_ms: 200,
+      p95_ms: 5000,
+      tokens_in: 1025,
+      tokens_out: 1250,
+      eur: 1.035,
+    });
     expect(u.answers_per_day.reduce((n: number, d: { answers: number }) => n + d.answers, 0)).toBe(3);
     // The day of the 40-day-old call has no run but its spend.
     expect(u.answers_per_day.filter((d: { answers: number; failed: number }) => d.answers + d.failed === 0).map((d: { eur: number }) => d.eur)).toEqual([1]);

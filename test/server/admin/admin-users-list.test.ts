@@ -23,9 +23,18 @@ describe("GET /api/admin/users", () => {
     expect(res.body.total).toBe(3);
     expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([others[1]!.id, others[0]!.id, expect.any(Number)]);
     // api_keys: issue 22 (personal API keys counted in the admin panel).
-    expect(Object.keys(res.body.users[0]).sort()).toEqual(
-      ["api_keys", "created_at", "email", "first_name", "id", "is_admin", "last_name", "remaining_queries", "subscription_type", "trial_days_remaining"],
-    );
+    expect(Object.keys(res.body.users[0]).sort()).toEqual([
+      "api_keys",
+      "created_at",
+      "email",
+      "first_name",
+      "id",
+      "is_admin",
+      "last_name",
+      "remaining_queries",
+      "subscription_type",
+      "trial_days_remaining",
+    ]);
   });
 
   test("exactly 10 users fill one page; the second page is empty", async () => {

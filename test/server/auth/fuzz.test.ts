@@ -52,11 +52,16 @@ describe("hostile input on every auth endpoint", () => {
   test("random raw bodies (not JSON) only ever get a 4xx", async () => {
     const { app } = createTestApp();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...POST_ENDPOINTS), fc.string({ unit: "binary" }), fc.constantFrom("application/json", "text/plain", ""), async (path, body, type) => {
-        const res = await app.request(path, { method: "POST", body, headers: type ? { "content-type": type } : {} });
-        expect(res.status).toBeGreaterThanOrEqual(400);
-        expect(res.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...POST_ENDPOINTS),
+        fc.string({ unit: "binary" }),
+        fc.constantFrom("application/json", "text/plain", ""),
+        async (path, body, type) => {
+          const res = await app.request(path, { method: "POST", body, headers: type ? { "content-type": type } : {} });
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: 200 },
     );
   });

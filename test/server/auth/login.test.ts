@@ -95,9 +95,17 @@ describe("GET /api/auth/me and POST /api/auth/logout", () => {
     const { user, token } = makeUser(db, clock.now());
     const res = await call("GET", "/api/auth/me", { token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(
-      ["created_at", "email", "first_name", "id", "is_admin", "last_name", "remaining_queries", "subscription_type", "trial_days_remaining"],
-    );
+    expect(Object.keys(res.body).sort()).toEqual([
+      "created_at",
+      "email",
+      "first_name",
+      "id",
+      "is_admin",
+      "last_name",
+      "remaining_queries",
+      "subscription_type",
+      "trial_days_remaining",
+    ]);
     expect(res.body.id).toBe(user.id);
   });
 

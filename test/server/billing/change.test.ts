@@ -141,7 +141,12 @@ describe("subscription changes", () => {
     test(`a plan set by the CLI is not changed to ${target} for free: 400, sent to Checkout, no Stripe call`, async () => {
       const t = await billingApp();
       const plan = target === "pro" ? "basic" : "pro";
-      const { user, token } = t.user({ subscriptionType: plan, billingCycle: "monthly", planStartedAt: t.clock.now(), periodEndsAt: new Date("2026-02-15T10:00:00.000Z") });
+      const { user, token } = t.user({
+        subscriptionType: plan,
+        billingCycle: "monthly",
+        planStartedAt: t.clock.now(),
+        periodEndsAt: new Date("2026-02-15T10:00:00.000Z"),
+      });
       const before = t.fake.requests.length;
       const res = await change(t, token, { target_subscription_type: target, target_billing_cycle: "monthly" });
       expect(res.status).toBe(400);
@@ -188,7 +193,13 @@ describe("GET /api/subscription/status and upgrade prices", () => {
     const t = await billingApp();
     const start = new Date("2026-01-01T00:00:00.000Z");
     t.clock.set("2026-01-16T12:00:00.000Z");
-    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planStartedAt: start, periodEndsAt: new Date("2026-02-01T00:00:00.000Z"), stripeSubscriptionId: "sub_x" });
+    const { token } = t.user({
+      subscriptionType: "basic",
+      billingCycle: "monthly",
+      planStartedAt: start,
+      periodEndsAt: new Date("2026-02-01T00:00:00.000Z"),
+      stripeSubscriptionId: "sub_x",
+    });
     const res = await t.call("GET", "/api/stripe/upgrade-price/subscription_pro", { token });
     expect(res.body.is_upgrade).toBe(true);
     expect(res.body.prorated_credit).toBe(6);
@@ -198,7 +209,12 @@ describe("GET /api/subscription/status and upgrade prices", () => {
   test("a plan an operator set gets no proration credit: Checkout charges the full price", async () => {
     const t = await billingApp();
     t.clock.set("2026-01-16T12:00:00.000Z");
-    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planStartedAt: new Date("2026-01-01T00:00:00.000Z"), periodEndsAt: new Date("2026-02-01T00:00:00.000Z") });
+    const { token } = t.user({
+      subscriptionType: "basic",
+      billingCycle: "monthly",
+      planStartedAt: new Date("2026-01-01T00:00:00.000Z"),
+      periodEndsAt: new Date("2026-02-01T00:00:00.000Z"),
+    });
     const res = await t.call("GET", "/api/stripe/upgrade-price/subscription_pro", { token });
     expect(res.body).toMatchObject({ is_upgrade: true, prorated_credit: 0, upgrade_price: 29.9 });
   });

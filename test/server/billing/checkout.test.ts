@@ -13,14 +13,19 @@ describe("POST /api/stripe/create-payment-intent", () => {
   test("without a Stripe key it answers 402 with the spec's message", async () => {
     const { call, db, clock } = createTestApp();
     const { token } = makeUser(db, clock.now());
-    const res = await call("POST", "/api/stripe/create-payment-intent", { token, json: { product_type: "subscription_basic", is_annual: false, origin_url: ORIGIN } });
+    const res = await call("POST", "/api/stripe/create-payment-intent", {
+      token,
+      json: { product_type: "subscription_basic", is_annual: false, origin_url: ORIGIN },
+    });
     expect(res.status).toBe(402);
     expect(res.body.detail).toBe("Problème de configuration de paiement. Contactez le support.");
   });
 
   test("without a session it answers 401", async () => {
     const t = await billingApp();
-    const res = await t.call("POST", "/api/stripe/create-payment-intent", { json: { product_type: "subscription_basic", is_annual: false, origin_url: ORIGIN } });
+    const res = await t.call("POST", "/api/stripe/create-payment-intent", {
+      json: { product_type: "subscription_basic", is_annual: false, origin_url: ORIGIN },
+    });
     expect(res.status).toBe(401);
   });
 

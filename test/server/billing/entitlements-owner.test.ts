@@ -9,8 +9,28 @@ import { join, relative } from "node:path";
  * new writer anywhere fails here.
  */
 const ROOT = join(import.meta.dir, "../../..");
-const COLUMNS = ["subscriptionType", "billingCycle", "planQueries", "extraQueries", "trialEndsAt", "planStartedAt", "quotaRenewsAt", "periodEndsAt", "stripeSubscriptionId"];
-const SQL_COLUMNS = ["subscription_type", "billing_cycle", "plan_queries", "extra_queries", "trial_ends_at", "plan_started_at", "quota_renews_at", "period_ends_at", "stripe_subscription_id"];
+const COLUMNS = [
+  "subscriptionType",
+  "billingCycle",
+  "planQueries",
+  "extraQueries",
+  "trialEndsAt",
+  "planStartedAt",
+  "quotaRenewsAt",
+  "periodEndsAt",
+  "stripeSubscriptionId",
+];
+const SQL_COLUMNS = [
+  "subscription_type",
+  "billing_cycle",
+  "plan_queries",
+  "extra_queries",
+  "trial_ends_at",
+  "plan_started_at",
+  "quota_renews_at",
+  "period_ends_at",
+  "stripe_subscription_id",
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -82,7 +82,11 @@ describe("renewal jobs", () => {
     const t = createTestApp();
     const { user } = makeUser(t.db, t.clock.now());
     assignPlan(t.deps, user.id, { plan: "pro", cycle: "annual" });
-    t.db.update(users).set({ stripeSubscriptionId: "sub_x", quotaRenewsAt: new Date("2027-01-15T10:00:00.000Z"), planQueries: 0 }).where(eq(users.id, user.id)).run();
+    t.db
+      .update(users)
+      .set({ stripeSubscriptionId: "sub_x", quotaRenewsAt: new Date("2027-01-15T10:00:00.000Z"), planQueries: 0 })
+      .where(eq(users.id, user.id))
+      .run();
     t.clock.set("2027-01-15T10:00:00.000Z");
     await runJobsOnce(t.deps, renewalJobs);
     expect(userRow(t.db, user.id).planQueries).toBe(0);

@@ -43,14 +43,26 @@ describe("one subscription per customer", () => {
     expect(t.fake.state.subscriptions.get(subB)!.status).toBe("canceled");
     const refund = [...t.fake.state.refunds.values()];
     expect(refund.map((r) => r.amount)).toEqual([2990]);
-    expect(t.db.select().from(purchases).all().map((p) => [p.amountCents, p.status]).sort()).toEqual([[1199, "completed"], [2990, "refunded"]]);
+    expect(
+      t.db
+        .select()
+        .from(purchases)
+        .all()
+        .map((p) => [p.amountCents, p.status])
+        .sort(),
+    ).toEqual([
+      [1199, "completed"],
+      [2990, "refunded"],
+    ]);
     expect(t.log.lines.some((l) => l.includes("duplicate subscription cancelled and refunded"))).toBe(true);
     const view = await t.call("GET", `/api/admin/users/${user.id}`, { token: admin.token });
     expect(view.status).toBe(200);
-    expect(view.body.billing_history.some((h: any) => h.action === "duplicate_subscription" && h.stripe_ref === subB && h.detail.includes("remboursé"))).toBe(true);
+    expect(view.body.billing_history.some((h: any) => h.action === "duplicate_subscription" && h.stripe_ref === subB && h.detail.includes("remboursé"))).toBe(
+      true,
+    );
 
     // Its later events change nothing: the kept subscription drives the plan.
-    expect((await t.webhook(t.fake.event("customer.subscription.deleted", t.fake.state.subscriptions.get(subB))))).toMatchObject({ status: 200 });
+    expect(await t.webhook(t.fake.event("customer.subscription.deleted", t.fake.state.subscriptions.get(subB)))).toMatchObject({ status: 200 });
     expect(userRow(t, user.id)).toMatchObject({ subscriptionType: "basic", stripeSubscriptionId: subA });
   });
 });
@@ -71,7 +83,13 @@ describe("account deletion cancels the Stripe subscription first", () => {
     const late = t.fake.state.renew(subId);
     expect((await t.webhook(t.fake.event("invoice.paid", late))).status).toBe(200);
     expect(t.db.select().from(purchases).all().length).toBe(before);
-    expect(t.db.select().from(billingChanges).all().some((c) => c.action === "deletion" && c.stripeRef === subId)).toBe(true);
+    expect(
+      t.db
+        .select()
+        .from(billingChanges)
+        .all()
+        .some((c) => c.action === "deletion" && c.stripeRef === subId),
+    ).toBe(true);
   });
 
   test("Stripe refusing the cancellation refuses the deletion with a French message, and nothing is changed", async () => {
@@ -95,7 +113,13 @@ describe("account deletion cancels the Stripe subscription first", () => {
     const session = t.fake.state.pay(id);
     expect((await t.webhook(t.fake.event("checkout.session.completed", session))).status).toBe(200);
     expect(t.fake.state.subscriptions.get(session.subscription)!.status).toBe("canceled");
-    expect(t.db.select().from(purchases).all().map((p) => [p.userId, p.amountCents])).toEqual([[null, 1199]]);
+    expect(
+      t.db
+        .select()
+        .from(purchases)
+        .all()
+        .map((p) => [p.userId, p.amountCents]),
+    ).toEqual([[null, 1199]]);
   });
 
   test("an account without a subscription is deleted with no Stripe call", async () => {
@@ -109,7 +133,12 @@ describe("account deletion cancels the Stripe subscription first", () => {
 });
 
 /** The admin edit form sends every field. */
-const form = (u: { firstName: string; lastName: string; email: string }, patch: Record<string, unknown>) => ({ first_name: u.firstName, last_name: u.lastName, email: u.email, ...patch });
+const form = (u: { firstName: string; lastName: string; email: string }, patch: Record<string, unknown>) => ({
+  first_name: u.firstName,
+  last_name: u.lastName,
+  email: u.email,
+  ...patch,
+});
 
 describe("admin plan change", () => {
   test("of a Stripe subscriber is refused with a message saying Stripe drives it; nothing changes", async () => {

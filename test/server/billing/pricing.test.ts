@@ -10,7 +10,11 @@ describe("GET /api/pricing/products", () => {
     const res = await call("GET", "/api/pricing/products");
     expect(res.status).toBe(200);
     expect(res.body.products.map((p: any) => p.product_type)).toEqual([
-      "subscription_basic", "subscription_basic_annual", "subscription_pro", "subscription_pro_annual", "token_pack_10",
+      "subscription_basic",
+      "subscription_basic_annual",
+      "subscription_pro",
+      "subscription_pro_annual",
+      "token_pack_10",
     ]);
   });
 
@@ -20,7 +24,13 @@ describe("GET /api/pricing/products", () => {
     const byId = Object.fromEntries(products.map((p: any) => [p.product_type, p]));
     expect(byId.subscription_pro.price_label).toBe("29,90 €");
     expect(byId.subscription_pro.popular).toBe(true);
-    expect(byId.subscription_basic_annual).toMatchObject({ price_label: "119,00 €", monthly_equivalent_label: "9,92 €", savings_label: "23,88 €", badge: "2 mois gratuits", interval: "year" });
+    expect(byId.subscription_basic_annual).toMatchObject({
+      price_label: "119,00 €",
+      monthly_equivalent_label: "9,92 €",
+      savings_label: "23,88 €",
+      badge: "2 mois gratuits",
+      interval: "year",
+    });
     expect(byId.subscription_pro_annual.savings_label).toBe("59,80 €");
     expect(byId.token_pack_10).toMatchObject({ price_cents: 999, requests: 10, interval: null });
   });

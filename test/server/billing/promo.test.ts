@@ -131,4 +131,3 @@ describe("promo codes and referral at checkout", () => {
     expect(userRow(t.db, referrer.user.id).extraQueries).toBe(10);
   });
 });
-

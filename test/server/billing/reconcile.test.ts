@@ -32,7 +32,14 @@ describe("billing reconciliation", () => {
     expect(report.differences).toHaveLength(1);
     expect(report.differences[0]).toMatchObject({ kind: "forfait différent", user_id: user.id, stripe_ref: sub().id, fixed: true });
     expect(userRow(t, user.id).subscriptionType).toBe("pro");
-    expect(t.db.select().from(billingChanges).where(eq(billingChanges.userId, user.id)).all().some((c) => c.actor === "reconcile")).toBe(true);
+    expect(
+      t.db
+        .select()
+        .from(billingChanges)
+        .where(eq(billingChanges.userId, user.id))
+        .all()
+        .some((c) => c.actor === "reconcile"),
+    ).toBe(true);
     // A second run finds nothing left.
     expect((await reconcile(t.deps)).differences).toEqual([]);
   });
@@ -77,9 +84,18 @@ describe("billing reconciliation", () => {
     const subs = [await subscriber(t), await subscriber(t), await subscriber(t)];
     const { token, user } = subs[0]!;
     // A second subscription for the first account, paid without us knowing.
-    const extra = (await t.call("POST", "/api/stripe/create-payment-intent", { token, json: { product_type: "subscription_pro", is_annual: false, origin_url: "http://localhost:3000" } }));
+    const extra = await t.call("POST", "/api/stripe/create-payment-intent", {
+      token,
+      json: { product_type: "subscription_pro", is_annual: false, origin_url: "http://localhost:3000" },
+    });
     expect(extra.status).toBe(409); // the product itself refuses a second one...
-    const session = t.fake.state.createSession({ mode: "subscription", customer: userRow(t, user.id).stripeCustomerId, success_url: "x", line_items: [{ price_data: { currency: "eur", product: "unisson_basic", unit_amount: "1199", recurring: { interval: "month" } } }], subscription_data: { metadata: { user_id: String(user.id) } } });
+    const session = t.fake.state.createSession({
+      mode: "subscription",
+      customer: userRow(t, user.id).stripeCustomerId,
+      success_url: "x",
+      line_items: [{ price_data: { currency: "eur", product: "unisson_basic", unit_amount: "1199", recurring: { interval: "month" } } }],
+      subscription_data: { metadata: { user_id: String(user.id) } },
+    });
     const dup = t.fake.state.pay(session.id).subscription; // ...but Stripe's dashboard does not
     const report = await reconcile(t.deps, { pageSize: 2 });
     expect(report.subscriptions_checked).toBe(4);

@@ -43,7 +43,12 @@ describe("full refunds", () => {
     expect((await t.webhook(refundEvent(t, pi))).status).toBe(200);
     expect(userRow(t, user.id).extraQueries).toBe(0);
     expect(purchase(t).status).toBe("refunded");
-    const rows = t.db.select().from(billingChanges).where(eq(billingChanges.userId, user.id)).all().filter((c) => c.action === "refund");
+    const rows = t.db
+      .select()
+      .from(billingChanges)
+      .where(eq(billingChanges.userId, user.id))
+      .all()
+      .filter((c) => c.action === "refund");
     expect(rows.map((r) => r.actor)).toEqual(["stripe", "stripe"]);
     expect(rows.some((r) => r.detail.includes("6 requête(s) du pack reprise(s) sur 10"))).toBe(true);
   });
@@ -139,7 +144,11 @@ describe("disputes", () => {
     const dispute = t.fake.state.createDispute(pi);
     await t.webhook(disputeEvent(t, "charge.dispute.created", dispute));
     // A new period: its allowance is granted in full (written as the renewal would).
-    t.db.update(users).set({ planQueries: allowance - 3 }).where(eq(users.id, user.id)).run();
+    t.db
+      .update(users)
+      .set({ planQueries: allowance - 3 })
+      .where(eq(users.id, user.id))
+      .run();
     dispute.status = "won";
     await t.webhook(disputeEvent(t, "charge.dispute.closed", dispute));
     expect(userRow(t, user.id).planQueries).toBe(allowance);

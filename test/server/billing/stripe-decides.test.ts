@@ -43,8 +43,14 @@ async function startCustomer(t: T, product: string) {
       const item = sub().items.data[0];
       const interval = item.price.recurring.interval;
       t.fake.state.updateSubscription(subId, {
-        items: [{ id: item.id, price_data: { currency: "eur", product: "unisson_pro", unit_amount: interval === "year" ? "29900" : "2990", recurring: { interval } } }],
-        proration_behavior: "always_invoice", payment_behavior: "pending_if_incomplete",
+        items: [
+          {
+            id: item.id,
+            price_data: { currency: "eur", product: "unisson_pro", unit_amount: interval === "year" ? "29900" : "2990", recurring: { interval } },
+          },
+        ],
+        proration_behavior: "always_invoice",
+        payment_behavior: "pending_if_incomplete",
       });
       const inv = t.fake.state.invoices.get(sub().latest_invoice);
       return [t.fake.event("customer.subscription.updated", snap(sub())), t.fake.event("invoice.paid", publicInvoice(snap(inv)))];
@@ -56,7 +62,7 @@ async function startCustomer(t: T, product: string) {
 }
 
 /** What Stripe's final objects say the account must be. */
-function stripeSays(t: T, sub: any) {
+function stripeSays(sub: any) {
   if (sub.status === "canceled") return { subscriptionType: "expired", billingCycle: null, stripeSubscriptionId: null, planQueries: 0 };
   const item = sub.items.data[0];
   const plan = item.price.product === "unisson_pro" ? "pro" : "basic";
@@ -70,7 +76,14 @@ function stripeSays(t: T, sub: any) {
 
 function accountState(t: T, id: number) {
   const u = userRow(t, id);
-  return { subscriptionType: u.subscriptionType, billingCycle: u.billingCycle, stripeSubscriptionId: u.stripeSubscriptionId, periodEndsAt: u.periodEndsAt, planQueries: u.planQueries, extraQueries: u.extraQueries };
+  return {
+    subscriptionType: u.subscriptionType,
+    billingCycle: u.billingCycle,
+    stripeSubscriptionId: u.stripeSubscriptionId,
+    periodEndsAt: u.periodEndsAt,
+    planQueries: u.planQueries,
+    extraQueries: u.extraQueries,
+  };
 }
 
 describe("Stripe decides: order and duplicates of events do not matter", () => {
@@ -122,7 +135,15 @@ describe("Stripe decides: order and duplicates of events do not matter", () => {
             const c = await startCustomer(t, product);
             // Each event gets a delivery slot at or after the op that made it; within a slot, the order is random.
             const pending: Array<{ evt: Evt; slot: number; key: number }> = [];
-            const push = (list: Evt[], op: number) => list.forEach((evt) => pending.push({ evt, slot: op + (keys[pending.length % keys.length]! % (lifeOps.length + 1 - op)), key: keys[(pending.length * 7) % keys.length]! }));
+            const push = (list: Evt[], op: number) =>
+              list.forEach(
+                (evt) =>
+                  void pending.push({
+                    evt,
+                    slot: op + (keys[pending.length % keys.length]! % (lifeOps.length + 1 - op)),
+                    key: keys[(pending.length * 7) % keys.length]!,
+                  }),
+              );
             push(c.events, 0);
             const delivered: Evt[] = [];
             const deliver = async (slot: number) => {
@@ -148,7 +169,7 @@ describe("Stripe decides: order and duplicates of events do not matter", () => {
               const evt = delivered[d.at % delivered.length]!;
               expect((await t.webhook(d.same ? evt : t.fake.event(evt.type, evt.data.object))).status).toBe(200);
             }
-            const expected = stripeSays(t, c.sub());
+            const expected = stripeSays(c.sub());
             const actual = accountState(t, c.user.id);
             expect(actual).toMatchObject(expected);
             if (expected.subscriptionType !== "expired") {

@@ -63,7 +63,13 @@ describe("checkout.session.async_payment_succeeded / failed", () => {
     const row = userRow(t, user.id);
     expect(row.subscriptionType).toBe("basic");
     expect(row.planQueries).toBe(10);
-    expect(t.db.select().from(purchases).all().map((p) => p.amountCents)).toEqual([1199]);
+    expect(
+      t.db
+        .select()
+        .from(purchases)
+        .all()
+        .map((p) => p.amountCents),
+    ).toEqual([1199]);
     await expectReplayChangesNothing(t, evt, user.id);
   });
 

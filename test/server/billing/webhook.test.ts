@@ -87,7 +87,13 @@ describe("POST /api/stripe/webhook", () => {
     const row = userRow(t.db, user.id);
     expect(row.subscriptionType).toBe("pro");
     expect(row.planQueries).toBe(30);
-    expect(t.db.select().from(purchases).all().map((p: any) => p.amountCents)).toEqual([2990]);
+    expect(
+      t.db
+        .select()
+        .from(purchases)
+        .all()
+        .map((p: any) => p.amountCents),
+    ).toEqual([2990]);
   });
 
   test("a renewal invoice resets the monthly allowance once per invoice, keeping extra requests", async () => {

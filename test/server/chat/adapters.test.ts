@@ -59,8 +59,13 @@ describe("every adapter streams through its SDK and reads the stop reason", () =
       fakes().control.set(model, { fail: 429, failOn: ["answer"], failTimes: 1, retryAfterS: 1 });
       const id = await askReady(t);
       await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
-      const rows = t.db.$client.query("SELECT outcome, http_status, created_at FROM ai_calls WHERE model = ? AND purpose = 'answer' ORDER BY id").all(name) as Array<{ outcome: string; http_status: number }>;
-      expect(rows.map((r) => [r.outcome, r.http_status])).toEqual([["error", 429], ["ok", 200]]);
+      const rows = t.db.$client
+        .query("SELECT outcome, http_status, created_at FROM ai_calls WHERE model = ? AND purpose = 'answer' ORDER BY id")
+        .all(name) as Array<{ outcome: string; http_status: number }>;
+      expect(rows.map((r) => [r.outcome, r.http_status])).toEqual([
+        ["error", 429],
+        ["ok", 200],
+      ]);
       const calls = fakes().control.callsOf("answer", model);
       expect(calls).toHaveLength(2);
       expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(950);

@@ -37,6 +37,9 @@ export async function askReady(t: ChatApp, message = "Quelle est la capitale de 
 }
 
 export function remaining(t: ChatApp): { plan: number; extra: number } {
-  const row = t.db.$client.query("SELECT plan_queries AS plan, extra_queries AS extra FROM users WHERE id = ?").get(t.user.id) as { plan: number; extra: number };
+  const row = t.db.$client.query("SELECT plan_queries AS plan, extra_queries AS extra FROM users WHERE id = ?").get(t.user.id) as {
+    plan: number;
+    extra: number;
+  };
   return row;
 }

@@ -41,7 +41,11 @@ describe("POST /api/unisson/chat: message types", () => {
   test("the clarification pre-pass goes to Claude 3 Haiku", async () => {
     const t = chatApp(fakes());
     await t.call("POST", CHAT, { token: t.token, json: { message: "Quel est le taux d'imposition ?" } });
-    expect(fakes().control.callsOf("clarification").map((c) => c.model)).toEqual(["claudeHaiku"]);
+    expect(
+      fakes()
+        .control.callsOf("clarification")
+        .map((c) => c.model),
+    ).toEqual(["claudeHaiku"]);
   });
 
   test("a reply to a clarification always leads to final processing, with no second round", async () => {

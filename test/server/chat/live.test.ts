@@ -43,7 +43,10 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
     expect(answered.cost_eur).toBeGreaterThan(0);
     expect(kinds.indexOf("synthesis_started")).toBeGreaterThan(kinds.lastIndexOf("model_answered"));
     expect(kinds.at(-1)).toBe("final");
-    const written = list.filter((e) => e.event === "synthesis_delta").map((e) => e.data.text).join("");
+    const written = list
+      .filter((e) => e.event === "synthesis_delta")
+      .map((e) => e.data.text)
+      .join("");
     expect(written).toContain("## Points de consensus");
     expect(list.map((e) => e.id)).toEqual(list.map((_, i) => i + 1));
     const json = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });

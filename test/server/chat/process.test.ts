@@ -230,10 +230,15 @@ describe("POST /api/unisson/process", () => {
     fakes().control.set("sonarPro", { fail: 500, failOn: ["answer"] });
     const id = await askReady(t);
     await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
-    const rows = t.db.$client.query("SELECT model, purpose, outcome, tokens_in, latency_ms FROM ai_calls WHERE purpose = 'answer' ORDER BY model").all() as Array<Record<string, unknown>>;
+    const rows = t.db.$client
+      .query("SELECT model, purpose, outcome, tokens_in, latency_ms FROM ai_calls WHERE purpose = 'answer' ORDER BY model")
+      .all() as Array<Record<string, unknown>>;
     // Sonar Pro's 500 is retried once: two rows, both failed.
     expect(rows).toHaveLength(7);
-    expect(rows.filter((r) => r.model === "Sonar Pro")).toEqual([expect.objectContaining({ outcome: "error", tokens_in: null }), expect.objectContaining({ outcome: "error", tokens_in: null })]);
+    expect(rows.filter((r) => r.model === "Sonar Pro")).toEqual([
+      expect.objectContaining({ outcome: "error", tokens_in: null }),
+      expect.objectContaining({ outcome: "error", tokens_in: null }),
+    ]);
     expect(rows.find((r) => r.model === "GPT-4")!.tokens_in).toBeGreaterThan(0);
   });
 

@@ -10,7 +10,10 @@ const fakes = useFakeProviders();
 function runningRun(t: ReturnType<typeof chatApp>, conversationId: number, at: number) {
   const turn = t.db.$client.query("SELECT max(id) AS id FROM messages WHERE conversation_id = ? AND sender = 'user'").get(conversationId) as { id: number };
   t.db.$client.run("UPDATE users SET plan_queries = plan_queries - 1 WHERE id = ?", [t.user.id]);
-  t.db.$client.run("INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, charged_from, created_at) VALUES (?, ?, ?, 'running', 1, 'plan', ?)", [conversationId, turn.id, t.user.id, at]);
+  t.db.$client.run(
+    "INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, charged_from, created_at) VALUES (?, ?, ?, 'running', 1, 'plan', ?)",
+    [conversationId, turn.id, t.user.id, at],
+  );
 }
 
 describe("recovery and the server lease", () => {
@@ -29,7 +32,10 @@ describe("recovery and the server lease", () => {
     runningRun(t, id, 0);
     const now = t.clock.now().getTime();
     // A live process of this host (this test runner's parent) holds the lease.
-    t.db.$client.run("INSERT INTO server_lease (id, holder, hostname, pid, url, acquired_at, heartbeat_at, expires_at) VALUES (1, 'autre', ?, ?, NULL, ?, ?, ?)", [hostname(), process.ppid, now, now, now + 60_000]);
+    t.db.$client.run(
+      "INSERT INTO server_lease (id, holder, hostname, pid, url, acquired_at, heartbeat_at, expires_at) VALUES (1, 'autre', ?, ?, NULL, ?, ?, ?)",
+      [hostname(), process.ppid, now, now, now + 60_000],
+    );
     expect(recoverInterruptedRuns(t.deps)).toBe(0);
     expect(remaining(t).plan).toBe(4);
   });

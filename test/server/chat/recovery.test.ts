@@ -6,9 +6,7 @@ const fakes = useFakeProviders();
 
 /** What a kill -9 in the middle of final processing leaves: a claimed, charged run still "running". */
 function interruptedRun(t: ReturnType<typeof chatApp>, conversationId: number) {
-  const turn = t.db.$client
-    .query("SELECT max(id) AS id FROM messages WHERE conversation_id = ? AND sender = 'user'")
-    .get(conversationId) as { id: number };
+  const turn = t.db.$client.query("SELECT max(id) AS id FROM messages WHERE conversation_id = ? AND sender = 'user'").get(conversationId) as { id: number };
   t.db.$client.run("UPDATE users SET plan_queries = plan_queries - 1 WHERE id = ?", [t.user.id]);
   t.db.$client.run(
     "INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, charged_from, created_at) VALUES (?, ?, ?, 'running', 1, 'plan', 0)",

@@ -65,7 +65,11 @@ describe("GET /api/unisson/status and /models", () => {
     expect(fakes().control.calls).toHaveLength(0);
     t.clock.advance(31_000);
     await probeModels(t.deps);
-    expect(fakes().control.callsOf("probe").map((c) => c.model)).toEqual(["mistralLarge"]);
+    expect(
+      fakes()
+        .control.callsOf("probe")
+        .map((c) => c.model),
+    ).toEqual(["mistralLarge"]);
     const res = await t.call("GET", "/api/unisson/status");
     expect(res.body.ai_status.find((s: { name: string }) => s.name === "Mistral Large").available).toBe(true);
   });

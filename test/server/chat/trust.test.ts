@@ -11,7 +11,16 @@ describe("answers you can trust: output checks before storing or charging", () =
   test("a section whose title only starts with « Sources » keeps its body and the sections after it", async () => {
     const t = chatApp(fakes());
     fakes().control.synthesis = () =>
-      ["## Réponse consolidée", "Trois leviers.", "### Sources de financement internes", "L'autofinancement.", "## Points de consensus", "Toutes d'accord.", "## Divergences", "Aucune divergence notable."].join("\n");
+      [
+        "## Réponse consolidée",
+        "Trois leviers.",
+        "### Sources de financement internes",
+        "L'autofinancement.",
+        "## Points de consensus",
+        "Toutes d'accord.",
+        "## Divergences",
+        "Aucune divergence notable.",
+      ].join("\n");
     const id = await askReady(t);
     const res = await process(t, id);
     expect(res.body.final_response).toContain("### Sources de financement internes\nL'autofinancement.");
@@ -80,7 +89,14 @@ describe("a failed synthesis still shows what the models said", () => {
     const res = await process(t, id);
     expect(res.status).toBe(503);
     expect(res.body.detail).toContain("Votre requête n'a pas été décomptée");
-    expect(res.body.answers.map((a: { name: string }) => a.name).sort()).toEqual(["Claude 3 Haiku", "Claude Opus 4.1", "GPT-4", "Gemini Pro", "Mistral Large", "Sonar Pro"]);
+    expect(res.body.answers.map((a: { name: string }) => a.name).sort()).toEqual([
+      "Claude 3 Haiku",
+      "Claude Opus 4.1",
+      "GPT-4",
+      "Gemini Pro",
+      "Mistral Large",
+      "Sonar Pro",
+    ]);
     expect(res.body.answers.every((a: { answer: string }) => a.answer.length > 0)).toBe(true);
   });
 
@@ -115,7 +131,10 @@ describe("retries honour retry-after and every attempt is logged", () => {
     expect(performance.now() - started).toBeGreaterThan(950);
     expect(res.body.available_ais).toContain("GPT-4");
     const rows = t.db.$client.query("SELECT outcome, http_status FROM ai_calls WHERE model = 'GPT-4' AND purpose = 'answer' ORDER BY id").all();
-    expect(rows).toEqual([{ outcome: "error", http_status: 429 }, { outcome: "ok", http_status: 200 }]);
+    expect(rows).toEqual([
+      { outcome: "error", http_status: 429 },
+      { outcome: "ok", http_status: 200 },
+    ]);
   });
 
   test("a 429 asking for 30 s is not retried inside a 3 s deadline", async () => {

@@ -33,10 +33,25 @@ describe("database", () => {
     expect(runMigrations(db)).toBe(0);
     const tables = (db.$client.query("SELECT name FROM sqlite_master WHERE type='table'").all() as { name: string }[]).map((r) => r.name);
     for (const t of [
-      "users", "sessions", "remembered_devices", "two_factor_codes", "password_reset_tokens", "auth_failures",
-      "conversations", "messages", "processing_runs", "ai_calls",
-      "fulfilments", "purchases", "stripe_events", "pending_plan_changes", "referrals", "promo_codes", "checkout_sessions",
-      "contact_messages", "mail_outbox",
+      "users",
+      "sessions",
+      "remembered_devices",
+      "two_factor_codes",
+      "password_reset_tokens",
+      "auth_failures",
+      "conversations",
+      "messages",
+      "processing_runs",
+      "ai_calls",
+      "fulfilments",
+      "purchases",
+      "stripe_events",
+      "pending_plan_changes",
+      "referrals",
+      "promo_codes",
+      "checkout_sessions",
+      "contact_messages",
+      "mail_outbox",
     ]) {
       expect(tables).toContain(t);
     }
@@ -46,9 +61,9 @@ describe("database", () => {
   test("foreign keys are enforced", () => {
     const db = openDb(":memory:");
     runMigrations(db);
-    expect(() =>
-      db.$client.run("INSERT INTO sessions (user_id, token_hash, created_at, expires_at, last_seen_at) VALUES (999, 'x', 0, 0, 0)"),
-    ).toThrow(/FOREIGN KEY/);
+    expect(() => db.$client.run("INSERT INTO sessions (user_id, token_hash, created_at, expires_at, last_seen_at) VALUES (999, 'x', 0, 0, 0)")).toThrow(
+      /FOREIGN KEY/,
+    );
   });
 
   test("two connections write to one file without SQLITE_BUSY", async () => {

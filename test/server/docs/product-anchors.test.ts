@@ -17,7 +17,9 @@ function filesUnder(dir: string): string[] {
 /** Every `PRODUCT.md#anchor` the code and the docs cite, with where. */
 function citations(): Array<{ file: string; anchor: string }> {
   const files = ["src", "cli", "web", "test", "docs"].flatMap((d) => filesUnder(join(ROOT, d))).concat(join(ROOT, "README.md"));
-  return files.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/PRODUCT\.md#([a-z0-9-]+)/g)].map((m) => ({ file: file.slice(ROOT.length + 1), anchor: m[1]! })));
+  return files.flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/PRODUCT\.md#([a-z0-9-]+)/g)].map((m) => ({ file: file.slice(ROOT.length + 1), anchor: m[1]! })),
+  );
 }
 
 describe("docs/PRODUCT.md anchors", () => {

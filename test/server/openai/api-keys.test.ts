@@ -28,7 +28,9 @@ describe("personal API keys", () => {
     const created = await t.call("POST", KEYS, { token: t.token, json: { name: "Script" } });
     const list = await t.call("GET", KEYS, { token: t.token });
     expect(list.status).toBe(200);
-    expect(list.body.keys).toEqual([{ id: created.body.id, name: "Script", prefix: created.body.prefix, created_at: t.clock.now().toISOString(), last_used_at: null }]);
+    expect(list.body.keys).toEqual([
+      { id: created.body.id, name: "Script", prefix: created.body.prefix, created_at: t.clock.now().toISOString(), last_used_at: null },
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
   });
 

@@ -33,7 +33,9 @@ describe("/v1 through the official openai client", () => {
     expect(res.created).toBe(Math.floor(t.clock.now().getTime() / 1000));
     expect(res.choices[0]!.finish_reason).toBe("stop");
     expect(res.choices[0]!.message.content).toContain("## Points de consensus");
-    const stored = t.db.$client.query("SELECT tokens_in AS i, tokens_out AS o FROM ai_calls WHERE purpose IN ('answer','synthesis') AND outcome = 'ok'").all() as Array<{ i: number; o: number }>;
+    const stored = t.db.$client
+      .query("SELECT tokens_in AS i, tokens_out AS o FROM ai_calls WHERE purpose IN ('answer','synthesis') AND outcome = 'ok'")
+      .all() as Array<{ i: number; o: number }>;
     expect(stored).toHaveLength(7);
     expect(res.usage).toEqual({
       prompt_tokens: stored.reduce((n, c) => n + c.i, 0),
@@ -112,7 +114,12 @@ describe("/v1 through the official openai client", () => {
     await t.call("DELETE", `/api/auth/api-keys/${t.keyId}`, { token: t.token });
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }));
     expect(err.status).toBe(401);
-    expect(err.error).toEqual({ message: "Clé d'API invalide ou révoquée. Créez une clé dans « Mon abonnement » sur Unisson.", type: "invalid_request_error", code: "invalid_api_key", param: null });
+    expect(err.error).toEqual({
+      message: "Clé d'API invalide ou révoquée. Créez une clé dans « Mon abonnement » sur Unisson.",
+      type: "invalid_request_error",
+      code: "invalid_api_key",
+      param: null,
+    });
   });
 
   test("the quota spent: 429 insufficient_quota with the plan's text, nothing charged, nothing asked", async () => {
@@ -145,10 +152,11 @@ describe("/v1 through the official openai client", () => {
   test("two completions racing on one remaining request: one answered, one 429, one request spent", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 1 } });
     fakes().control.setAll({ latencyMs: 100 });
-    const ask = () => t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }).then(
-      () => "ok",
-      (e) => (e instanceof OpenAI.APIError ? `${e.status} ${e.code}` : String(e)),
-    );
+    const ask = () =>
+      t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }).then(
+        () => "ok",
+        (e) => (e instanceof OpenAI.APIError ? `${e.status} ${e.code}` : String(e)),
+      );
     const outcomes = await Promise.all([ask(), ask()]);
     expect(outcomes.sort()).toEqual(["429 insufficient_quota", "ok"]);
     expect(balance(t)).toBe(0);
@@ -172,7 +180,15 @@ describe("/v1 through the official openai client", () => {
     expect(model.status).toBe(400);
     expect(model.code).toBe("model_not_found");
     expect(model.error).toMatchObject({ message: "Modèle inconnu : utilisez le modèle « unisson »." });
-    const last = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }, { role: "assistant", content: "Paris." }] }));
+    const last = await apiError(
+      t.openai.chat.completions.create({
+        model: "unisson",
+        messages: [
+          { role: "user", content: QUESTION },
+          { role: "assistant", content: "Paris." },
+        ],
+      }),
+    );
     expect(last.status).toBe(400);
     expect(last.message).toContain("Le dernier message doit être un message de l'utilisateur");
   });
@@ -196,7 +212,12 @@ describe("/v1 through the official openai client", () => {
 
   test("a burst on one key: 429 rate_limit_exceeded with retry-after", async () => {
     const t = await apiApp(fakes(), { user: { subscriptionType: "pro", planQueries: 100 } });
-    const post = () => fetch(`${t.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" }, body: JSON.stringify({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }) });
+    const post = () =>
+      fetch(`${t.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }),
+      });
     for (let i = 0; i < 10; i++) expect((await post()).status).toBe(200);
     const res = await post();
     expect(res.status).toBe(429);

@@ -43,19 +43,24 @@ const ev = (type: RunEvent["type"], data: Record<string, unknown>): RunEvent => 
 describe("property: the forwarded text of a synthesis", () => {
   test("every prefix sent while it is written is a prefix of the stored answer; the deltas add up to it exactly", () => {
     fc.assert(
-      fc.property(WRITTEN, fc.constantFrom(null, NOTICE), fc.constantFrom([], ["https://fr.wikipedia.org/wiki/Paris"]), ({ text, deltas }, notice, citations) => {
-        const stored = finishSynthesis(text, LABELS, citations, notice);
-        const sent: string[] = [];
-        const forwarder = new SynthesisForwarder((t) => sent.push(t));
-        forwarder.on(ev("synthesis_started", { model: "GPT-4", labels: LABELS, notice }));
-        for (const d of deltas) {
-          forwarder.on(ev("synthesis_delta", { text: d }));
-          expect(stored.startsWith(sent.join(""))).toBe(true);
-        }
-        forwarder.end(stored);
-        expect(sent.join("")).toBe(stored);
-        expect(forwarder.restarted).toBe(false);
-      }),
+      fc.property(
+        WRITTEN,
+        fc.constantFrom(null, NOTICE),
+        fc.constantFrom([], ["https://fr.wikipedia.org/wiki/Paris"]),
+        ({ text, deltas }, notice, citations) => {
+          const stored = finishSynthesis(text, LABELS, citations, notice);
+          const sent: string[] = [];
+          const forwarder = new SynthesisForwarder((t) => sent.push(t));
+          forwarder.on(ev("synthesis_started", { model: "GPT-4", labels: LABELS, notice }));
+          for (const d of deltas) {
+            forwarder.on(ev("synthesis_delta", { text: d }));
+            expect(stored.startsWith(sent.join(""))).toBe(true);
+          }
+          forwarder.end(stored);
+          expect(sent.join("")).toBe(stored);
+          expect(forwarder.restarted).toBe(false);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -86,7 +91,9 @@ describe("property: the forwarded text of a synthesis", () => {
     forwarder.on(ev("synthesis_delta", { text: "## Réponse consolidée\nRome" }));
     const stored = finishSynthesis("## Réponse consolidée\nRome est en Italie.", LABELS, [], NOTICE);
     forwarder.end(stored);
-    expect(sent.join("")).toBe(`## Réponse consolidée\n\n---\n\n*La synthèse de Claude Opus 4.1 s'est interrompue (flux interrompu) : la réponse complète suit.*\n\n${stored}`);
+    expect(sent.join("")).toBe(
+      `## Réponse consolidée\n\n---\n\n*La synthèse de Claude Opus 4.1 s'est interrompue (flux interrompu) : la réponse complète suit.*\n\n${stored}`,
+    );
     expect(forwarder.restarted).toBe(true);
   });
 });

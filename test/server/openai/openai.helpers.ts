@@ -24,7 +24,7 @@ export async function apiApp(fakes: FakeProviders, opts: { env?: TestEnv; user?:
   if (created.status !== 201) throw new Error(`key creation failed: ${created.status} ${JSON.stringify(created.body)}`);
   const key: string = created.body.secret;
   const client = (apiKey = key) => new OpenAI({ apiKey, baseURL: `${url}/v1`, maxRetries: 0, timeout: 20_000 });
-  return { ...t, url, key, keyId: created.body.id as number, openai: client() , client };
+  return { ...t, url, key, keyId: created.body.id as number, openai: client(), client };
 }
 
 /** The user's requests left (plan + extra). */

@@ -36,6 +36,9 @@ describe("openStream", () => {
     });
     const events = (await res.text()).split("\n\n").filter(Boolean);
     expect(events.at(-1)).toBe("data: [DONE]");
-    expect(JSON.parse(events.at(-2)!.slice(6)).error).toMatchObject({ type: "server_error", message: expect.stringContaining("La synthèse des réponses a échoué") });
+    expect(JSON.parse(events.at(-2)!.slice(6)).error).toMatchObject({
+      type: "server_error",
+      message: expect.stringContaining("La synthèse des réponses a échoué"),
+    });
   });
 });

@@ -11,9 +11,11 @@ type Extra = { unisson?: { restarted?: boolean; synthesiser?: string } };
 
 /** The assistant messages stored for the user's latest API conversation. */
 function storedAnswers(t: Api): string[] {
-  return (t.db.$client.query("SELECT m.content FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.user_id = ? AND m.sender = 'assistant' ORDER BY m.id").all(t.user.id) as Array<{ content: string }>).map(
-    (r) => r.content,
-  );
+  return (
+    t.db.$client
+      .query("SELECT m.content FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.user_id = ? AND m.sender = 'assistant' ORDER BY m.id")
+      .all(t.user.id) as Array<{ content: string }>
+  ).map((r) => r.content);
 }
 
 /** Reads a streamed completion with the official client: the content deltas, and the last chunk's `unisson`. */
@@ -32,7 +34,16 @@ async function read(stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletion
 }
 
 /** A synthesis with what finishSynthesis rewrites: no "Réponse X" (labels are shuffled per request), a Sources section of its own. */
-const SYNTHESIS = ["## Réponse consolidée", "Paris est la capitale de la France.", "", "## Points de consensus", "Toutes les réponses citent Paris.", "", "## Sources", "- https://invente.example/paris"].join("\n");
+const SYNTHESIS = [
+  "## Réponse consolidée",
+  "Paris est la capitale de la France.",
+  "",
+  "## Points de consensus",
+  "Toutes les réponses citent Paris.",
+  "",
+  "## Sources",
+  "- https://invente.example/paris",
+].join("\n");
 
 describe("/v1 streamed: the synthesis as it is written", () => {
   test("the first content delta arrives while the synthesis is still being written; the deltas add up to the stored answer", async () => {
@@ -87,7 +98,11 @@ describe("/v1 streamed: the synthesis as it is written", () => {
     fakes().control.synthesis = () => SYNTHESIS.replaceAll("\n", " ");
     fakes().control.set("claudeOpus", { fail: "cut", failOn: ["synthesis"] });
     const got = await read(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
-    expect(fakes().control.callsOf("synthesis").map((c) => c.model)).toEqual(["claudeOpus", "gpt4"]);
+    expect(
+      fakes()
+        .control.callsOf("synthesis")
+        .map((c) => c.model),
+    ).toEqual(["claudeOpus", "gpt4"]);
     expect(got.text).toBe(storedAnswers(t)[0]!);
     expect(got.unisson?.restarted).toBeUndefined();
   });
@@ -97,7 +112,10 @@ describe("/v1 streamed: the synthesis as it is written", () => {
     const before = balance(t);
     fakes().control.set("claudeOpus", { synthesisDurationMs: 400 });
     const controller = new AbortController();
-    const stream = await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }, { signal: controller.signal });
+    const stream = await t.openai.chat.completions.create(
+      { model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] },
+      { signal: controller.signal },
+    );
     await read(stream, () => controller.abort()).catch(() => {});
     expect(storedAnswers(t)).toEqual([]);
     for (let i = 0; i < 50 && storedAnswers(t).length === 0; i++) await Bun.sleep(50);

@@ -33,7 +33,11 @@ describe("100 users x 5 questions at once", () => {
   test("quotas hold exactly: 3 answers per user, the rest refused with 402, no 5xx", async () => {
     const t = createTestApp({ env: { ...ai.env, DATABASE_PATH: join(dir.path, "unisson.db"), AI_TIMEOUT_MS: "20000" }, deps: { clock: systemClock as never } });
     const post = async (path: string, token: string, json: unknown) => {
-      const res = await t.app.request(path, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(json) });
+      const res = await t.app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify(json),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const users = Array.from({ length: USERS }, () => makeUser(t.db, new Date(), { planQueries: QUOTA }));
@@ -49,12 +53,15 @@ describe("100 users x 5 questions at once", () => {
         ),
       );
       expect(outcomes.filter((o) => o.status !== 200 && o.status !== 402)).toEqual([]);
-      for (const o of outcomes.filter((x) => x.status === 402)) expect(o.detail).toBe("Vous avez utilisé vos 5 requêtes gratuites. Choisissez un forfait payant pour continuer.");
+      for (const o of outcomes.filter((x) => x.status === 402))
+        expect(o.detail).toBe("Vous avez utilisé vos 5 requêtes gratuites. Choisissez un forfait payant pour continuer.");
       const answered = new Map<number, number>();
       for (const o of outcomes) if (o.status === 200) answered.set(o.user, (answered.get(o.user) ?? 0) + 1);
       expect(users.filter(({ user }) => answered.get(user.id) !== QUOTA).map(({ user }) => user.id)).toEqual([]);
       const rows = t.db.$client
-        .query("SELECT u.id, u.plan_queries + u.extra_queries AS left, (SELECT count(*) FROM processing_runs r WHERE r.user_id = u.id AND r.charged = 1) AS charged FROM users u")
+        .query(
+          "SELECT u.id, u.plan_queries + u.extra_queries AS left, (SELECT count(*) FROM processing_runs r WHERE r.user_id = u.id AND r.charged = 1) AS charged FROM users u",
+        )
         .all() as Array<{ id: number; left: number; charged: number }>;
       expect(rows.filter((r) => r.left !== 0 || r.charged !== QUOTA)).toEqual([]);
     } finally {

@@ -35,7 +35,17 @@ export async function startCrashRig() {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   stripe.setWebhookUrl(`${url}/api/stripe/webhook`);
-  const env = { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dir.path, PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "warn", AI_TIMEOUT_MS: "5000", ...ai.env, ...stripe.env };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: dir.path,
+    PUBLIC_URL: "http://localhost:3000",
+    LOG_LEVEL: "warn",
+    AI_TIMEOUT_MS: "5000",
+    ...ai.env,
+    ...stripe.env,
+  };
   const ledger: Ledger = { registered: new Set(), chats: new Map(), processed: new Set(), paid: new Map(), confirmed: new Set() };
   let proc: ReturnType<typeof Bun.spawn> | undefined;
   let seq = 0;
@@ -89,7 +99,12 @@ export async function startCrashRig() {
   async function buyer() {
     for (;;) {
       const { email, token } = await register();
-      const checkout = await call("POST", "/api/stripe/create-payment-intent", { product_type: "subscription_basic", is_annual: false, origin_url: "http://localhost:3000" }, token);
+      const checkout = await call(
+        "POST",
+        "/api/stripe/create-payment-intent",
+        { product_type: "subscription_basic", is_annual: false, origin_url: "http://localhost:3000" },
+        token,
+      );
       if (checkout.status !== 200) continue;
       const id = String(checkout.body.checkout_url).split("/").pop()!;
       // The fake marks the session paid before it delivers the webhook, so the ledger comes first.
@@ -157,12 +172,16 @@ export function checkDatabase(dbFile: string, ledger: Ledger): string[] {
     const running = db.query("SELECT count(*) AS n FROM processing_runs WHERE status = 'running'").get() as { n: number };
     if (running.n > 0) problems.push(`${running.n} final processings left running after restart`);
     // A trial starts with 5 requests; each delivered answer costs exactly one, a refunded one nothing.
-    const spend = db.query(
-      `SELECT u.email, u.plan_queries + u.extra_queries AS left, (SELECT count(*) FROM processing_runs r WHERE r.user_id = u.id AND r.charged = 1) AS charged
+    const spend = db
+      .query(
+        `SELECT u.email, u.plan_queries + u.extra_queries AS left, (SELECT count(*) FROM processing_runs r WHERE r.user_id = u.id AND r.charged = 1) AS charged
        FROM users u WHERE u.subscription_type = 'trial'`,
-    ).all() as Array<{ email: string; left: number; charged: number }>;
+      )
+      .all() as Array<{ email: string; left: number; charged: number }>;
     for (const s of spend) if (s.left !== 5 - s.charged) problems.push(`quota of ${s.email}: ${s.left} left for ${s.charged} charged`);
-    const fulfil = db.prepare("SELECT (SELECT count(*) FROM fulfilments WHERE checkout_session_id = ?1) AS f, (SELECT count(*) FROM purchases WHERE checkout_session_id = ?1) AS p");
+    const fulfil = db.prepare(
+      "SELECT (SELECT count(*) FROM fulfilments WHERE checkout_session_id = ?1) AS f, (SELECT count(*) FROM purchases WHERE checkout_session_id = ?1) AS p",
+    );
     const plan = db.prepare("SELECT subscription_type AS plan, plan_queries AS q FROM users WHERE email = ?");
     for (const [id, b] of ledger.paid) {
       const row = fulfil.get(id) as { f: number; p: number };

@@ -47,18 +47,33 @@ async function json(url: string, path: string, body: unknown, token?: string) {
 describe("one server per database", () => {
   test("a second server is refused and leaves the first one's answer alone; after kill -9 the next start refunds it", async () => {
     const first = await startBinary(env, dir.path);
-    const { token } = await json(first.url, "/api/auth/register", { email: "bail@example.fr", password: "Nuage-Bleu-42", first_name: "Éva", last_name: "Bail" });
+    const { token } = await json(first.url, "/api/auth/register", {
+      email: "bail@example.fr",
+      password: "Nuage-Bleu-42",
+      first_name: "Éva",
+      last_name: "Bail",
+    });
     const chat = await json(first.url, "/api/unisson/chat", { message: "Quelle est la capitale de la France ?" }, token);
     void json(first.url, "/api/unisson/process", { conversation_id: chat.conversation_id }, token).catch(() => undefined);
     const deadline = Date.now() + 20_000;
-    while (!read<{ charged: number } | null>("SELECT charged FROM processing_runs WHERE status = 'running' AND charged = 1") && Date.now() < deadline) await Bun.sleep(50);
+    while (!read<{ charged: number } | null>("SELECT charged FROM processing_runs WHERE status = 'running' AND charged = 1") && Date.now() < deadline)
+      await Bun.sleep(50);
     const quota = read<{ plan_queries: number }>("SELECT plan_queries FROM users");
 
-    const second = Bun.spawnSync([ensureBinary(), "serve"], { cwd: dir.path, env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(freePort()), ...env }, stdout: "pipe", stderr: "pipe" });
+    const second = Bun.spawnSync([ensureBinary(), "serve"], {
+      cwd: dir.path,
+      env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(freePort()), ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(second.exitCode).toBe(1);
     const lines = second.stderr.toString().trim().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^Un autre serveur Unisson utilise déjà cette base \\(pid ${first.proc.pid} sur .+, ${first.url.replace(/\./g, "\\.")}, dernier signe de vie il y a \\d+ s\\) : arrêtez-le avant d'en démarrer un second\\.$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^Un autre serveur Unisson utilise déjà cette base \\(pid ${first.proc.pid} sur .+, ${first.url.replace(/\./g, "\\.")}, dernier signe de vie il y a \\d+ s\\) : arrêtez-le avant d'en démarrer un second\\.$`,
+      ),
+    );
     expect(read<{ status: string; charged: number }>("SELECT status, charged FROM processing_runs")).toEqual({ status: "running", charged: 1 });
     expect(read<{ plan_queries: number }>("SELECT plan_queries FROM users")).toEqual(quota);
     expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
@@ -71,8 +86,15 @@ describe("one server per database", () => {
     first.proc.kill("SIGKILL");
     await first.proc.exited;
     // LOG_FORMAT=json: every stdout line is one JSON object; the start line says what is set up; requests carry their id.
-    const logged = (await new Response(first.proc.stdout).text()).trim().split("\n").map((l) => JSON.parse(l));
-    expect(logged.find((l) => l.msg === "configuration")).toMatchObject({ level: "info", payments: "désactivés (STRIPE_SECRET_KEY absent)", models_missing: "aucun" });
+    const logged = (await new Response(first.proc.stdout).text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(logged.find((l) => l.msg === "configuration")).toMatchObject({
+      level: "info",
+      payments: "désactivés (STRIPE_SECRET_KEY absent)",
+      models_missing: "aucun",
+    });
     expect(logged.find((l) => l.msg === "http" && l.path === "/api/auth/register")).toMatchObject({ request_id: "essai-register", status: 200 });
     const third = await startBinary(env, dir.path);
     try {

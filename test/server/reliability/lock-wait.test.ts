@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 async function holdLock(ms: number) {
-  const proc = Bun.spawn([process.execPath, join(root, "test/helpers/lock-holder.ts"), join(dir.path, "unisson.db"), String(ms)], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, join(root, "test/helpers/lock-holder.ts"), join(dir.path, "unisson.db"), String(ms)], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const reader = proc.stdout.getReader();
   const { value } = await reader.read();
   if (!new TextDecoder().decode(value).includes("locked")) throw new Error(await new Response(proc.stderr).text());
@@ -50,7 +53,9 @@ describe("a write lock held by another process", () => {
       const read = await timed("/api/warmup");
       const write = await register;
       expect(write.status).toBe(503);
-      expect(write.body).toEqual({ detail: "La base de données est momentanément occupée par une autre opération. Veuillez réessayer dans quelques instants." });
+      expect(write.body).toEqual({
+        detail: "La base de données est momentanément occupée par une autre opération. Veuillez réessayer dans quelques instants.",
+      });
       expect(write.ms).toBeLessThan(5000);
       expect(health.status).toBe(200);
       expect(health.ms).toBeLessThan(2000);

@@ -13,7 +13,11 @@ const CROSS_ORIGIN = "Requête refusée : elle ne provient pas de Unisson.";
 
 /** Every row count of every table: a refused request must leave all of them as they were. */
 function snapshot(w: World): Record<string, number> {
-  const tables = (w.db.$client.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'").all() as Array<{ name: string }>).map((t) => t.name);
+  const tables = (
+    w.db.$client.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'").all() as Array<{
+      name: string;
+    }>
+  ).map((t) => t.name);
   return Object.fromEntries(tables.map((t) => [t, (w.db.$client.query(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
 }
 

@@ -14,7 +14,13 @@ const outside = useOutside();
 const SQL_PAYLOADS = [`' OR '1'='1`, `"; DROP TABLE users; --`, `Robert'); DROP TABLE conversations;--`, `1 UNION SELECT password_hash FROM users`, `%_\\`];
 
 /** Enough of a world to ask each row whether its request carries a body. */
-const STUB = { user: { email: "a@example.fr" }, admin: { email: "b@example.fr" }, target: { id: 1, email: "c@example.fr" }, conversationId: 1, checkoutSessionId: "cs_x" } as unknown as World;
+const STUB = {
+  user: { email: "a@example.fr" },
+  admin: { email: "b@example.fr" },
+  target: { id: 1, email: "c@example.fr" },
+  conversationId: 1,
+  checkoutSessionId: "cs_x",
+} as unknown as World;
 const JSON_ROUTES = Object.entries(MATRIX).filter(([, row]) => row.req(STUB).json !== undefined);
 
 /** The most privileged caller a row lets through: the admin for admin routes, else the user. */

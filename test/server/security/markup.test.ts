@@ -19,7 +19,7 @@ async function register(w: World, fields: Record<string, string>) {
 }
 
 function outboxHtml(w: World, to: string): string[] {
-  return (w.db.$client.query("SELECT html FROM mail_outbox WHERE \"to\" = ?").all(to) as Array<{ html: string | null }>).map((r) => r.html ?? "");
+  return (w.db.$client.query('SELECT html FROM mail_outbox WHERE "to" = ?').all(to) as Array<{ html: string | null }>).map((r) => r.html ?? "");
 }
 
 describe("markup and unusual characters are data, never markup", () => {
@@ -84,7 +84,13 @@ describe("markup and unusual characters are data, never markup", () => {
     expect(res.body.user.first_name).toBe(decomposed.normalize("NFC"));
   });
 
-  for (const [label, ch] of [["NUL", "\u0000"], ["a newline", "\n"], ["an escape", "\u001b"], ["a right-to-left override", "\u202e"], ["a zero-width space", "\u200b"]] as const) {
+  for (const [label, ch] of [
+    ["NUL", "\u0000"],
+    ["a newline", "\n"],
+    ["an escape", "\u001b"],
+    ["a right-to-left override", "\u202e"],
+    ["a zero-width space", "\u200b"],
+  ] as const) {
     test(`a name holding ${label} is refused with a French 400 and no account is created`, async () => {
       const w = await buildWorld(outside());
       const before = w.db.$client.query("SELECT count(*) AS n FROM users").get();

@@ -16,7 +16,14 @@ const OWNER_ONLY: Row["expect"] = [401, 401, 200, 404, 404];
 const ADMIN_ONLY: Row["expect"] = [401, 401, 403, 403, 200];
 const KEY_ONLY: Row["expect"] = [401, 401, 401, 401, 401];
 
-const profile = (w: World) => ({ first_name: "Léa", last_name: "Roux", email: w.target.email, subscription_type: "basic", remaining_queries: 3, trial_days_remaining: 0 });
+const profile = (w: World) => ({
+  first_name: "Léa",
+  last_name: "Roux",
+  email: w.target.email,
+  subscription_type: "basic",
+  remaining_queries: 3,
+  trial_days_remaining: 0,
+});
 
 export const MATRIX: Record<string, Row> = {
   "GET /api/health": { req: () => ({ path: "/api/health" }), expect: PUBLIC_200 },
@@ -26,13 +33,22 @@ export const MATRIX: Record<string, Row> = {
   // Without METRICS_TOKEN there is no metrics endpoint, whoever asks (a session token is not the metrics token).
   "GET /metrics": { req: () => ({ path: "/metrics" }), expect: [404, 404, 404, 404, 404] },
   "POST /api/auth/register": {
-    req: () => ({ path: "/api/auth/register", json: { email: `nouveau-${crypto.randomUUID()}@example.fr`, password: "Girafe-Secret-123", first_name: "Noé", last_name: "Petit" } }),
+    req: () => ({
+      path: "/api/auth/register",
+      json: { email: `nouveau-${crypto.randomUUID()}@example.fr`, password: "Girafe-Secret-123", first_name: "Noé", last_name: "Petit" },
+    }),
     expect: PUBLIC_200,
   },
   // A bearer changes nothing to logging in: the password decides.
   "POST /api/auth/login": { req: (w) => ({ path: "/api/auth/login", json: { email: w.user.email, password: TEST_PASSWORD } }), expect: PUBLIC_200 },
-  "POST /api/auth/2fa/request": { req: (w) => ({ path: "/api/auth/2fa/request", json: { email: w.admin.email, password: TEST_PASSWORD } }), expect: PUBLIC_200 },
-  "POST /api/auth/2fa/verify": { req: (w) => ({ path: "/api/auth/2fa/verify", json: { email: w.admin.email, code: "000000" } }), expect: [400, 400, 400, 400, 400] },
+  "POST /api/auth/2fa/request": {
+    req: (w) => ({ path: "/api/auth/2fa/request", json: { email: w.admin.email, password: TEST_PASSWORD } }),
+    expect: PUBLIC_200,
+  },
+  "POST /api/auth/2fa/verify": {
+    req: (w) => ({ path: "/api/auth/2fa/verify", json: { email: w.admin.email, code: "000000" } }),
+    expect: [400, 400, 400, 400, 400],
+  },
   "GET /api/auth/me": { req: () => ({ path: "/api/auth/me" }), expect: SIGNED_IN },
   "POST /api/auth/logout": { req: () => ({ path: "/api/auth/logout" }), expect: SIGNED_IN },
   "GET /api/auth/export": { req: () => ({ path: "/api/auth/export" }), expect: SIGNED_IN },
@@ -40,14 +56,20 @@ export const MATRIX: Record<string, Row> = {
   "DELETE /api/auth/account": { req: () => ({ path: "/api/auth/account", json: { password: TEST_PASSWORD } }), expect: [401, 401, 200, 200, 403] },
   "POST /api/auth/forgot-password": { req: (w) => ({ path: "/api/auth/forgot-password", json: { email: w.user.email } }), expect: PUBLIC_200 },
   "GET /api/auth/validate-reset-token/:token": { req: () => ({ path: "/api/auth/validate-reset-token/inconnu-0123456789" }), expect: PUBLIC_200 },
-  "POST /api/auth/reset-password": { req: () => ({ path: "/api/auth/reset-password", json: { token: "inconnu-0123456789", new_password: "Nouveau123" } }), expect: [400, 400, 400, 400, 400] },
+  "POST /api/auth/reset-password": {
+    req: () => ({ path: "/api/auth/reset-password", json: { token: "inconnu-0123456789", new_password: "Nouveau123" } }),
+    expect: [400, 400, 400, 400, 400],
+  },
   "GET /api/auth/api-keys": { req: () => ({ path: "/api/auth/api-keys" }), expect: SIGNED_IN },
   "POST /api/auth/api-keys": { req: () => ({ path: "/api/auth/api-keys", json: { name: "Script" } }), expect: [401, 401, 201, 201, 201] },
   "DELETE /api/auth/api-keys/:id": { req: (w) => ({ path: `/api/auth/api-keys/${w.apiKeyId}` }), expect: OWNER_ONLY },
   // Personal API keys only: no web session opens /v1 (test/server/openai covers the keys themselves).
   "GET /v1/models": { req: () => ({ path: "/v1/models" }), expect: KEY_ONLY },
   "GET /v1/models/:id": { req: () => ({ path: "/v1/models/unisson" }), expect: KEY_ONLY },
-  "POST /v1/chat/completions": { req: () => ({ path: "/v1/chat/completions", json: { model: "unisson", messages: [{ role: "user", content: "Bonjour ?" }] } }), expect: KEY_ONLY },
+  "POST /v1/chat/completions": {
+    req: () => ({ path: "/v1/chat/completions", json: { model: "unisson", messages: [{ role: "user", content: "Bonjour ?" }] } }),
+    expect: KEY_ONLY,
+  },
   "GET /api/admin/stats": { req: () => ({ path: "/api/admin/stats" }), expect: ADMIN_ONLY },
   "GET /api/admin/usage": { req: () => ({ path: "/api/admin/usage?days=7" }), expect: ADMIN_ONLY },
   "GET /api/admin/ai-costs": { req: () => ({ path: "/api/admin/ai-costs" }), expect: ADMIN_ONLY },
@@ -55,7 +77,10 @@ export const MATRIX: Record<string, Row> = {
   "GET /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}` }), expect: ADMIN_ONLY },
   "PUT /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}`, json: profile(w) }), expect: ADMIN_ONLY },
   "DELETE /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}` }), expect: ADMIN_ONLY },
-  "POST /api/contact": { req: () => ({ path: "/api/contact", json: { name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour" } }), expect: PUBLIC_200 },
+  "POST /api/contact": {
+    req: () => ({ path: "/api/contact", json: { name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour" } }),
+    expect: PUBLIC_200,
+  },
   "GET /api/pricing/products": { req: () => ({ path: "/api/pricing/products" }), expect: PUBLIC_200 },
   "GET /api/stripe/upgrade-price/:product_type": { req: () => ({ path: "/api/stripe/upgrade-price/subscription_pro" }), expect: SIGNED_IN },
   "POST /api/stripe/create-payment-intent": {
@@ -65,7 +90,10 @@ export const MATRIX: Record<string, Row> = {
   },
   "GET /api/stripe/checkout-status/:session_id": { req: (w) => ({ path: `/api/stripe/checkout-status/${w.checkoutSessionId}` }), expect: OWNER_ONLY },
   // No session: the Stripe signature is the authentication, and there is none here.
-  "POST /api/stripe/webhook": { req: () => ({ path: "/api/stripe/webhook", json: { id: "evt_forged", type: "checkout.session.completed" } }), expect: [400, 400, 400, 400, 400] },
+  "POST /api/stripe/webhook": {
+    req: () => ({ path: "/api/stripe/webhook", json: { id: "evt_forged", type: "checkout.session.completed" } }),
+    expect: [400, 400, 400, 400, 400],
+  },
   "GET /api/subscription/status": { req: () => ({ path: "/api/subscription/status" }), expect: SIGNED_IN },
   // Signed in, but nobody here has a paid subscription to change or a change to cancel.
   "POST /api/subscription/request-change": {
@@ -78,14 +106,19 @@ export const MATRIX: Record<string, Row> = {
   "GET /api/unisson/status": { req: () => ({ path: "/api/unisson/status" }), expect: PUBLIC_200 },
   "GET /api/unisson/models": { req: () => ({ path: "/api/unisson/models" }), expect: PUBLIC_200 },
   // Continuing the user's conversation: nobody else may write into it, not even an admin.
-  "POST /api/unisson/chat": { req: (w) => ({ path: "/api/unisson/chat", json: { conversation_id: w.conversationId, message: "Et sa population ?" } }), expect: OWNER_ONLY },
+  "POST /api/unisson/chat": {
+    req: (w) => ({ path: "/api/unisson/chat", json: { conversation_id: w.conversationId, message: "Et sa population ?" } }),
+    expect: OWNER_ONLY,
+  },
   "POST /api/unisson/process": { req: (w) => ({ path: "/api/unisson/process", json: { conversation_id: w.conversationId } }), expect: OWNER_ONLY },
   "GET /api/unisson/history": { req: () => ({ path: "/api/unisson/history" }), expect: SIGNED_IN },
   "GET /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
   "GET /api/unisson/conversation/:id/events": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/events` }), expect: OWNER_ONLY },
-  "GET /api/unisson/conversation/:id/export": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/export?format=json` }), expect: OWNER_ONLY },
+  "GET /api/unisson/conversation/:id/export": {
+    req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/export?format=json` }),
+    expect: OWNER_ONLY,
+  },
   "DELETE /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
   "GET /": { req: () => ({ path: "/" }), expect: PUBLIC_200 },
   "GET /*": { req: () => ({ path: "/reset-password" }), expect: PUBLIC_200 },
 };
-

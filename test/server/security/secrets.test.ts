@@ -91,14 +91,23 @@ async function exercise() {
   ai.control.reset();
 
   // Payment, a Stripe outage, a forged webhook and a real one.
-  const checkout = must(await call("POST", "/api/stripe/create-payment-intent", { token: again.body.token, json: { product_type: "subscription_basic", is_annual: false, origin_url: "http://localhost:3000" } }));
+  const checkout = must(
+    await call("POST", "/api/stripe/create-payment-intent", {
+      token: again.body.token,
+      json: { product_type: "subscription_basic", is_annual: false, origin_url: "http://localhost:3000" },
+    }),
+  );
   const sessionId = String(checkout.body.checkout_url).split("/").pop()!;
   const paid = await stripe.pay(sessionId);
   stripe.failNext("/v1/checkout/sessions", 500);
   await call("GET", `/api/stripe/checkout-status/${sessionId}`, { token: again.body.token });
   await call("POST", "/api/stripe/webhook", { json: { id: "evt_forged" }, headers: { "stripe-signature": "t=1,v1=deadbeef" } });
   const signed = await stripe.sign(stripe.event("checkout.session.completed", paid));
-  const hook = await t.app.request("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signed.signature }, body: signed.body });
+  const hook = await t.app.request("/api/stripe/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": signed.signature },
+    body: signed.body,
+  });
   seen.push(`${must(hook).status} ${await hook.text()}`);
 
   // The mail server refuses: the failure is logged.

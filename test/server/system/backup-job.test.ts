@@ -27,7 +27,9 @@ describe("automatic backups", () => {
   test("BACKUP_INTERVAL and BACKUP_KEEP are read as durations and counts; a bad value names the variable", () => {
     expect(loadConfig({ BACKUP_INTERVAL: "6h", BACKUP_KEEP: "10" }).backup).toEqual({ intervalMs: 6 * 3_600_000, keep: 10 });
     expect(loadConfig({}).backup).toEqual({ intervalMs: undefined, keep: 28 });
-    expect(() => loadConfig({ BACKUP_INTERVAL: "six heures" })).toThrow('Configuration invalide : BACKUP_INTERVAL="six heures" doit être une durée comme 30m, 6h ou 1d');
+    expect(() => loadConfig({ BACKUP_INTERVAL: "six heures" })).toThrow(
+      'Configuration invalide : BACKUP_INTERVAL="six heures" doit être une durée comme 30m, 6h ou 1d',
+    );
     expect(() => loadConfig({ BACKUP_KEEP: "0" })).toThrow("BACKUP_KEEP");
   });
 
@@ -64,7 +66,10 @@ describe("AI-call log retention", () => {
     const t = createTestApp();
     const now = t.clock.now().getTime();
     const add = (purpose: string, daysAgo: number) =>
-      t.db.$client.run("INSERT INTO ai_calls (model, provider, purpose, outcome, latency_ms, created_at) VALUES ('GPT-4', 'openai', ?, 'ok', 100, ?)", [purpose, now - daysAgo * DAY]);
+      t.db.$client.run("INSERT INTO ai_calls (model, provider, purpose, outcome, latency_ms, created_at) VALUES ('GPT-4', 'openai', ?, 'ok', 100, ?)", [
+        purpose,
+        now - daysAgo * DAY,
+      ]);
     add("probe", 8);
     add("probe", 6);
     add("answer", 91);

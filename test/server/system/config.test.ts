@@ -67,7 +67,14 @@ describe("configuration", () => {
     expect(c.ai.google.apiKey).toBe("k3");
     expect(c.ai.mistral.baseUrl).toBe("http://127.0.0.1:4");
     expect(c.ai.perplexity).toEqual({ apiKey: "k5", baseUrl: "http://127.0.0.1:5" });
-    expect(c.ai.models).toEqual({ gpt4: "gpt-4-turbo", claudeOpus: "opus", claudeHaiku: "haiku", geminiPro: "gemini", mistralLarge: "mistral", sonarPro: "sonar" });
+    expect(c.ai.models).toEqual({
+      gpt4: "gpt-4-turbo",
+      claudeOpus: "opus",
+      claudeHaiku: "haiku",
+      geminiPro: "gemini",
+      mistralLarge: "mistral",
+      sonarPro: "sonar",
+    });
     expect(c.ai.timeoutMs).toBe(5000);
     expect(c.stripe).toEqual({ secretKey: "sk_test_x", webhookSecret: "whsec_x", apiBase: "http://127.0.0.1:12111" });
     expect(c.logLevel).toBe("warn");

@@ -5,7 +5,10 @@ import { createTestApp } from "../../helpers/app.ts";
 /** A lease written by a server on another host (a shared volume): only its expiry says whether it lives. */
 function otherHost(t: ReturnType<typeof createTestApp>, expiresAt: number) {
   const now = t.clock.now().getTime();
-  t.db.$client.run("INSERT INTO server_lease (id, holder, hostname, pid, url, acquired_at, heartbeat_at, expires_at) VALUES (1, 'ailleurs', 'autre-machine', 4242, 'http://10.0.0.2:3000', ?, ?, ?)", [now - 5000, now - 5000, expiresAt]);
+  t.db.$client.run(
+    "INSERT INTO server_lease (id, holder, hostname, pid, url, acquired_at, heartbeat_at, expires_at) VALUES (1, 'ailleurs', 'autre-machine', 4242, 'http://10.0.0.2:3000', ?, ?, ?)",
+    [now - 5000, now - 5000, expiresAt],
+  );
 }
 
 describe("the server lease", () => {

@@ -70,6 +70,9 @@ describe("logs", () => {
     expect(line).toContain("status=401");
     expect(line).toContain("Invalid API key");
     expect(line).toContain("request_id=process-1");
-    for (const key of Object.entries(fakes().env).filter(([k]) => k.endsWith("_API_KEY")).map(([, v]) => v)) expect(line).not.toContain(key);
+    for (const key of Object.entries(fakes().env)
+      .filter(([k]) => k.endsWith("_API_KEY"))
+      .map(([, v]) => v))
+      expect(line).not.toContain(key);
   });
 });

@@ -71,7 +71,8 @@ describe("GET /metrics", () => {
     expect(requests(text, warmup)).toBe(base + 2);
     expect(requests(text, 'method="GET",route="/api/*",status="404"')).toBe(1);
     expect(text).toContain(`unisson_http_request_duration_seconds_bucket{le="+Inf",${warmup}} ${base + 2}`);
-    for (const name of ["unisson_sqlite_busy_total", "unisson_final_processings_in_flight", "unisson_final_processings"]) expect(family(after, name)).toBeDefined();
+    for (const name of ["unisson_sqlite_busy_total", "unisson_final_processings_in_flight", "unisson_final_processings"])
+      expect(family(after, name)).toBeDefined();
   });
 
   test("per-model calls, latency and tokens, and final processings by state, move when an answer is made", async () => {

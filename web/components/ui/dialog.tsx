@@ -1,8 +1,7 @@
 import { type KeyboardEvent, type ReactNode, useEffect, useRef } from "react";
 import "./dialog.css";
 
-const FOCUSABLE =
-  'a[href],button:not([disabled]),input:not([disabled]),textarea:not([disabled]),select:not([disabled]),[tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),textarea:not([disabled]),select:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
 /**
  * The one modal dialog mechanism: focus moves in on open and back on close,
@@ -59,10 +58,8 @@ export function Dialog({
   }
 
   return (
-    <div
-      className={sheet ? "u-backdrop" : "modal-backdrop"}
-      onMouseDown={(e) => onClose && e.target === e.currentTarget && onClose()}
-    >
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes for the mouse; Escape does it for the keyboard.
+    <div className={sheet ? "u-backdrop" : "modal-backdrop"} onMouseDown={(e) => onClose && e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
         role="dialog"

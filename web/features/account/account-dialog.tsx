@@ -99,7 +99,16 @@ function DeleteAccount({ onDeleted }: { onDeleted(): void }) {
       {code !== null && (
         <Field label={t.code} hint={t.codeSent}>
           {(a11y) => (
-            <input {...a11y} inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))} />
+            <input
+              {...a11y}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="\d{6}"
+              maxLength={6}
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
+            />
           )}
         </Field>
       )}

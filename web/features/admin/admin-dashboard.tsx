@@ -29,10 +29,7 @@ export function AdminDashboard({ onForbidden }: { onForbidden(): void }) {
     };
   }, [onForbidden]);
 
-  if (error)
-    return (
-      <ErrorAlert message={error} />
-    );
+  if (error) return <ErrorAlert message={error} />;
   if (!stats) return <p className="muted">{fr.admin.loading}</p>;
 
   const cards = [

@@ -13,7 +13,18 @@ const TABS: readonly Tab[] = ["dashboard", "users"];
 function AccessDenied({ onBack, detail }: { onBack(): void; detail: string | null }) {
   return (
     <main className="admin-panel admin-denied" aria-labelledby="admin-denied-title">
-      <svg className="admin-denied-icon" viewBox="0 0 24 24" width="48" height="48" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        className="admin-denied-icon"
+        viewBox="0 0 24 24"
+        width="48"
+        height="48"
+        aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <rect x="4" y="11" width="16" height="10" rx="2" />
         <path d="M8 11V7a4 4 0 0 1 8 0v4" />
       </svg>

@@ -81,17 +81,34 @@ export function AdminUsage() {
       </dl>
       {usage.models.length === 0 && usage.answers_per_day.length === 0 ? <p className="muted">{t.none}</p> : null}
       {usage.answers_per_day.length ? (
-        <Table caption={t.answersPerDay} headers={[t.day, t.answers, t.failed, t.cost]} rows={usage.answers_per_day.map((d) => [d.day, d.answers, d.failed, preciseEuros.format(d.eur)])} />
+        <Table
+          caption={t.answersPerDay}
+          headers={[t.day, t.answers, t.failed, t.cost]}
+          rows={usage.answers_per_day.map((d) => [d.day, d.answers, d.failed, preciseEuros.format(d.eur)])}
+        />
       ) : null}
       {usage.models.length ? (
         <Table
           caption={t.perModel}
           headers={[t.model, t.calls, t.success, t.p50, t.p95, t.tokensIn, t.tokensOut, t.cost]}
-          rows={usage.models.map((m) => [m.model, m.calls, percent.format(m.success_rate), ms(m.p50_ms), ms(m.p95_ms), m.tokens_in, m.tokens_out, preciseEuros.format(m.eur)])}
+          rows={usage.models.map((m) => [
+            m.model,
+            m.calls,
+            percent.format(m.success_rate),
+            ms(m.p50_ms),
+            ms(m.p95_ms),
+            m.tokens_in,
+            m.tokens_out,
+            preciseEuros.format(m.eur),
+          ])}
         />
       ) : null}
       {usage.top_users.length ? (
-        <Table caption={t.topUsers} headers={[t.user, t.answers, t.tokensIn, t.tokensOut]} rows={usage.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out])} />
+        <Table
+          caption={t.topUsers}
+          headers={[t.user, t.answers, t.tokensIn, t.tokensOut]}
+          rows={usage.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out])}
+        />
       ) : null}
     </section>
   );

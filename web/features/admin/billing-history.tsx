@@ -35,6 +35,7 @@ export function BillingHistory({ userId }: { userId: number }) {
       ) : (
         <ul>
           {detail.billing_history.map((h, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered, whose entries carry no id.
             <li key={i}>
               <time dateTime={h.at}>{frDateTime(h.at)}</time> · <span className="admin-history-actor">{h.actor}</span>
               <div>{h.detail}</div>

@@ -69,14 +69,22 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
       <h2 id={`${id}-title`}>{t.title}</h2>
       <form onSubmit={submit} noValidate>
         <div className="admin-edit-grid">
-          {field("first_name", t.firstName, <input {...common("first_name")} data-autofocus value={form.first_name} onChange={(e) => set("first_name", e.target.value)} />)}
+          {field(
+            "first_name",
+            t.firstName,
+            <input {...common("first_name")} data-autofocus value={form.first_name} onChange={(e) => set("first_name", e.target.value)} />,
+          )}
           {field("last_name", t.lastName, <input {...common("last_name")} value={form.last_name} onChange={(e) => set("last_name", e.target.value)} />)}
         </div>
         {field("email", t.email, <input {...common("email")} type="email" value={form.email} onChange={(e) => set("email", e.target.value)} />)}
         {field(
           "subscription_type",
           t.plan,
-          <select {...common("subscription_type")} value={form.subscription_type} onChange={(e) => set("subscription_type", e.target.value as UserForm["subscription_type"])}>
+          <select
+            {...common("subscription_type")}
+            value={form.subscription_type}
+            onChange={(e) => set("subscription_type", e.target.value as UserForm["subscription_type"])}
+          >
             {PLANS.map((p) => (
               <option key={p} value={p}>
                 {fr.admin.plans[p]}
@@ -88,7 +96,14 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
           {field(
             "remaining_queries",
             t.remaining,
-            <input {...common("remaining_queries")} type="number" min={0} inputMode="numeric" value={form.remaining_queries} onChange={(e) => set("remaining_queries", e.target.value)} />,
+            <input
+              {...common("remaining_queries")}
+              type="number"
+              min={0}
+              inputMode="numeric"
+              value={form.remaining_queries}
+              onChange={(e) => set("remaining_queries", e.target.value)}
+            />,
           )}
           {/* Trial days mean something only on a trial: the field (max 30) is shown for trial users only. */}
           {isTrial &&

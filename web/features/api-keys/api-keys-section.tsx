@@ -49,7 +49,8 @@ export function ApiKeysSection() {
               <div>
                 <strong>{k.name}</strong> <code>{k.prefix}…</code>
                 <p className="small muted">
-                  {fill(t.created, { date: frLongDate(k.created_at) })} · {k.last_used_at ? fill(t.lastUsed, { date: frLongDate(k.last_used_at) }) : t.neverUsed}
+                  {fill(t.created, { date: frLongDate(k.created_at) })} ·{" "}
+                  {k.last_used_at ? fill(t.lastUsed, { date: frLongDate(k.last_used_at) }) : t.neverUsed}
                 </p>
               </div>
               <button type="button" className="u-btn-danger" aria-label={fill(t.revokeLabel, { name: k.name })} disabled={busy} onClick={() => setRevoking(k)}>

@@ -84,7 +84,9 @@ export function EmailField({
 }) {
   return (
     <Field label={label} error={error}>
-      {(a) => <input {...a} type="email" name="email" autoComplete="email" placeholder={placeholder} value={value} onChange={(e) => onChange(e.target.value)} />}
+      {(a) => (
+        <input {...a} type="email" name="email" autoComplete="email" placeholder={placeholder} value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
     </Field>
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { goHome } from "../../lib/entry-url.ts";
 import type { LegalPage } from "../legal/legal-pages.ts";
 import { useSession } from "../session/use-session.ts";
@@ -48,7 +48,7 @@ export function AuthViews({
     onLeaveReset?.();
   }
 
-  let screen;
+  let screen: ReactNode;
   switch (view) {
     case "twoFactor":
       screen = creds && (

@@ -47,8 +47,6 @@ export const verifyTwoFactorCall = (email: string, code: string, remember: boole
 
 export const forgotPasswordCall = (email: string) => unwrap(api.auth["forgot-password"].$post({ json: { email } }));
 
-export const validateResetTokenCall = (token: string) =>
-  unwrap(api.auth["validate-reset-token"][":token"].$get({ param: { token } }));
+export const validateResetTokenCall = (token: string) => unwrap(api.auth["validate-reset-token"][":token"].$get({ param: { token } }));
 
-export const resetPasswordCall = (token: string, password: string) =>
-  unwrap(api.auth["reset-password"].$post({ json: { token, new_password: password } }));
+export const resetPasswordCall = (token: string, password: string) => unwrap(api.auth["reset-password"].$post({ json: { token, new_password: password } }));

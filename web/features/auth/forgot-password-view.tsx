@@ -7,13 +7,7 @@ import { AuthCard, BackToLogin, EmailField, SubmitButton, SuccessNote } from "./
 const t = fr.forgot;
 
 /** Form, then success or error (docs/PRODUCT.md#password-reset). The answer never says whether the account exists. */
-export function ForgotPasswordView({
-  onSubmit,
-  onBack,
-}: {
-  onSubmit: (email: string) => Promise<{ success: boolean }>;
-  onBack: () => void;
-}) {
+export function ForgotPasswordView({ onSubmit, onBack }: { onSubmit: (email: string) => Promise<{ success: boolean }>; onBack: () => void }) {
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

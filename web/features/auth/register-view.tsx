@@ -50,9 +50,7 @@ export function RegisterView({
 
   const text = (key: Text, label: string, type: string, autoComplete: string) => (
     <Field label={label} error={errors[key]}>
-      {(a) => (
-        <input {...a} type={type} name={key} autoComplete={autoComplete} value={v[key]} onChange={(e) => set(key, e.target.value)} />
-      )}
+      {(a) => <input {...a} type={type} name={key} autoComplete={autoComplete} value={v[key]} onChange={(e) => set(key, e.target.value)} />}
     </Field>
   );
 
@@ -67,14 +65,10 @@ export function RegisterView({
         {text("email", t.email, "email", "email")}
         <div className="grid-2">
           <Field label={t.password} error={errors.password} hint={t.passwordHint}>
-            {(a) => (
-              <PasswordInput {...a} name="password" autoComplete="new-password" value={v.password} onChange={(e) => set("password", e.target.value)} />
-            )}
+            {(a) => <PasswordInput {...a} name="password" autoComplete="new-password" value={v.password} onChange={(e) => set("password", e.target.value)} />}
           </Field>
           <Field label={t.confirm} error={errors.confirm}>
-            {(a) => (
-              <PasswordInput {...a} name="confirm" autoComplete="new-password" value={v.confirm} onChange={(e) => set("confirm", e.target.value)} />
-            )}
+            {(a) => <PasswordInput {...a} name="confirm" autoComplete="new-password" value={v.confirm} onChange={(e) => set("confirm", e.target.value)} />}
           </Field>
         </div>
         <div className={`check${errors.terms ? " has-error" : ""}`}>

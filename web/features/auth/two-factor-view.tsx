@@ -54,11 +54,11 @@ export function TwoFactorView({
   }
 
   // The code is asked for once on entering the screen (docs/PRODUCT.md#two-factor); the ref survives StrictMode's double effect.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once on entering the screen, whatever `send` closes over later.
   useEffect(() => {
     if (requested.current) return;
     requested.current = true;
     void send(false);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => () => clearTimeout(doneTimer.current), []);
 

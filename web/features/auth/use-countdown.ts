@@ -6,17 +6,17 @@ import { useCallback, useEffect, useState } from "react";
  */
 export function useCountdown(seconds: number) {
   const [deadline, setDeadline] = useState(() => Date.now() + seconds * 1000);
-  const left = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-  const [remaining, setRemaining] = useState(left);
+  const [remaining, setRemaining] = useState(() => secondsLeft(deadline));
 
   useEffect(() => {
-    setRemaining(left());
-    const id = setInterval(() => setRemaining(left()), 1000);
+    setRemaining(secondsLeft(deadline));
+    const id = setInterval(() => setRemaining(secondsLeft(deadline)), 1000);
     return () => clearInterval(id);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [deadline]);
 
   /** From the full time again, or from the seconds really left (a code sent earlier). */
   const restart = useCallback((left: number = seconds) => setDeadline(Date.now() + left * 1000), [seconds]);
   return { remaining, restart };
 }
+
+const secondsLeft = (deadline: number) => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));

@@ -47,6 +47,7 @@ export function ChatView({
   const last = chat.messages.at(-1);
 
   // A new answer is shown from its start (its first line under the header); while waiting, the end stays in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message, the busy state or the live run changes, not on every render.
   useEffect(() => {
     if (last && last.sender !== "user" && !chat.busy) {
       const item = listRef.current?.lastElementChild;
@@ -73,9 +74,7 @@ export function ChatView({
     );
   }
 
-  const reply = (
-    <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
-  );
+  const reply = <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />;
   return (
     // Its own key: the conversation is a new box, not the start screen's box moved (which counts as a layout shift).
     <div className="conversation" key="conversation">

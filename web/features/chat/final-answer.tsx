@@ -49,6 +49,7 @@ export function FinalAnswer({ message }: { message: ChatMessage }) {
             )}
           </div>
           {shown?.content && (
+            // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: only keeps clicks inside from enlarging the message.
             <div className="model-answer" onClick={(e) => e.stopPropagation()}>
               <h4>
                 {shown.name}

@@ -28,6 +28,7 @@ export function MessageItem({ message, onOpen }: { message: ChatMessage; onOpen(
       {mine ? (
         <p className="message-text">{message.content}</p>
       ) : (
+        // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a shortcut for the mouse; the Enlarge button above is the keyboard's way.
         <div className="message-body" onClick={() => onOpen(message)}>
           {CLARIFY.has(type) && <p className="clarify-title">{t.clarifyTitle}</p>}
           {type === "content_moderation" && <p className="clarify-title danger">{t.errors.moderationTitle}</p>}

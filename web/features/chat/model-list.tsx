@@ -9,8 +9,7 @@ export function ModelList({ status }: { status: AiStatusValue }) {
   return (
     <section className="card models" aria-labelledby="models-title">
       <h2 id="models-title">
-        {t.modelsTitle}{" "}
-        <span className="muted small">{status.loaded ? fr.header.aiCount(status.available, status.total) : "\u00a0"}</span>
+        {t.modelsTitle} <span className="muted small">{status.loaded ? fr.header.aiCount(status.available, status.total) : "\u00a0"}</span>
       </h2>
       <ul className="model-list">
         {status.models.length === 0 && <SkeletonRows />}
@@ -38,6 +37,7 @@ export const SKELETON_ROWS = 6;
 
 function SkeletonRows() {
   return Array.from({ length: SKELETON_ROWS }, (_, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholder rows.
     <li key={i} className="model-row skeleton" aria-hidden="true">
       <span className="dot" />
       <span className="model-main">

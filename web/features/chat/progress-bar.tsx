@@ -5,7 +5,14 @@ export function ProgressBar({ progress }: { progress: Progress }) {
   return (
     <div className={`progress-slot${progress ? " active" : ""}`}>
       {progress && (
-        <div role="progressbar" aria-label={progress.label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.value} aria-valuetext={progress.label}>
+        <div
+          role="progressbar"
+          aria-label={progress.label}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={progress.value}
+          aria-valuetext={progress.label}
+        >
           <div className="progress-head">
             <span>{progress.label}</span>
             <strong>{progress.value}%</strong>

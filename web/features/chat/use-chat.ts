@@ -135,7 +135,14 @@ export function useChat(deps: ChatDeps) {
       setBusy(true);
       setNotice(null);
       const gen = generation.current;
-      const temp: ChatMessage = { id: -Date.now(), content: message, sender: "user", message_type: null, timestamp: new Date().toISOString(), result_data: null };
+      const temp: ChatMessage = {
+        id: -Date.now(),
+        content: message,
+        sender: "user",
+        message_type: null,
+        timestamp: new Date().toISOString(),
+        result_data: null,
+      };
       setMessages((m) => [...m, temp]);
       try {
         const body = conversationId === null ? { message } : { conversation_id: conversationId, message };
@@ -193,16 +200,18 @@ export function useChat(deps: ChatDeps) {
     setMessages([]);
   }, [cancel]);
 
-  const forget = useCallback((id: number) => {
-    if (id === conversationId) reset();
-  }, [conversationId, reset]);
+  const forget = useCallback(
+    (id: number) => {
+      if (id === conversationId) reset();
+    },
+    [conversationId, reset],
+  );
 
   // After a reload during a run: re-open its conversation and re-attach to the run.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at mount.
   useEffect(() => {
     const id = rememberedRun();
     if (id !== null) load(id).catch(() => rememberRun(null));
-    // Once, at mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return { conversationId, messages, busy, progress, live, notice, setNotice, send, retry, load, reset, forget };

@@ -35,6 +35,7 @@ export function HistoryList({
   const listRef = useRef<HTMLDivElement>(null);
   const [offset, setOffset] = useState(0);
   // Where the list starts in the page: the virtualizer counts window scroll from there.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the layout above the list changes (grouping, empty list).
   useLayoutEffect(() => {
     const el = listRef.current;
     if (el) setOffset(el.getBoundingClientRect().top + window.scrollY);

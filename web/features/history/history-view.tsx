@@ -64,7 +64,14 @@ export function HistoryView({
           <label htmlFor="history-search" className="sr-only">
             {td.searchLabel}
           </label>
-          <input id="history-search" type="search" enterKeyHint="search" placeholder={td.searchPlaceholder} value={h.query} onChange={(e) => h.setQuery(e.target.value)} />
+          <input
+            id="history-search"
+            type="search"
+            enterKeyHint="search"
+            placeholder={td.searchPlaceholder}
+            value={h.query}
+            onChange={(e) => h.setQuery(e.target.value)}
+          />
         </div>
         <ErrorAlert message={error} />
         {h.searching && h.items && (
@@ -79,7 +86,14 @@ export function HistoryView({
         ) : h.items.length === 0 && !typed && !h.failed ? (
           <p className="muted">{t.empty}</p>
         ) : (
-          <HistoryList items={h.items} grouped={!h.searching} hasMore={!!h.next && !h.failed} onNearEnd={() => void h.loadMore()} onOpen={(id) => void open(id)} onDelete={setConfirm} />
+          <HistoryList
+            items={h.items}
+            grouped={!h.searching}
+            hasMore={!!h.next && !h.failed}
+            onNearEnd={() => void h.loadMore()}
+            onOpen={(id) => void open(id)}
+            onDelete={setConfirm}
+          />
         )}
         {h.failed && (
           <div className="history-more">

@@ -76,7 +76,10 @@ export function useHistory() {
     setState((s) => ({ ...s, items: s.items?.filter((c) => c.id !== id) ?? null }));
   }, []);
 
-  const retry = useCallback(() => (stateRef.current.next && stateRef.current.items?.length ? loadMore() : loadFirst(query.trim())), [loadMore, loadFirst, query]);
+  const retry = useCallback(
+    () => (stateRef.current.next && stateRef.current.items?.length ? loadMore() : loadFirst(query.trim())),
+    [loadMore, loadFirst, query],
+  );
 
   return { ...state, query, setQuery, loadMore, remove, retry, searching: state.q !== "" };
 }

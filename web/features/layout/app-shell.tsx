@@ -104,9 +104,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
           <ReferralCard info={referral} />
         </Modal>
       )}
-      {contact && (
-        <ContactDialog initial={{ name: `${user.first_name} ${user.last_name}`.trim(), email: user.email }} onClose={() => setContact(false)} />
-      )}
+      {contact && <ContactDialog initial={{ name: `${user.first_name} ${user.last_name}`.trim(), email: user.email }} onClose={() => setContact(false)} />}
       {account && <AccountDialog user={user} onClose={() => setAccount(false)} onDeleted={() => void logout(true)} />}
       {legal && (
         <Suspense fallback={null}>

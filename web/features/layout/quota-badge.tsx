@@ -20,7 +20,13 @@ export function quotaBadge(user: PublicUser): { text: string; level: "danger" | 
 export function QuotaBadge({ user, onClick }: { user: PublicUser; onClick(): void }) {
   const b = quotaBadge(user);
   return (
-    <button type="button" className={`quota-badge ${b.level}`} onClick={onClick} title={t.open} aria-label={`${b.text}${b.warning ? ` — ${b.warning}` : ""}. ${t.open}`}>
+    <button
+      type="button"
+      className={`quota-badge ${b.level}`}
+      onClick={onClick}
+      title={t.open}
+      aria-label={`${b.text}${b.warning ? ` — ${b.warning}` : ""}. ${t.open}`}
+    >
       <span className="quota-text">{b.text}</span>
       {b.warning && <span className="quota-warning">{b.warning}</span>}
     </button>

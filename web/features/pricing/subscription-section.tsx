@@ -18,7 +18,17 @@ export function rowLabel(r: ChangeRow): string {
 }
 
 /** Current plan, cycle, renewal date and the pending change with its date and its cancel button. */
-export function SubscriptionStatus({ user, status, busy, onCancelChange }: { user: PublicUser; status: SubscriptionInfo | null; busy: boolean; onCancelChange(): void }) {
+export function SubscriptionStatus({
+  user,
+  status,
+  busy,
+  onCancelChange,
+}: {
+  user: PublicUser;
+  status: SubscriptionInfo | null;
+  busy: boolean;
+  onCancelChange(): void;
+}) {
   const pending = status?.pending_change ?? null;
   return (
     <section className="pricing-section sub-status" aria-labelledby="sub-status-title">

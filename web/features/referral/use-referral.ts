@@ -6,6 +6,7 @@ import { fetchMyCode } from "./referral.api.ts";
 /** GET /promo/my-code once per signed-in user (and again when the plan changes); failures leave no card. */
 export function useReferral(userId: number, plan: string) {
   const [info, setInfo] = useState<ReferralInfo | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked again for another user or plan, though the request does not name them.
   useEffect(() => {
     let live = true;
     takeEarly("my-code", fetchMyCode).then(

@@ -12,6 +12,7 @@ export function ModelPanel({ data }: { data: Record<string, unknown> | null }) {
   const models = d.models;
   if (!Array.isArray(models)) return null;
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: only keeps clicks inside from enlarging the message.
     <div className="model-panel" onClick={(e) => e.stopPropagation()}>
       <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         {t.toggle}

@@ -17,7 +17,11 @@ function drain(buffer: string, onEvent: (e: RunEvent) => void): string {
     const block = buffer.slice(0, cut);
     buffer = buffer.slice(cut + 2);
     if (block.startsWith(":")) continue; // heartbeat
-    const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+    const field = (name: string) =>
+      block
+        .split("\n")
+        .find((l) => l.startsWith(`${name}: `))
+        ?.slice(name.length + 2);
     const data = field("data");
     const type = field("event") ?? "message";
     // An event this page does not know (a newer server) has nothing to show here.
@@ -46,7 +50,12 @@ export async function followRun(conversationId: number, opts: { start: boolean; 
     let ended = false;
     try {
       const res = first
-        ? await fetch("/api/unisson/process", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ conversation_id: conversationId }), signal: opts.signal })
+        ? await fetch("/api/unisson/process", {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json" },
+            body: JSON.stringify({ conversation_id: conversationId }),
+            signal: opts.signal,
+          })
         : await fetch(`/api/unisson/conversation/${conversationId}/events`, { headers, signal: opts.signal });
       if (!res.ok) throw await apiError(res);
       first = false;
