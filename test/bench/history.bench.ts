@@ -12,6 +12,7 @@
  */
 import { copyFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { CHROMIUM, CHROMIUM_ARGS } from "../helpers/chromium.ts";
 import { chromium } from "playwright-core";
 import { toPublicUser } from "../../src/users/users.view.ts";
 import { tempDir } from "../helpers/binary.ts";
@@ -23,16 +24,6 @@ const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BASELINE = process.env.HISTORY_BASELINE_REF;
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
@@ -69,7 +60,7 @@ async function measure(url: string, token: string): Promise<{ p50: number; p99: 
 
 /** Click on the history tab to the first frame showing a conversation, at 4x CPU slowdown, RUNS cold loads. */
 async function tabTimes(server: Running): Promise<{ ms: number[]; nodes: number[] }> {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const ms: number[] = [];
   const nodes: number[] = [];
   try {

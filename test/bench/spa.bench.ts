@@ -5,25 +5,16 @@
  * of every JavaScript file the page loads (budget 150 KB), first contentful
  * paint, largest contentful paint and the moment the login form is on screen.
  */
+import { CHROMIUM, CHROMIUM_ARGS } from "../helpers/chromium.ts";
 import { chromium } from "playwright-core";
 import { tempDir } from "../helpers/binary.ts";
 import { fmt, median, startServer } from "./bench.lib.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
 
 const dir = tempDir("unisson-bench-spa-");
 const server = await startServer(dir.path, { LOG_LEVEL: "warn" });
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 const fcp: number[] = [];
 const lcp: number[] = [];
 const form: number[] = [];

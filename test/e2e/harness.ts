@@ -5,21 +5,11 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { type SmtpFake, startSmtpFake } from "../fakes/smtp.ts";
 import { type FakeProviders, startFakeProviders } from "../fakes/ai/index.ts";
 import { startBinary, tempDir } from "../helpers/binary.ts";
+import { CHROMIUM, CHROMIUM_ARGS } from "../helpers/chromium.ts";
 
-export const CHROMIUM = "/usr/bin/chromium";
 export const SCREENSHOTS = join(import.meta.dir, "screenshots");
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
 
 /**
  * Debian's Chromium, installed when missing and we are root; otherwise the
@@ -57,7 +47,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const smtp = await startSmtpFake();
   const dir = tempDir("unisson-e2e-");
   const server = await startBinary({ DATA_DIR: dir.path, SMTP_URL: smtp.url, LOG_LEVEL: "warn", ...fakes.env, ...env }, dir.path);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   return {
     url: server.url,
