@@ -7,6 +7,12 @@
  * src/chat/chat.prompts.ts (see docs/ARCHITECTURE.md, "Texts").
  */
 export const frChat = {
+  /** The /v1 stream's line when a synthesiser fails after some of its text was sent. */
+  apiRestart: {
+    interrupted: (model: string, reason: string | null) => `La synthèse de ${model} s'est interrompue${reason ? ` (${reason})` : ""}`,
+    resumed: "Le texte a été repris",
+    follows: (who: string) => `${who} : la réponse complète suit.`,
+  },
   /** The engine's own replies (conversation flow). */
   reply: {
     tooShort:

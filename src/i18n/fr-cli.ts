@@ -7,6 +7,10 @@ export const frCli = {
   notAnInteger: (label: string, max: number) => `${label} doit être un entier entre 1 et ${max}.`,
   serverDown: (url: string) => `Le serveur ne répond pas sur ${url}`,
   users: {
+    adminOn: "Droits d'administrateur donnés.",
+    adminOff: "Droits d'administrateur retirés.",
+    twoFactorOn: "Double authentification activée.",
+    twoFactorOff: "Double authentification désactivée.",
     emptyPage: (page: number, total: number) => `Page ${page} vide (${total} utilisateur(s) en tout).`,
     none: "Aucun utilisateur.",
     page: (page: number, pages: number, total: number) => `Page ${page}/${pages} — ${total} utilisateur(s)`,

@@ -1,10 +1,11 @@
+import { frChat } from "../i18n/fr-chat.ts";
 import { finishedPrefix } from "../chat/synthesis.ts";
 import type { RunEvent } from "../chat/live-run.ts";
 
 /** Sent when a synthesiser fails after some of its text was sent: the client cannot take text back. */
 export function restartText(model: string | null, reason: string | null): string {
-  const who = model ? `La synthèse de ${model} s'est interrompue${reason ? ` (${reason})` : ""}` : "Le texte a été repris";
-  return `\n\n---\n\n*${who} : la réponse complète suit.*\n\n`;
+  const who = model ? frChat.apiRestart.interrupted(model, reason) : frChat.apiRestart.resumed;
+  return `\n\n---\n\n*${frChat.apiRestart.follows(who)}*\n\n`;
 }
 
 /**
