@@ -13,6 +13,9 @@ import { makeUser } from "../helpers/fixtures.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
+/** The per-user spend limits lifted: a benchmark measures the engine, not the limits that guard it. */
+export const UNMETERED = { CHAT_LIMIT_PER_10_MIN: "1000000", CHAT_LIMIT_PER_DAY: "1000000", TRIAL_CHAT_LIMIT_PER_DAY: "1000000" };
+
 /** Opens (and migrates) the data folder's database for seeding, then closes it. */
 export function withDataDb<T>(dataDir: string, fn: (db: Db) => T): T {
   const db = openDb(join(dataDir, "unisson.db"));
@@ -165,3 +168,25 @@ export function median(xs: number[]): number {
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/**
+ * The fake providers in a process of their own (their CPU is the providers',
+ * not the server's), scripted per model; resolves with the base-URL
+ * variables they print on their first line.
+ */
+export async function spawnFakeProviders(scripts: Record<string, unknown> = {}): Promise<{ env: Record<string, string>; proc: ReturnType<typeof Bun.spawn> }> {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify(scripts)], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { env: JSON.parse(text.split("\n")[0]!.trim()) as Record<string, string>, proc };
+}

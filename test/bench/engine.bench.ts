@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { systemClock } from "../../src/lib/clock.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { makeUser } from "../helpers/fixtures.ts";
+import { spawnFakeProviders, UNMETERED } from "./bench.lib.ts";
 
 const LATENCIES = { claudeHaiku: 100, gpt4: 200, geminiPro: 300, mistralLarge: 400, sonarPro: 500, claudeOpus: 600 } as const;
 const SYNTHESIS_MS = 300;
@@ -23,28 +24,11 @@ const BATCH_RUNS = Number(process.env.BENCH_BATCH_RUNS ?? 20);
 
 // The fakes run in their own process: their CPU is the providers', not the engine's.
 const scripts = Object.fromEntries(Object.entries(LATENCIES).map(([m, latencyMs]) => [m, { latencyMs, synthesisLatencyMs: SYNTHESIS_MS }]));
-const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify(scripts)], {
-  stdin: "pipe",
-  stdout: "pipe",
-  stderr: "inherit",
-});
-const fakeEnv = JSON.parse((await readFirstLine(fakeProc.stdout)).trim()) as Record<string, string>;
-
-async function readFirstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = stream.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return text.split("\n")[0]!;
-}
+const { env: fakeEnv, proc: fakeProc } = await spawnFakeProviders(scripts);
 
 const dir = mkdtempSync(join(tmpdir(), "unisson-bench-"));
 const t = createTestApp({
-  env: { ...fakeEnv, DATABASE_PATH: process.env.BENCH_DB ?? join(dir, "bench.db"), LOG_LEVEL: "error", AI_TIMEOUT_MS: "10000" },
+  env: { ...fakeEnv, DATABASE_PATH: process.env.BENCH_DB ?? join(dir, "bench.db"), LOG_LEVEL: "error", AI_TIMEOUT_MS: "10000", ...UNMETERED },
   deps: { clock: systemClock },
 });
 const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: t.app.fetch });
@@ -59,7 +43,7 @@ async function newConversation(i: number): Promise<number> {
     body: JSON.stringify({ message: `Question de mesure numéro ${i} : quelle est la capitale de la France ?` }),
   });
   const body = (await res.json()) as { conversation_id: number; requires_final_processing: boolean };
-  if (!body.requires_final_processing) throw new Error("expected final processing");
+  if (!body.requires_final_processing) throw new Error(`expected final processing: ${res.status} ${JSON.stringify(body)}`);
   return body.conversation_id;
 }
 

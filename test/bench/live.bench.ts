@@ -19,6 +19,7 @@ import { systemClock } from "../../src/lib/clock.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 import { readSse } from "../helpers/sse.ts";
+import { spawnFakeProviders, UNMETERED } from "./bench.lib.ts";
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 0.1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -32,29 +33,13 @@ const TIMEOUT_S = 90;
 const scripts = Object.fromEntries(
   Object.entries(ANSWER_S).map(([m, s]) => [m, { latencyMs: S(s / 5), durationMs: S((s * 4) / 5), synthesisLatencyMs: S(1), synthesisDurationMs: S(7) }]),
 );
-const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify(scripts)], {
-  stdin: "pipe",
-  stdout: "pipe",
-  stderr: "inherit",
-});
-const fakeEnv = JSON.parse((await firstLine(fakeProc.stdout)).trim()) as Record<string, string>;
-
-async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = stream.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return text.split("\n")[0]!;
-}
+const { env: fakeEnv, proc: fakeProc } = await spawnFakeProviders(scripts);
 
 const dir = mkdtempSync(join(tmpdir(), "unisson-live-bench-"));
 function server(name: string, softMs: number) {
   const env = {
     ...fakeEnv,
+    ...UNMETERED,
     DATABASE_PATH: join(dir, `${name}.db`),
     LOG_LEVEL: "error",
     AI_TIMEOUT_MS: String(S(TIMEOUT_S)),

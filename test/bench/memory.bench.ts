@@ -8,19 +8,12 @@
  */
 import { join } from "node:path";
 import { tempDir } from "../helpers/binary.ts";
-import { fmt, requireWrk, rssMiB, seedConversations, seedUser, startServer, withDataDb, wrk } from "./bench.lib.ts";
+import { fmt, requireWrk, rssMiB, seedConversations, seedUser, spawnFakeProviders, startServer, withDataDb, wrk } from "./bench.lib.ts";
 
 const MINUTES = Number(process.env.BENCH_MEMORY_MINUTES ?? 10);
 requireWrk();
 
-const fakes = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fakes", "ai", "standalone.ts"), JSON.stringify({})], {
-  stdin: "pipe",
-  stdout: "pipe",
-  stderr: "inherit",
-});
-const reader = fakes.stdout.getReader();
-const fakeEnv = JSON.parse(new TextDecoder().decode((await reader.read()).value).split("\n")[0]!) as Record<string, string>;
-reader.releaseLock();
+const { env: fakeEnv, proc: fakes } = await spawnFakeProviders({});
 
 const dir = tempDir("unisson-bench-mem-");
 const { token } = withDataDb(dir.path, (db) => {
