@@ -44,32 +44,25 @@ export function addPlanQueries(db: Db, userId: number, delta: number, now: Date)
 }
 
 /**
- * Adds `delta` (negative: takes back) to extra_queries in one UPDATE, never
- * below zero. Returns the balance before and after, so the caller knows how
- * many were really taken back.
+ * Adds `delta` (negative: takes back) to one balance in one UPDATE, never
+ * below zero nor above `max` when given. Returns the balance before and the
+ * row after, so the caller knows how many really moved.
  */
-export function addExtraQueries(db: Db, userId: number, delta: number, now: Date): { before: number; row: UserRow } | undefined {
-  const before = db.select({ n: users.extraQueries }).from(users).where(eq(users.id, userId)).get()?.n;
+export function moveBalance(
+  db: Db,
+  userId: number,
+  balance: "planQueries" | "extraQueries",
+  delta: number,
+  now: Date,
+  max?: number,
+): { before: number; row: UserRow } | undefined {
+  const column = users[balance];
+  const before = db.select({ n: column }).from(users).where(eq(users.id, userId)).get()?.n;
   if (before === undefined) return undefined;
+  const moved = max === undefined ? sql`MAX(0, ${column} + ${delta})` : sql`MAX(0, MIN(${max}, ${column} + ${delta}))`;
   const row = db
     .update(users)
-    .set({ extraQueries: sql`MAX(0, ${users.extraQueries} + ${delta})`, updatedAt: now })
-    .where(eq(users.id, userId))
-    .returning()
-    .get()!;
-  return { before, row };
-}
-
-/**
- * Adds `delta` to plan_queries in one UPDATE, kept between 0 and `max`.
- * Returns the balance before and after (how many really moved).
- */
-export function movePlanQueries(db: Db, userId: number, delta: number, max: number, now: Date): { before: number; row: UserRow } | undefined {
-  const before = db.select({ n: users.planQueries }).from(users).where(eq(users.id, userId)).get()?.n;
-  if (before === undefined) return undefined;
-  const row = db
-    .update(users)
-    .set({ planQueries: sql`MAX(0, MIN(${max}, ${users.planQueries} + ${delta}))`, updatedAt: now })
+    .set({ [balance]: moved, updatedAt: now })
     .where(eq(users.id, userId))
     .returning()
     .get()!;

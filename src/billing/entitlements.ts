@@ -4,9 +4,8 @@ import { type BillingCycle, pendingPlanChanges, type Plan, type UserRow } from "
 import { addMonths, DAY } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
 import {
-  addExtraQueries,
   addPlanQueries,
-  movePlanQueries,
+  moveBalance,
   type EntitlementValues,
   expireTrialRows,
   insertBillingChange,
@@ -184,14 +183,14 @@ export function addAllowance(db: Db, now: Date, userId: number, n: number, why: 
 
 /** Extra requests (packs, referral bonuses, grants): never expire. */
 export function addExtra(db: Db, now: Date, userId: number, n: number, why: Why): UserRow {
-  const row = mustWrite(addExtraQueries(db, userId, n, now)?.row);
+  const row = mustWrite(moveBalance(db, userId, "extraQueries", n, now)?.row);
   record(db, now, userId, why);
   return row;
 }
 
 /** Takes back up to `n` unused extra requests (refund, dispute); returns how many were really taken. */
 export function takeBackExtra(db: Db, now: Date, userId: number, n: number, why: (taken: number) => Why): number {
-  const done = addExtraQueries(db, userId, -n, now);
+  const done = moveBalance(db, userId, "extraQueries", -n, now);
   if (!done) return 0;
   const taken = done.before - done.row.extraQueries;
   record(db, now, userId, why(taken));
@@ -200,7 +199,7 @@ export function takeBackExtra(db: Db, now: Date, userId: number, n: number, why:
 
 /** Freezes the period's remaining plan requests (a disputed subscription payment); returns how many were frozen. */
 export function holdPlanQueries(db: Db, now: Date, userId: number, why: (held: number) => Why): number {
-  const done = movePlanQueries(db, userId, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, now);
+  const done = moveBalance(db, userId, "planQueries", -Number.MAX_SAFE_INTEGER, now);
   if (!done) return 0;
   const held = done.before - done.row.planQueries;
   record(db, now, userId, why(held));
@@ -209,7 +208,7 @@ export function holdPlanQueries(db: Db, now: Date, userId: number, why: (held: n
 
 /** Gives frozen plan requests back, never above the plan's allowance; returns how many were given. */
 export function releasePlanQueries(db: Db, now: Date, userId: number, n: number, allowance: number, why: (given: number) => Why): number {
-  const done = movePlanQueries(db, userId, n, allowance, now);
+  const done = moveBalance(db, userId, "planQueries", n, now, allowance);
   if (!done) return 0;
   const given = Math.max(0, done.row.planQueries - done.before);
   record(db, now, userId, why(given));
