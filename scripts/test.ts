@@ -6,9 +6,24 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { findPgBin, type PostgresCluster, startPostgresCluster } from "../test/helpers/postgres.ts";
 
 const root = join(import.meta.dir, "..");
 const groups = [["test/server", "test/cli"], ["test/web"], ["test/e2e"]].map((g) => g.filter((dir) => existsSync(join(root, dir)))).filter((g) => g.length > 0);
+
+// One throwaway PostgreSQL for the whole run (test/helpers/postgres.ts); each test file takes its own database on it.
+let postgres: PostgresCluster | undefined;
+const pgBin = findPgBin();
+if (pgBin) {
+  postgres = startPostgresCluster(pgBin);
+  console.log(`PostgreSQL de test : ${postgres.url} (${pgBin})`);
+} else {
+  console.log("PostgreSQL absent (pas d'initdb) : les tests PostgreSQL seront ignorés");
+}
+// Stopped (and its folder deleted) however the run ends, Ctrl-C included.
+process.on("exit", () => postgres?.stop());
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
+const env = { ...process.env, ...(postgres ? { TEST_POSTGRES_URL: postgres.url } : {}) };
 
 let passed = 0;
 let failed = 0;
@@ -17,6 +32,7 @@ for (const group of groups) {
   console.log(`\n=== bun test ${group.join(" ")}`);
   const proc = Bun.spawn([process.execPath, "test", "--timeout", "30000", ...group, ...process.argv.slice(2)], {
     cwd: root,
+    env,
     stdout: "inherit",
     stderr: "pipe",
   });
@@ -33,5 +49,6 @@ for (const group of groups) {
   failed += Number(text.match(/^\s*(\d+) fail$/m)?.[1] ?? 0);
   if (code !== 0) exitCode = code;
 }
+postgres?.stop();
 console.log(`\nTotal: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 && exitCode === 0 ? 1 : exitCode);

@@ -1,5 +1,33 @@
-import { integer } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** Millisecond timestamps everywhere: one unit, sortable, and the same on libSQL. */
-export const timestamp = (name: string) => integer(name, { mode: "timestamp_ms" });
-export const flag = (name: string) => integer(name, { mode: "boolean" });
+/**
+ * The column vocabulary the tables are written in (src/db/schema/tables.ts),
+ * SQLite's edition. Drizzle has no dialect-free schema, so the tables are
+ * described once against this object and built twice: with these SQLite
+ * builders (the types the whole code base sees) and with the PostgreSQL ones
+ * of pg-columns.ts. Each entry names what a column means, not how a dialect
+ * stores it:
+ * - `id`: the auto-incremented primary key (an identity column on PostgreSQL);
+ * - `int`: a 32-bit integer; `bigint`: an integer that can exceed 2^31
+ *   (millisecond instants kept as numbers);
+ * - `real`: a double; `timestamp`: an instant, integer milliseconds here
+ *   (one unit, sortable), `timestamptz(3)` there; `flag`: a boolean, 0/1 here;
+ * - `json`: a JSON value kept as its text (key order preserved on both).
+ */
+export const sqliteColumns = {
+  table: sqliteTable,
+  id: (name = "id") => integer(name).primaryKey({ autoIncrement: true }),
+  /** A primary key the code chooses itself (the one-row lease table). */
+  fixedId: (name = "id") => integer(name).primaryKey(),
+  int: (name: string) => integer(name),
+  bigint: (name: string) => integer(name),
+  real: (name: string) => real(name),
+  text,
+  timestamp: (name: string) => integer(name, { mode: "timestamp_ms" }),
+  flag: (name: string) => integer(name, { mode: "boolean" }),
+  json: <T>(name: string) => text(name, { mode: "json" }).$type<T>(),
+  index,
+  uniqueIndex,
+};
+
+export type Columns = typeof sqliteColumns;

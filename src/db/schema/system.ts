@@ -1,18 +1,20 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { timestamp } from "./columns.ts";
+import type { Columns } from "./columns.ts";
 
-/**
- * The one server allowed on this database (src/system/lease.ts): one row,
- * id 1, renewed by the holder's heartbeat. A start finds it and either takes
- * it (free, expired, or its holder is a dead process of this host) or stops.
- */
-export const serverLease = sqliteTable("server_lease", {
-  id: integer("id").primaryKey(),
-  holder: text("holder").notNull(),
-  hostname: text("hostname").notNull(),
-  pid: integer("pid").notNull(),
-  url: text("url"),
-  acquiredAt: timestamp("acquired_at").notNull(),
-  heartbeatAt: timestamp("heartbeat_at").notNull(),
-  expiresAt: timestamp("expires_at").notNull(),
-});
+export function systemTables(c: Columns) {
+  /**
+   * The one server allowed on this database (src/system/lease.ts): one row,
+   * id 1, renewed by the holder's heartbeat. A start finds it and either takes
+   * it (free, expired, or its holder is a dead process of this host) or stops.
+   */
+  const serverLease = c.table("server_lease", {
+    id: c.fixedId(),
+    holder: c.text("holder").notNull(),
+    hostname: c.text("hostname").notNull(),
+    pid: c.int("pid").notNull(),
+    url: c.text("url"),
+    acquiredAt: c.timestamp("acquired_at").notNull(),
+    heartbeatAt: c.timestamp("heartbeat_at").notNull(),
+    expiresAt: c.timestamp("expires_at").notNull(),
+  });
+  return { serverLease };
+}

@@ -1,0 +1,28 @@
+import { authTables } from "./auth.ts";
+import { billingTables } from "./billing.ts";
+import { chatTables } from "./chat.ts";
+import type { Columns } from "./columns.ts";
+import { securityTables } from "./security.ts";
+import { supportTables } from "./support.ts";
+import { systemTables } from "./system.ts";
+import { userTables } from "./users.ts";
+
+/**
+ * Every table of Unisson, described once and built with one dialect's
+ * columns: `sqliteColumns` (index.ts, what the code imports) or
+ * `postgresColumns` (pg.ts). Same table, column and index names on both.
+ */
+export function defineTables(c: Columns) {
+  const users = userTables(c);
+  return {
+    ...users,
+    ...authTables(c, users),
+    ...chatTables(c, users),
+    ...billingTables(c, users),
+    ...supportTables(c, users),
+    ...systemTables(c),
+    ...securityTables(c),
+  };
+}
+
+export type Tables = ReturnType<typeof defineTables>;

@@ -1,0 +1,132 @@
+/**
+ * A throwaway PostgreSQL for tests. `npm test` (scripts/test.ts) starts one
+ * cluster in a temporary folder and hands its URL to the test processes in
+ * TEST_POSTGRES_URL; each test file then takes a fresh database of its own
+ * (`freshPostgresDatabase`). Run alone (`bun test test/server/db`), the
+ * first test file that asks starts a cluster for its process. Without
+ * `initdb` on the machine, PostgreSQL tests are skipped with a visible line.
+ *
+ * The cluster listens on 127.0.0.1 on a free port and on a unix socket in its
+ * own folder, nothing else; trust authentication (loopback only), fsync off.
+ * As root, PostgreSQL's tools run as the `postgres` user (they refuse root).
+ */
+import { SQL } from "bun";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "./binary.ts";
+
+export type PostgresCluster = {
+  /** Superuser URL of the cluster's `postgres` database (create databases through it). */
+  url: string;
+  port: number;
+  dir: string;
+  stop(): void;
+};
+
+/** initdb on PATH, else Debian's /usr/lib/postgresql/<version>/bin (newest first); undefined when PostgreSQL is not installed. */
+export function findPgBin(): string | undefined {
+  const onPath = Bun.which("initdb");
+  if (onPath) return join(onPath, "..");
+  const base = "/usr/lib/postgresql";
+  if (!existsSync(base)) return undefined;
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(join(base, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  const newest = versions[0];
+  return newest ? join(base, newest, "bin") : undefined;
+}
+
+const asRoot = process.getuid?.() === 0;
+
+function run(bin: string, args: string[]): void {
+  const cmd = asRoot ? ["runuser", "-u", "postgres", "--", bin, ...args] : [bin, ...args];
+  const r = Bun.spawnSync(cmd, { stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`${cmd.join(" ")} a échoué (${r.exitCode}) : ${r.stderr.toString()}${r.stdout.toString()}`);
+}
+
+/** Starts a new cluster in a temporary folder; `stop()` stops it and deletes the folder. */
+export function startPostgresCluster(bin = findPgBin()): PostgresCluster {
+  if (!bin) throw new Error("initdb introuvable : PostgreSQL n'est pas installé");
+  const dir = mkdtempSync(join(tmpdir(), "unisson-pg-"));
+  if (asRoot) {
+    const uid = Number(Bun.spawnSync(["id", "-u", "postgres"]).stdout.toString());
+    const gid = Number(Bun.spawnSync(["id", "-g", "postgres"]).stdout.toString());
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, "data");
+  const port = freePort();
+  run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  const settings = [
+    "listen_addresses='127.0.0.1'",
+    `port=${port}`,
+    `unix_socket_directories='${dir}'`,
+    "fsync=off",
+    "synchronous_commit=off",
+    "full_page_writes=off",
+    "max_connections=300",
+  ];
+  run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-o", settings.map((s) => `-c ${s}`).join(" "), "start"]);
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+// Module state: the cluster this process started itself (a test file run alone), stopped when the process exits.
+let ownCluster: PostgresCluster | undefined;
+let warned = false;
+
+/** The cluster's URL: TEST_POSTGRES_URL (from scripts/test.ts), else one started for this process; undefined without PostgreSQL. */
+export function postgresTestUrl(): string | undefined {
+  if (process.env.TEST_POSTGRES_URL) return process.env.TEST_POSTGRES_URL;
+  if (ownCluster) return ownCluster.url;
+  const bin = findPgBin();
+  if (!bin) {
+    if (!warned) console.warn("PostgreSQL absent (pas d'initdb) : tests PostgreSQL ignorés");
+    warned = true;
+    return undefined;
+  }
+  ownCluster = startPostgresCluster(bin);
+  process.on("exit", () => ownCluster?.stop());
+  return ownCluster.url;
+}
+
+export type PostgresDatabase = { url: string; drop(): Promise<void> };
+
+/** A new empty database on the test cluster, dropped by `drop()` (connections to it are closed first). */
+export async function freshPostgresDatabase(): Promise<PostgresDatabase | undefined> {
+  const admin = postgresTestUrl();
+  if (!admin) return undefined;
+  const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const sql = new SQL(admin);
+  try {
+    await sql.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await sql.close();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const s = new SQL(admin);
+      try {
+        await s.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await s.close();
+      }
+    },
+  };
+}
