@@ -8,6 +8,7 @@ import { registerServe, type StartServer } from "./commands/serve.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerBilling } from "./commands/billing.ts";
+import { registerDb } from "./commands/db.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerPromo } from "./commands/promo.ts";
 import { registerRenewals } from "./commands/renewals.ts";
@@ -42,6 +43,7 @@ function buildProgram(server: ServerEntry): Command {
   registerBilling(program);
   registerBackup(program);
   registerAudit(program);
+  registerDb(program);
   return program;
 }
 

@@ -4,6 +4,6 @@ import { type Config, loadConfig } from "../src/config.ts";
 export type GlobalOptions = { json?: boolean; dataDir?: string };
 
 /** Config for a command, with --data-dir taking the place of DATA_DIR. */
-export function configFor(opts: GlobalOptions): Config {
-  return loadConfig(opts.dataDir ? { ...process.env, DATA_DIR: opts.dataDir } : process.env);
+export function configFor(opts: GlobalOptions, env: Record<string, string | undefined> = process.env): Config {
+  return loadConfig(opts.dataDir ? { ...env, DATA_DIR: opts.dataDir } : env);
 }

@@ -77,4 +77,26 @@ export const frCli = {
       `${n} migration(s) appliquée(s) à ${path}${backup ? ` (sauvegarde préalable : ${backup})` : ""}`,
     upToDate: (path: string) => `Base à jour : ${path}`,
   },
+  db: {
+    badTarget: "Destination non reconnue : --to attend postgres://utilisateur:motdepasse@hôte:port/base ou sqlite:/chemin/fichier.db.",
+    noSqliteSource:
+      "Pour copier vers SQLite, DATABASE_URL doit désigner la base PostgreSQL à copier (postgres://…). Sans DATABASE_URL, la base est déjà SQLite.",
+    samePostgres:
+      "DATABASE_URL désigne déjà une base PostgreSQL : copiez vers SQLite (--to sqlite:/chemin/fichier.db), ou retirez DATABASE_URL pour copier la base SQLite.",
+    unreachable: (url: string, reason: string) => `Connexion à PostgreSQL impossible : ${reason} (${url}).`,
+    reasons: {
+      refused: "connexion refusée (serveur arrêté, mauvais hôte ou mauvais port ?)",
+      timeout: "le serveur ne répond pas",
+      badUrl: "URL invalide",
+      auth: "utilisateur ou mot de passe refusé",
+      noDatabase: "cette base n'existe pas (créez-la d'abord, vide)",
+    },
+    targetNotEmpty: (target: string, table: string, rows: number) =>
+      `La base de destination n'est pas vide (${target} : ${rows} ligne(s) dans ${table}) : la copie ne remplace rien. Indiquez une base vide.`,
+    pgSchemaNotCurrent: (url: string, applied: number, known: number) =>
+      `La base PostgreSQL ${url} n'est pas au schéma de cette version (${applied} migration(s) appliquée(s) sur ${known}) : démarrez-la avec cette version avant de la copier.`,
+    countMismatch: (table: string, expected: number, copied: number) =>
+      `Copie annulée : ${table} compte ${copied} ligne(s) au lieu de ${expected} ; la destination est restée vide.`,
+    copied: (rows: number, tables: number, from: string, to: string) => `Copie terminée : ${rows} ligne(s) de ${tables} tables, de ${from} vers ${to}.`,
+  },
 };

@@ -1,5 +1,4 @@
-import { sqliteColumns } from "./columns.ts";
-import { defineTables } from "./tables.ts";
+import { sqliteTables } from "./sqlite.ts";
 
 export { CONVERSATION_SOURCES, type ConversationSource, MESSAGE_TYPES, type MessageType, SENDERS } from "./chat.ts";
 export { PRODUCT_TYPES, type ProductType, PURCHASE_STATUSES } from "./billing.ts";
@@ -31,6 +30,6 @@ export const {
   serverLease,
   rateLimits,
   auditLog,
-} = defineTables(sqliteColumns);
+} = sqliteTables;
 
 export type UserRow = typeof users.$inferSelect;

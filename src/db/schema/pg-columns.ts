@@ -1,5 +1,13 @@
-import { bigint, boolean, doublePrecision, index, integer, json, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Columns } from "./columns.ts";
+
+/**
+ * A `json` column that hands the value itself to Bun's client: Bun encodes
+ * parameters of a json column and decodes them on reading, so drizzle's own
+ * json() (which stringifies first) stored a JSON string holding the JSON.
+ */
+const jsonValue = <T>(name: string) =>
+  customType<{ data: T; driverData: T }>({ dataType: () => "json", toDriver: (value) => value, fromDriver: (value) => value })(name);
 
 /**
  * The PostgreSQL edition of the column vocabulary (see columns.ts): the same
@@ -23,7 +31,7 @@ const pgColumns = {
   text,
   timestamp: (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: "date" }),
   flag: (name: string) => boolean(name),
-  json: <T>(name: string) => json(name).$type<T>(),
+  json: <T>(name: string) => jsonValue<T>(name),
   index,
   uniqueIndex,
 };

@@ -11,6 +11,8 @@ import { userTables } from "./users.ts";
  * Every table of Unisson, described once and built with one dialect's
  * columns: `sqliteColumns` (index.ts, what the code imports) or
  * `postgresColumns` (pg.ts). Same table, column and index names on both.
+ * The keys come in foreign-key order (a table after every table it
+ * references): `unisson db copy` fills the tables in this order.
  */
 export function defineTables(c: Columns) {
   const users = userTables(c);

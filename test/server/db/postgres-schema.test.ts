@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
+import { getTableConfig } from "drizzle-orm/sqlite-core";
+import { sqliteTables } from "../../../src/db/schema/sqlite.ts";
 import { openDb } from "../../../src/db/client.ts";
 import { runMigrations } from "../../../src/db/migrate.ts";
 import { pgMigrations } from "../../../src/db/migrations/index.ts";
@@ -29,6 +31,23 @@ const available = postgresTestUrl() !== undefined;
 const SQLITE_ONLY_TABLE = /^(chat_search.*|sqlite_sequence|__drizzle_migrations)$/;
 const PG_ONLY_COLUMN = "messages.search_vector";
 const PG_ONLY_INDEX = "messages_search_idx";
+
+describe("the one table description", () => {
+  test("lists the tables in foreign-key order (each after the tables it references), the order `db copy` fills them in", () => {
+    const seen = new Set<string>();
+    const late: string[] = [];
+    for (const table of Object.values(sqliteTables)) {
+      const config = getTableConfig(table);
+      for (const fk of config.foreignKeys) {
+        const target = getTableConfig(fk.reference().foreignTable).name;
+        if (target !== config.name && !seen.has(target)) late.push(`${config.name} -> ${target}`);
+      }
+      seen.add(config.name);
+    }
+    expect(seen.size).toBe(24);
+    expect(late).toEqual([]);
+  });
+});
 
 describe.skipIf(!available)("PostgreSQL: migrations and the schema shared with SQLite", () => {
   test("the migrations apply on an empty database, and a second run applies nothing", async () => {

@@ -1,0 +1,79 @@
+import { frCli } from "../../src/i18n/fr-cli.ts";
+import type { Command } from "commander";
+import { copyDatabase } from "../../src/db/copy/copy-database.ts";
+import { postgresSide, type Side, safeUrl, sqliteSide } from "../../src/db/copy/sides.ts";
+import { isPostgresUrl } from "../../src/db/pg/connect.ts";
+import { refuseMissing } from "../../src/db/schema-guard.ts";
+import { RefusedError } from "../../src/lib/errors.ts";
+import { configFor, type GlobalOptions } from "../options.ts";
+import { print } from "../output.ts";
+
+/** `sqlite:/abs/file.db`, `sqlite:relative.db` or `sqlite:///abs/file.db`: the file's path. */
+function sqlitePath(url: string): string | undefined {
+  const m = /^sqlite:(?:\/\/(?=\/))?(.+)$/i.exec(url);
+  return m?.[1];
+}
+
+/** Why Bun's client could not connect, in French (its own messages are English); anything else as it came. */
+function reason(e: unknown): string {
+  const { code, errno, message } = e as { code?: string; errno?: string; message?: string };
+  const r = frCli.db.reasons;
+  if (code === "ERR_POSTGRES_CONNECTION_REFUSED") return r.refused;
+  if (code === "ERR_POSTGRES_CONNECTION_TIMEOUT" || code === "ERR_POSTGRES_IDLE_TIMEOUT") return r.timeout;
+  if (errno === "28P01" || errno === "28000") return r.auth;
+  if (errno === "3D000") return r.noDatabase;
+  if (e instanceof TypeError || /invalid url/i.test(message ?? "")) return r.badUrl;
+  return message ?? String(e);
+}
+
+async function openPostgres(url: string): Promise<Side> {
+  try {
+    return await postgresSide(url);
+  } catch (e) {
+    throw new RefusedError(frCli.db.unreachable(safeUrl(url), reason(e)));
+  }
+}
+
+/**
+ * Moving between SQLite and PostgreSQL (docs/SCALING.md). The only command
+ * that reads DATABASE_URL while the server and the rest of the CLI still run
+ * on SQLite only: it names the PostgreSQL database to copy back from.
+ */
+export function registerDb(program: Command) {
+  const db = program.command("db").description("base de données : copie entre SQLite et PostgreSQL");
+  db.command("copy")
+    .description(
+      "copie toute la base vers une base vide : la base SQLite (DATA_DIR, DATABASE_PATH) vers --to postgres://…, ou la base PostgreSQL de DATABASE_URL vers --to sqlite:/chemin/fichier.db",
+    )
+    .requiredOption("--to <url>", "base de destination, vide : postgres://… ou sqlite:/chemin/fichier.db")
+    .action(async (o: { to: string }, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<GlobalOptions>();
+      const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
+      // The rest of the configuration as every command reads it; DATABASE_URL is this command's alone.
+      const config = configFor(opts, { ...process.env, DATABASE_URL: undefined });
+      const toSqlite = sqlitePath(o.to);
+      if (!isPostgresUrl(o.to) && !toSqlite) throw new RefusedError(frCli.db.badTarget);
+
+      let source: Side | undefined;
+      let target: Side | undefined;
+      try {
+        if (toSqlite) {
+          if (!databaseUrl || !isPostgresUrl(databaseUrl)) throw new RefusedError(frCli.db.noSqliteSource);
+          source = await openPostgres(databaseUrl);
+          target = sqliteSide(toSqlite);
+        } else {
+          if (databaseUrl) throw new RefusedError(frCli.db.samePostgres);
+          refuseMissing(config.databasePath);
+          source = sqliteSide(config.databasePath);
+          target = await openPostgres(o.to);
+        }
+        const report = await copyDatabase(source, target);
+        print(opts, report, () =>
+          [frCli.db.copied(report.rows, report.tables.length, report.from, report.to), ...report.tables.map((t) => `  ${t.table} : ${t.rows}`)].join("\n"),
+        );
+      } finally {
+        await source?.close();
+        await target?.close();
+      }
+    });
+}

@@ -1,0 +1,78 @@
+import { count, getTableColumns } from "drizzle-orm";
+import { frCli } from "../../i18n/fr-cli.ts";
+import { RefusedError } from "../../lib/errors.ts";
+import type { Tables } from "../schema/tables.ts";
+import type { AnyTable, Row, Side } from "./sides.ts";
+
+/** Rows per read and per INSERT: well under both dialects' bound-parameter limits (500 rows x 20 columns). */
+const CHUNK = 500;
+
+export type CopyReport = { from: string; to: string; tables: Array<{ table: string; rows: number }>; rows: number };
+
+type Name = keyof Tables;
+
+/** The SQL name of a table, whichever dialect built it. */
+function sqlName(t: AnyTable): string {
+  return (t as unknown as Record<symbol, string>)[Symbol.for("drizzle:Name")]!;
+}
+
+async function rowCount(side: Side, name: Name): Promise<number> {
+  const [row] = await side.db.select({ n: count() }).from(side.tables[name]);
+  return Number(row!.n);
+}
+
+/**
+ * `unisson db copy`: every table of `source` into the empty `target`, both
+ * at this executable's schema. The target is migrated first and must hold
+ * no row. The source is read on one snapshot (one read transaction: a
+ * running server may go on writing) and the target written in one
+ * transaction, table after table in foreign-key order (the order of
+ * src/db/schema/tables.ts), ids kept; then the id counters are moved past
+ * the copied ids and every table's row count is checked before the commit.
+ * Reading with one dialect's drizzle tables and inserting with the other's
+ * converts each value (milliseconds and Dates, 0/1 and booleans, JSON).
+ * The search index is kept by the target itself: SQLite's triggers fill
+ * chat_search as messages arrive, PostgreSQL generates search_vector.
+ */
+export async function copyDatabase(source: Side, target: Side): Promise<CopyReport> {
+  await source.requireCurrent();
+  await target.migrate();
+  const names = Object.keys(target.tables) as Name[];
+  for (const name of names) {
+    const n = await rowCount(target, name);
+    if (n > 0) throw new RefusedError(frCli.db.targetNotEmpty(target.label, sqlName(target.tables[name]), n));
+  }
+
+  const tables: CopyReport["tables"] = [];
+  await source.begin("read");
+  try {
+    await target.begin("write");
+    try {
+      for (const name of names) {
+        const expected = await rowCount(source, name);
+        const from = source.tables[name];
+        const order = Object.values(getTableColumns(from)).filter((c) => c.primary);
+        for (let offset = 0; offset < expected; offset += CHUNK) {
+          const rows: Row[] = await source.db
+            .select()
+            .from(from)
+            .orderBy(...order)
+            .limit(CHUNK)
+            .offset(offset);
+          if (rows.length) await target.db.insert(target.tables[name]).values(rows);
+        }
+        const copied = await rowCount(target, name);
+        if (copied !== expected) throw new RefusedError(frCli.db.countMismatch(sqlName(from), expected, copied));
+        tables.push({ table: sqlName(from), rows: copied });
+      }
+      await target.raiseCounters(await source.counters());
+      await target.commit();
+    } catch (e) {
+      await target.rollback().catch(() => {}); // the first error is the one to tell
+      throw e;
+    }
+  } finally {
+    await source.rollback().catch(() => {});
+  }
+  return { from: source.label, to: target.label, tables, rows: tables.reduce((a, t) => a + t.rows, 0) };
+}

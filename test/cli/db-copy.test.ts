@@ -1,0 +1,262 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { join } from "node:path";
+import { openDb } from "../../src/db/client.ts";
+import * as t from "../../src/db/schema/index.ts";
+import { freePort } from "../helpers/binary.ts";
+import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
+import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
+
+const dataDir = useDataDirs();
+const PASSWORD = "Nuage-Bleu-42";
+
+const databases: PostgresDatabase[] = [];
+async function emptyPostgres(): Promise<string> {
+  const db = (await freshPostgresDatabase())!;
+  databases.push(db);
+  return db.url;
+}
+afterAll(async () => {
+  for (const d of databases) await d.drop();
+});
+
+/** Every table of the schema (24), SQLite's search index and bookkeeping aside. */
+function tableNames(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  const names = (db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
+    .map((r) => r.name)
+    .filter((n) => !/^(chat_search.*|sqlite_sequence|__drizzle_migrations)$/.test(n));
+  db.close();
+  return names;
+}
+
+/** Every row of every table, raw as SQLite stores it (milliseconds, 0/1, JSON text), in id order. */
+function dump(file: string): Record<string, unknown[]> {
+  const db = new Database(file, { readonly: true });
+  const out = Object.fromEntries(tableNames(file).map((n) => [n, db.query(`SELECT * FROM "${n}" ORDER BY rowid`).all()]));
+  db.close();
+  return out;
+}
+
+/**
+ * A data folder whose database holds a row in every table: an account made by
+ * the CLI (a real password hash), a deleted one (an id never to hand out
+ * again), conversations with JSON answers, a run, billing rows.
+ */
+function seededDataDir(): string {
+  const dir = dataDir();
+  const made = runCli(["users", "create", "--email", "claire@example.fr", "--first-name", "Claire", "--last-name", "Dupont", "--password", PASSWORD], dir);
+  expect(made.code).toBe(0);
+  const db = openDb(dbPath(dir));
+  const at = new Date(1_790_000_000_123);
+  const later = new Date(1_790_000_360_456);
+  db.insert(t.users).values({ email: "parti@example.fr", passwordHash: "x", firstName: "P", lastName: "Q", createdAt: at, updatedAt: at }).run();
+  db.$client.run("DELETE FROM users WHERE email = 'parti@example.fr'");
+  db.insert(t.users)
+    .values({
+      email: "admin@example.fr",
+      passwordHash: "y",
+      firstName: "Ada",
+      lastName: "Min",
+      isAdmin: true,
+      twoFactorEnabled: true,
+      subscriptionType: "pro",
+      billingCycle: "annual",
+      planQueries: 180,
+      extraQueries: 7,
+      planStartedAt: at,
+      quotaRenewsAt: later,
+      periodEndsAt: later,
+      stripeCustomerId: "cus_1",
+      stripeSubscriptionId: "sub_1",
+      referralCode: "ADA123",
+      createdAt: at,
+      updatedAt: later,
+    })
+    .run();
+  const [u1, u2] = [1, 3];
+  db.insert(t.sessions).values({ userId: u1, tokenHash: "s1", createdAt: at, expiresAt: later, lastSeenAt: at, ip: "203.0.113.7", userAgent: "Firefox" }).run();
+  db.insert(t.rememberedDevices).values({ userId: u1, tokenHash: "r1", createdAt: at, expiresAt: later }).run();
+  db.insert(t.twoFactorCodes).values({ userId: u2, codeHash: "c1", createdAt: at, expiresAt: later, failedAttempts: 2, endedAt: later }).run();
+  db.insert(t.authFailures).values({ userId: u2, kind: "two_factor", createdAt: at }).run();
+  db.insert(t.passwordResetTokens).values({ userId: u1, tokenHash: "p1", createdAt: at, expiresAt: later, usedAt: later }).run();
+  db.insert(t.apiKeys).values({ userId: u1, name: "script", prefix: "uns_ab", tokenHash: "k1", createdAt: at, lastUsedAt: later }).run();
+  const conv = db.insert(t.conversations).values({ userId: u1, title: "Chevaux", messageCount: 2, createdAt: at, updatedAt: later }).returning().get();
+  db.insert(t.conversations).values({ userId: u2, title: "API", source: "api", createdAt: at, updatedAt: at }).run();
+  db.insert(t.messages)
+    .values([
+      { conversationId: conv.id, sender: "user", content: "Que mangent les chevaux en hiver ?", createdAt: at },
+      {
+        conversationId: conv.id,
+        sender: "assistant",
+        messageType: "final_response",
+        content: "## Réponse consolidée\nDu foin, des pommes « bio » et de l'eau tiède.",
+        resultData: { primary_ai: "GPT-4", available_ais: ["GPT-4", "Mistral Large"], answers: { z: "dernier", a: "premier" }, score: 0.5, none: null },
+        createdAt: later,
+      },
+    ])
+    .run();
+  db.insert(t.processingRuns)
+    .values({
+      conversationId: conv.id,
+      turnMessageId: 1,
+      userId: u1,
+      status: "done",
+      resultMessageId: 2,
+      charged: true,
+      chargedFrom: "extra",
+      events: [{ type: "model_done", model: "GPT-4" }],
+      createdAt: at,
+      finishedAt: later,
+    })
+    .run();
+  db.insert(t.aiCalls)
+    .values({
+      userId: u1,
+      conversationId: conv.id,
+      model: "GPT-4",
+      provider: "openai",
+      purpose: "answer",
+      outcome: "ok",
+      httpStatus: 200,
+      latencyMs: 1234,
+      tokensIn: 10,
+      tokensOut: 20,
+      costEur: 0.0012345678901,
+      createdAt: at,
+    })
+    .run();
+  db.insert(t.fulfilments).values({ checkoutSessionId: "cs_1", userId: u1, productType: "token_pack_10", fulfilledAt: at }).run();
+  db.insert(t.purchases)
+    .values({ userId: u1, productType: "token_pack_10", checkoutSessionId: "cs_1", amountCents: 500, status: "disputed", heldRequests: 3, createdAt: at })
+    .run();
+  db.insert(t.stripeEvents).values({ id: "evt_1", type: "checkout.session.completed", receivedAt: at }).run();
+  db.insert(t.pendingPlanChanges).values({ userId: u2, targetPlan: "basic", targetCycle: "monthly", scheduledAt: later, createdAt: at }).run();
+  db.insert(t.referrals).values({ referrerId: u2, refereeId: u1, checkoutSessionId: "cs_1", bonus: 5, createdAt: at }).run();
+  db.insert(t.billingChanges).values({ userId: u1, actor: "stripe", action: "pack", detail: "10 requêtes ajoutées", stripeRef: "evt_1", createdAt: at }).run();
+  db.insert(t.promoCodes).values({ code: "NOEL", percentOff: 20, maxUses: 10, uses: 1, expiresAt: later, createdAt: at }).run();
+  db.insert(t.checkoutSessions).values({ id: "cs_1", userId: u1, productType: "token_pack_10", promoCode: "NOEL", referrerId: u2, createdAt: at }).run();
+  db.insert(t.contactMessages).values({ userId: u1, name: "Claire", email: "claire@example.fr", subject: "Merci", message: "Très utile", createdAt: at }).run();
+  db.insert(t.mailOutbox)
+    .values({ to: "claire@example.fr", subject: "Code", text: "123456", kind: "two_factor", status: "sent", createdAt: at, sentAt: later })
+    .run();
+  db.insert(t.serverLease)
+    .values({ id: 1, holder: "h", hostname: "box", pid: 42, acquiredAt: at, heartbeatAt: later, expiresAt: new Date(0) })
+    .run();
+  db.insert(t.rateLimits).values({ key: "ip:auth.login:203.0.113.7", count: 3, resetAt: 4_102_444_800_000 }).run();
+  db.insert(t.auditLog).values({ at, actor: "cli", action: "user.create", targetEmail: "claire@example.fr", changes: '{"plan":[null,"trial"]}' }).run();
+  db.$client.close();
+  return dir;
+}
+
+const available = postgresTestUrl() !== undefined;
+
+describe.skipIf(!available)("unisson db copy", () => {
+  test("SQLite → PostgreSQL → a new SQLite file keeps every row of every table, ids, password hashes and search", async () => {
+    const dir = seededDataDir();
+    const source = dump(dbPath(dir));
+    for (const [name, rows] of Object.entries(source)) expect({ name, rows: rows.length > 0 }).toEqual({ name, rows: true });
+    const url = await emptyPostgres();
+
+    const there = runCli(["db", "copy", "--to", url, "--json"], dir);
+    expect(there.stderr).toBe("");
+    expect(there.code).toBe(0);
+    expect(there.json().tables.length).toBe(24);
+
+    const pg = new SQL(url);
+    try {
+      for (const [name, rows] of Object.entries(source)) {
+        const [row] = await pg.unsafe(`SELECT count(*)::int AS n FROM "${name}"`);
+        expect({ name, n: row.n }).toEqual({ name, n: rows.length });
+      }
+      // Values arrive as PostgreSQL types, not as SQLite's numbers and strings.
+      const [ada] = await pg`SELECT is_admin, period_ends_at, pg_typeof(created_at)::text AS ts FROM users WHERE email = 'admin@example.fr'`;
+      expect(ada).toEqual({ is_admin: true, period_ends_at: new Date(1_790_000_360_456), ts: "timestamp with time zone" });
+      const [json] = await pg`SELECT json_typeof(result_data) AS kind FROM messages WHERE result_data IS NOT NULL`;
+      expect(json.kind).toBe("object");
+      const hits = await pg`SELECT id FROM messages WHERE search_vector @@ websearch_to_tsquery('french', 'cheval hiver')`;
+      expect(hits.map((h: { id: number }) => h.id)).toEqual([1]);
+      // The deleted account's id 2 is never handed out again: the next account is 4.
+      const [next] =
+        await pg`INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) VALUES ('neuf@example.fr', 'z', 'N', 'F', now(), now()) RETURNING id`;
+      expect(next.id).toBe(4);
+      await pg`DELETE FROM users WHERE id = 4`;
+    } finally {
+      await pg.close();
+    }
+
+    const back = join(dataDir({ empty: true }), "retour", "unisson.db");
+    const home = runCli(["db", "copy", "--to", `sqlite:${back}`], dataDir({ empty: true }), { DATABASE_URL: url });
+    expect(home.stderr).toBe("");
+    expect(home.code).toBe(0);
+    expect(home.stdout).toContain("Copie terminée");
+
+    expect(dump(back)).toEqual(source);
+    const copy = new Database(back, { readonly: true });
+    const hash = (copy.query("SELECT password_hash FROM users WHERE email = 'claire@example.fr'").get() as { password_hash: string }).password_hash;
+    expect(await Bun.password.verify(PASSWORD, hash)).toBe(true);
+    expect(copy.query("SELECT rowid FROM chat_search WHERE chat_search MATCH 'pommes'").all()).toEqual([{ rowid: 2 }]);
+    expect(copy.query("SELECT seq FROM sqlite_sequence WHERE name = 'users'").get()).toEqual({ seq: 4 });
+    copy.close();
+  });
+
+  test("a PostgreSQL database that already holds data is refused, in French, and left as it was", async () => {
+    const url = await emptyPostgres();
+    const first = runCli(["db", "copy", "--to", url], seededDataDir());
+    expect(first.code).toBe(0);
+    const again = runCli(["db", "copy", "--to", url], seededDataDir());
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("La base de destination n'est pas vide");
+    expect(again.stderr).toContain("users");
+    const pg = new SQL(url);
+    const [row] = await pg`SELECT count(*)::int AS n FROM users`;
+    await pg.close();
+    expect(row.n).toBe(2);
+  });
+
+  test("a SQLite file that already holds data is refused as a target", async () => {
+    const url = await emptyPostgres();
+    expect(runCli(["db", "copy", "--to", url], seededDataDir()).code).toBe(0);
+    const full = seededDataDir();
+    const r = runCli(["db", "copy", "--to", `sqlite:${dbPath(full)}`], dataDir({ empty: true }), { DATABASE_URL: url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("La base de destination n'est pas vide");
+  });
+
+  test("an unreachable PostgreSQL is refused in French without echoing its password", () => {
+    const r = runCli(["db", "copy", "--to", `postgres://unisson:mot-secret@127.0.0.1:${freePort()}/unisson`], seededDataDir());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toStartWith("Connexion à PostgreSQL impossible : connexion refusée");
+    expect(r.stderr).toContain("postgres://unisson:***@127.0.0.1");
+    expect(r.stderr).not.toContain("mot-secret");
+  });
+
+  test("a PostgreSQL database that does not exist is refused in French: the copy creates no database", () => {
+    const url = new URL(postgresTestUrl()!);
+    url.pathname = "/pas_de_base_ici";
+    const r = runCli(["db", "copy", "--to", url.toString()], seededDataDir());
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`Connexion à PostgreSQL impossible : cette base n'existe pas (créez-la d'abord, vide) (${url}).`);
+  });
+});
+
+describe("unisson db copy: refusals that need no PostgreSQL", () => {
+  test("a destination that is neither postgres:// nor sqlite: is refused in French", () => {
+    const r = runCli(["db", "copy", "--to", "mysql://root@127.0.0.1/unisson"], dataDir());
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe("Destination non reconnue : --to attend postgres://utilisateur:motdepasse@hôte:port/base ou sqlite:/chemin/fichier.db.");
+  });
+
+  test("copying to SQLite without DATABASE_URL is refused: the database already is SQLite", () => {
+    const r = runCli(["db", "copy", "--to", "sqlite:/tmp/ailleurs.db"], dataDir());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("DATABASE_URL doit désigner la base PostgreSQL à copier");
+  });
+
+  test("the other commands still refuse DATABASE_URL", () => {
+    const r = runCli(["users", "list"], dataDir(), { DATABASE_URL: "postgres://u:p@127.0.0.1:5432/unisson" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("PostgreSQL n'est pas encore pris en charge");
+  });
+});
