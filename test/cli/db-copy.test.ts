@@ -201,6 +201,29 @@ describe.skipIf(!available)("unisson db copy", () => {
     copy.close();
   });
 
+  test("taken while another process writes (a running server): one consistent snapshot", async () => {
+    const live = dataDir();
+    const writer = Bun.spawn([process.execPath, join(import.meta.dir, "..", "helpers", "db-writer.ts"), dbPath(live)], { stdout: "pipe", stderr: "pipe" });
+    const url = await emptyPostgres();
+    let r: ReturnType<typeof runCli>;
+    try {
+      await writer.stdout.getReader().read(); // "ready": its first commit is in
+      r = runCli(["db", "copy", "--to", url], live);
+    } finally {
+      writer.kill();
+      await writer.exited;
+    }
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const pg = new SQL(url);
+    const [row] =
+      await pg`SELECT count(*)::int AS users, count(*) FILTER (WHERE (SELECT count(*) FROM conversations c WHERE c.user_id = u.id) <> 1)::int AS lonely FROM users u`;
+    await pg.close();
+    // Each of the writer's transactions (a user and their conversation) is in the copy whole or not at all.
+    expect(row.users).toBeGreaterThan(0);
+    expect(row.lonely).toBe(0);
+  });
+
   test("a PostgreSQL database that already holds data is refused, in French, and left as it was", async () => {
     const url = await emptyPostgres();
     const first = runCli(["db", "copy", "--to", url], seededDataDir());
