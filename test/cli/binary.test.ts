@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runBinary, startBinary, tempDir } from "../helpers/binary.ts";
+import { freshPostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
@@ -58,6 +59,21 @@ describe("the compiled executable", () => {
       const second = runBinary(["migrate", "--json", "--data-dir", d.path], {}, d.path);
       expect(JSON.parse(second.stdout).applied).toBe(0);
     } finally {
+      d.cleanup();
+    }
+  });
+
+  test.skipIf(!postgresTestUrl())("carries the PostgreSQL migrations too: `db copy` migrates an empty PostgreSQL database", async () => {
+    const d = tempDir();
+    const pg = (await freshPostgresDatabase())!;
+    try {
+      expect(runBinary(["migrate", "--data-dir", d.path], {}, d.path).code).toBe(0);
+      const r = runBinary(["db", "copy", "--to", pg.url, "--json", "--data-dir", d.path], {}, d.path);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).tables).toHaveLength(24);
+    } finally {
+      await pg.drop();
       d.cleanup();
     }
   });
