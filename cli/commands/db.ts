@@ -1,8 +1,8 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { copyDatabase } from "../../src/db/copy/copy-database.ts";
-import { postgresSide, type Side, safeUrl, sqliteSide } from "../../src/db/copy/sides.ts";
-import { isPostgresUrl } from "../../src/db/pg/connect.ts";
+import { postgresSide, type Side, sqliteSide } from "../../src/db/copy/sides.ts";
+import { isPostgresUrl, safeUrl } from "../../src/db/pg/postgres-url.ts";
 import { refuseMissing } from "../../src/db/schema-guard.ts";
 import { RefusedError } from "../../src/lib/errors.ts";
 import { configFor, type GlobalOptions } from "../options.ts";

@@ -39,8 +39,13 @@ export function findPgBin(): string | undefined {
 
 const asRoot = process.getuid?.() === 0;
 
+/** A PostgreSQL tool as the user that owns the cluster (they refuse to run as root). */
+function asOwner(bin: string, args: string[]): string[] {
+  return asRoot ? ["runuser", "-u", "postgres", "--", bin, ...args] : [bin, ...args];
+}
+
 function run(bin: string, args: string[]): void {
-  const cmd = asRoot ? ["runuser", "-u", "postgres", "--", bin, ...args] : [bin, ...args];
+  const cmd = asOwner(bin, args);
   const r = Bun.spawnSync(cmd, { stdout: "pipe", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`${cmd.join(" ")} a échoué (${r.exitCode}) : ${r.stderr.toString()}${r.stdout.toString()}`);
 }
@@ -67,6 +72,7 @@ export function startPostgresCluster(bin = findPgBin()): PostgresCluster {
     "max_connections=300",
   ];
   run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-o", settings.map((s) => `-c ${s}`).join(" "), "start"]);
+  watchOwner(asOwner(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]), dir);
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -82,6 +88,19 @@ export function startPostgresCluster(bin = findPgBin()): PostgresCluster {
       }
     },
   };
+}
+
+/**
+ * The cluster dies with the process that started it, however that ends: bun
+ * test runs no exit hook reliably, and a killed run must not leave a server
+ * behind. A watcher in its own session waits for this process to go, then
+ * stops the cluster and deletes its folder (after a clean stop() it finds
+ * nothing left to do).
+ */
+function watchOwner(stop: string[], dir: string): void {
+  const quoted = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stop.map(quoted).join(" ")} >/dev/null 2>&1; rm -rf ${quoted(dir)}`;
+  Bun.spawn(["setsid", "sh", "-c", script], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
 }
 
 // Module state: the cluster this process started itself (a test file run alone), stopped when the process exits.

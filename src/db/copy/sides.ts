@@ -4,6 +4,7 @@ import { openDb } from "../client.ts";
 import { runMigrations } from "../migrate.ts";
 import { pgMigrations } from "../migrations/index.ts";
 import { appliedPgCount, runPgMigrations } from "../pg/migrate.ts";
+import { safeUrl } from "../pg/postgres-url.ts";
 import { pgTables } from "../schema/pg.ts";
 import { sqliteTables } from "../schema/sqlite.ts";
 import type { Tables } from "../schema/tables.ts";
@@ -92,17 +93,6 @@ export function sqliteSide(path: string): Side {
       db.$client.close();
     },
   };
-}
-
-/** The URL with its password hidden, for messages and logs. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "URL illisible";
-  }
 }
 
 /**
