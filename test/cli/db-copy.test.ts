@@ -31,10 +31,11 @@ function tableNames(file: string): string[] {
   return names;
 }
 
-/** Every row of every table, raw as SQLite stores it (milliseconds, 0/1, JSON text), in id order. */
+/** Every row of every table, raw as SQLite stores it (milliseconds, 0/1, JSON text), in primary-key order. */
 function dump(file: string): Record<string, unknown[]> {
   const db = new Database(file, { readonly: true });
-  const out = Object.fromEntries(tableNames(file).map((n) => [n, db.query(`SELECT * FROM "${n}" ORDER BY rowid`).all()]));
+  const key = (n: string) => (db.query(`PRAGMA table_info("${n}")`).all() as { name: string; pk: number }[]).find((c) => c.pk === 1)!.name;
+  const out = Object.fromEntries(tableNames(file).map((n) => [n, db.query(`SELECT * FROM "${n}" ORDER BY "${key(n)}"`).all()]));
   db.close();
   return out;
 }
@@ -155,6 +156,20 @@ const available = postgresTestUrl() !== undefined;
 describe.skipIf(!available)("unisson db copy", () => {
   test("SQLite → PostgreSQL → a new SQLite file keeps every row of every table, ids, password hashes and search", async () => {
     const dir = seededDataDir();
+    // Tables of several pages (500 rows a page), keyed by an integer and by a text.
+    const db = openDb(dbPath(dir));
+    db.$client.transaction(() => {
+      const at = new Date(1_790_000_000_000);
+      for (let i = 0; i < 1234; i++)
+        db.insert(t.messages)
+          .values({ conversationId: 2, sender: "user", content: `Question n° ${i}`, createdAt: at })
+          .run();
+      for (let i = 0; i < 1100; i++)
+        db.insert(t.rateLimits)
+          .values({ key: `ip:test:${i}`, count: i, resetAt: 1_790_000_000_000 + i })
+          .run();
+    })();
+    db.$client.close();
     const source = dump(dbPath(dir));
     for (const [name, rows] of Object.entries(source)) expect({ name, rows: rows.length > 0 }).toEqual({ name, rows: true });
     const url = await emptyPostgres();

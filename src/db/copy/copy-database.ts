@@ -1,4 +1,4 @@
-import { count, getTableColumns } from "drizzle-orm";
+import { type Column, count, getTableColumns, gt } from "drizzle-orm";
 import { frCli } from "../../i18n/fr-cli.ts";
 import { RefusedError } from "../../lib/errors.ts";
 import type { Tables } from "../schema/tables.ts";
@@ -14,6 +14,13 @@ type Name = keyof Tables;
 /** The SQL name of a table, whichever dialect built it. */
 function sqlName(t: AnyTable): string {
   return (t as unknown as Record<symbol, string>)[Symbol.for("drizzle:Name")]!;
+}
+
+/** The table's one-column primary key, and its field name in a row. */
+function primaryKey(t: AnyTable): [Column, string] {
+  const found = Object.entries(getTableColumns(t)).find(([, c]) => c.primary);
+  if (!found) throw new Error(`${sqlName(t)} : pas de clé primaire sur une colonne`);
+  return [found[1], found[0]];
 }
 
 async function rowCount(side: Side, name: Name): Promise<number> {
@@ -51,15 +58,15 @@ export async function copyDatabase(source: Side, target: Side): Promise<CopyRepo
       for (const name of names) {
         const expected = await rowCount(source, name);
         const from = source.tables[name];
-        const order = Object.values(getTableColumns(from)).filter((c) => c.primary);
-        for (let offset = 0; offset < expected; offset += CHUNK) {
-          const rows: Row[] = await source.db
-            .select()
-            .from(from)
-            .orderBy(...order)
-            .limit(CHUNK)
-            .offset(offset);
-          if (rows.length) await target.db.insert(target.tables[name]).values(rows);
+        // Pages follow the primary key (every table has a one-column key): each page is an index range, however large the table.
+        const [key, field] = primaryKey(from);
+        let last: unknown;
+        for (;;) {
+          const page = source.db.select().from(from);
+          const rows: Row[] = await (last === undefined ? page : page.where(gt(key, last))).orderBy(key).limit(CHUNK);
+          if (!rows.length) break;
+          await target.db.insert(target.tables[name]).values(rows);
+          last = rows.at(-1)![field];
         }
         const copied = await rowCount(target, name);
         if (copied !== expected) throw new RefusedError(frCli.db.countMismatch(sqlName(from), expected, copied));

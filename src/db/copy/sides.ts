@@ -22,8 +22,9 @@ export type AnyTable = Tables[keyof Tables];
  * query is awaitable too, it just runs at once). The tables of pg.ts are
  * typed as SQLite's (pg-columns.ts), hence this one loose shape.
  */
+type Page = { orderBy(...c: unknown[]): { limit(n: number): Promise<Row[]> } };
 export type Queryable = {
-  select(fields?: Row): { from(t: AnyTable): { orderBy(...c: unknown[]): { limit(n: number): { offset(n: number): Promise<Row[]> } } } & Promise<Row[]> };
+  select(fields?: Row): { from(t: AnyTable): Page & { where(condition: unknown): Page } & Promise<Row[]> };
   insert(t: AnyTable): { values(rows: Row[]): Promise<unknown> };
 };
 
