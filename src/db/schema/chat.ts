@@ -40,7 +40,7 @@ export function chatTables(c: Columns, { users }: UserTables) {
       messageType: c.text("message_type", { enum: MESSAGE_TYPES }),
       content: c.text("content").notNull(),
       /** JSON: final_response, primary_ai, available_ais, per-model answers. */
-      resultData: c.json<Record<string, unknown>>("result_data"),
+      resultData: c.json("result_data").$type<Record<string, unknown>>(),
       createdAt: c.timestamp("created_at").notNull(),
     },
     (t) => [c.index("messages_conversation_idx").on(t.conversationId, t.id)],
@@ -70,7 +70,7 @@ export function chatTables(c: Columns, { users }: UserTables) {
       chargedFrom: c.text("charged_from", { enum: ["plan", "extra"] }),
       error: c.text("error"),
       /** The run's events so far (without the synthesis text deltas), for a client that re-attaches later. */
-      events: c.json<Array<Record<string, unknown>>>("events"),
+      events: c.json("events").$type<Array<Record<string, unknown>>>(),
       createdAt: c.timestamp("created_at").notNull(),
       finishedAt: c.timestamp("finished_at"),
     },

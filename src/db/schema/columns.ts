@@ -16,16 +16,18 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-or
  */
 export const sqliteColumns = {
   table: sqliteTable,
-  id: (name = "id") => integer(name).primaryKey({ autoIncrement: true }),
+  // Generic in the column's name where the tables used drizzle's builders directly, so every table keeps its exact type.
+  id: () => integer("id").primaryKey({ autoIncrement: true }),
   /** A primary key the code chooses itself (the one-row lease table). */
-  fixedId: (name = "id") => integer(name).primaryKey(),
-  int: (name: string) => integer(name),
-  bigint: (name: string) => integer(name),
-  real: (name: string) => real(name),
+  fixedId: () => integer("id").primaryKey(),
+  int: <N extends string>(name: N) => integer(name),
+  bigint: <N extends string>(name: N) => integer(name),
+  real: <N extends string>(name: N) => real(name),
   text,
   timestamp: (name: string) => integer(name, { mode: "timestamp_ms" }),
   flag: (name: string) => integer(name, { mode: "boolean" }),
-  json: <T>(name: string) => text(name, { mode: "json" }).$type<T>(),
+  /** Give the value's type with `.$type<T>()`. */
+  json: <N extends string>(name: N) => text(name, { mode: "json" }),
   index,
   uniqueIndex,
 };

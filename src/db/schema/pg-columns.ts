@@ -23,15 +23,15 @@ const jsonValue = <T>(name: string) =>
  */
 const pgColumns = {
   table: pgTable,
-  id: (name = "id") => integer(name).primaryKey().generatedByDefaultAsIdentity(),
-  fixedId: (name = "id") => integer(name).primaryKey(),
+  id: () => integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  fixedId: () => integer("id").primaryKey(),
   int: (name: string) => integer(name),
   bigint: (name: string) => bigint(name, { mode: "number" }),
   real: (name: string) => doublePrecision(name),
   text,
   timestamp: (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: "date" }),
   flag: (name: string) => boolean(name),
-  json: <T>(name: string) => jsonValue<T>(name),
+  json: (name: string) => jsonValue<unknown>(name),
   index,
   uniqueIndex,
 };
