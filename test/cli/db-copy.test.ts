@@ -2,10 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
 import { join } from "node:path";
-import { openDb } from "../../src/db/client.ts";
-import * as t from "../../src/db/schema/index.ts";
 import { freePort } from "../helpers/binary.ts";
 import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
+import { addRows, seedEveryTable } from "../helpers/every-table.ts";
 import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
 
 const dataDir = useDataDirs();
@@ -49,105 +48,7 @@ function seededDataDir(): string {
   const dir = dataDir();
   const made = runCli(["users", "create", "--email", "claire@example.fr", "--first-name", "Claire", "--last-name", "Dupont", "--password", PASSWORD], dir);
   expect(made.code).toBe(0);
-  const db = openDb(dbPath(dir));
-  const at = new Date(1_790_000_000_123);
-  const later = new Date(1_790_000_360_456);
-  db.insert(t.users).values({ email: "parti@example.fr", passwordHash: "x", firstName: "P", lastName: "Q", createdAt: at, updatedAt: at }).run();
-  db.$client.run("DELETE FROM users WHERE email = 'parti@example.fr'");
-  db.insert(t.users)
-    .values({
-      email: "admin@example.fr",
-      passwordHash: "y",
-      firstName: "Ada",
-      lastName: "Min",
-      isAdmin: true,
-      twoFactorEnabled: true,
-      subscriptionType: "pro",
-      billingCycle: "annual",
-      planQueries: 180,
-      extraQueries: 7,
-      planStartedAt: at,
-      quotaRenewsAt: later,
-      periodEndsAt: later,
-      stripeCustomerId: "cus_1",
-      stripeSubscriptionId: "sub_1",
-      referralCode: "ADA123",
-      createdAt: at,
-      updatedAt: later,
-    })
-    .run();
-  const [u1, u2] = [1, 3];
-  db.insert(t.sessions).values({ userId: u1, tokenHash: "s1", createdAt: at, expiresAt: later, lastSeenAt: at, ip: "203.0.113.7", userAgent: "Firefox" }).run();
-  db.insert(t.rememberedDevices).values({ userId: u1, tokenHash: "r1", createdAt: at, expiresAt: later }).run();
-  db.insert(t.twoFactorCodes).values({ userId: u2, codeHash: "c1", createdAt: at, expiresAt: later, failedAttempts: 2, endedAt: later }).run();
-  db.insert(t.authFailures).values({ userId: u2, kind: "two_factor", createdAt: at }).run();
-  db.insert(t.passwordResetTokens).values({ userId: u1, tokenHash: "p1", createdAt: at, expiresAt: later, usedAt: later }).run();
-  db.insert(t.apiKeys).values({ userId: u1, name: "script", prefix: "uns_ab", tokenHash: "k1", createdAt: at, lastUsedAt: later }).run();
-  const conv = db.insert(t.conversations).values({ userId: u1, title: "Chevaux", messageCount: 2, createdAt: at, updatedAt: later }).returning().get();
-  db.insert(t.conversations).values({ userId: u2, title: "API", source: "api", createdAt: at, updatedAt: at }).run();
-  db.insert(t.messages)
-    .values([
-      { conversationId: conv.id, sender: "user", content: "Que mangent les chevaux en hiver ?", createdAt: at },
-      {
-        conversationId: conv.id,
-        sender: "assistant",
-        messageType: "final_response",
-        content: "## Réponse consolidée\nDu foin, des pommes « bio » et de l'eau tiède.",
-        resultData: { primary_ai: "GPT-4", available_ais: ["GPT-4", "Mistral Large"], answers: { z: "dernier", a: "premier" }, score: 0.5, none: null },
-        createdAt: later,
-      },
-    ])
-    .run();
-  db.insert(t.processingRuns)
-    .values({
-      conversationId: conv.id,
-      turnMessageId: 1,
-      userId: u1,
-      status: "done",
-      resultMessageId: 2,
-      charged: true,
-      chargedFrom: "extra",
-      events: [{ type: "model_done", model: "GPT-4" }],
-      createdAt: at,
-      finishedAt: later,
-    })
-    .run();
-  db.insert(t.aiCalls)
-    .values({
-      userId: u1,
-      conversationId: conv.id,
-      model: "GPT-4",
-      provider: "openai",
-      purpose: "answer",
-      outcome: "ok",
-      httpStatus: 200,
-      latencyMs: 1234,
-      tokensIn: 10,
-      tokensOut: 20,
-      costEur: 0.0012345678901,
-      createdAt: at,
-    })
-    .run();
-  db.insert(t.fulfilments).values({ checkoutSessionId: "cs_1", userId: u1, productType: "token_pack_10", fulfilledAt: at }).run();
-  db.insert(t.purchases)
-    .values({ userId: u1, productType: "token_pack_10", checkoutSessionId: "cs_1", amountCents: 500, status: "disputed", heldRequests: 3, createdAt: at })
-    .run();
-  db.insert(t.stripeEvents).values({ id: "evt_1", type: "checkout.session.completed", receivedAt: at }).run();
-  db.insert(t.pendingPlanChanges).values({ userId: u2, targetPlan: "basic", targetCycle: "monthly", scheduledAt: later, createdAt: at }).run();
-  db.insert(t.referrals).values({ referrerId: u2, refereeId: u1, checkoutSessionId: "cs_1", bonus: 5, createdAt: at }).run();
-  db.insert(t.billingChanges).values({ userId: u1, actor: "stripe", action: "pack", detail: "10 requêtes ajoutées", stripeRef: "evt_1", createdAt: at }).run();
-  db.insert(t.promoCodes).values({ code: "NOEL", percentOff: 20, maxUses: 10, uses: 1, expiresAt: later, createdAt: at }).run();
-  db.insert(t.checkoutSessions).values({ id: "cs_1", userId: u1, productType: "token_pack_10", promoCode: "NOEL", referrerId: u2, createdAt: at }).run();
-  db.insert(t.contactMessages).values({ userId: u1, name: "Claire", email: "claire@example.fr", subject: "Merci", message: "Très utile", createdAt: at }).run();
-  db.insert(t.mailOutbox)
-    .values({ to: "claire@example.fr", subject: "Code", text: "123456", kind: "two_factor", status: "sent", createdAt: at, sentAt: later })
-    .run();
-  db.insert(t.serverLease)
-    .values({ id: 1, holder: "h", hostname: "box", pid: 42, acquiredAt: at, heartbeatAt: later, expiresAt: new Date(0) })
-    .run();
-  db.insert(t.rateLimits).values({ key: "ip:auth.login:203.0.113.7", count: 3, resetAt: 4_102_444_800_000 }).run();
-  db.insert(t.auditLog).values({ at, actor: "cli", action: "user.create", targetEmail: "claire@example.fr", changes: '{"plan":[null,"trial"]}' }).run();
-  db.$client.close();
+  seedEveryTable(dbPath(dir));
   return dir;
 }
 
@@ -157,19 +58,8 @@ describe.skipIf(!available)("unisson db copy", () => {
   test("SQLite → PostgreSQL → a new SQLite file keeps every row of every table, ids, password hashes and search", async () => {
     const dir = seededDataDir();
     // Tables of several pages (500 rows a page), keyed by an integer and by a text.
-    const db = openDb(dbPath(dir));
-    db.$client.transaction(() => {
-      const at = new Date(1_790_000_000_000);
-      for (let i = 0; i < 1234; i++)
-        db.insert(t.messages)
-          .values({ conversationId: 2, sender: "user", content: `Question n° ${i}`, createdAt: at })
-          .run();
-      for (let i = 0; i < 1100; i++)
-        db.insert(t.rateLimits)
-          .values({ key: `ip:test:${i}`, count: i, resetAt: 1_790_000_000_000 + i })
-          .run();
-    })();
-    db.$client.close();
+    addRows(dbPath(dir), "messages", 1234, (i) => ({ conversation_id: 2, sender: "user", content: `Question n° ${i}`, created_at: 1_790_000_000_000 }));
+    addRows(dbPath(dir), "rate_limits", 1100, (i) => ({ key: `ip:test:${i}`, count: i, reset_at: 1_790_000_000_000 + i }));
     const source = dump(dbPath(dir));
     for (const [name, rows] of Object.entries(source)) expect({ name, rows: rows.length > 0 }).toEqual({ name, rows: true });
     const url = await emptyPostgres();

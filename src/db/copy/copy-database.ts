@@ -1,4 +1,4 @@
-import { type Column, count, getTableColumns, gt } from "drizzle-orm";
+import { type Column, count, getTableColumns, getTableName, gt } from "drizzle-orm";
 import { frCli } from "../../i18n/fr-cli.ts";
 import { RefusedError } from "../../lib/errors.ts";
 import type { Tables } from "../schema/tables.ts";
@@ -11,15 +11,10 @@ export type CopyReport = { from: string; to: string; tables: Array<{ table: stri
 
 type Name = keyof Tables;
 
-/** The SQL name of a table, whichever dialect built it. */
-function sqlName(t: AnyTable): string {
-  return (t as unknown as Record<symbol, string>)[Symbol.for("drizzle:Name")]!;
-}
-
 /** The table's one-column primary key, and its field name in a row. */
 function primaryKey(t: AnyTable): [Column, string] {
   const found = Object.entries(getTableColumns(t)).find(([, c]) => c.primary);
-  if (!found) throw new Error(`${sqlName(t)} : pas de clé primaire sur une colonne`);
+  if (!found) throw new Error(`${getTableName(t)} : pas de clé primaire sur une colonne`);
   return [found[1], found[0]];
 }
 
@@ -47,7 +42,7 @@ export async function copyDatabase(source: Side, target: Side): Promise<CopyRepo
   const names = Object.keys(target.tables) as Name[];
   for (const name of names) {
     const n = await rowCount(target, name);
-    if (n > 0) throw new RefusedError(frCli.db.targetNotEmpty(target.label, sqlName(target.tables[name]), n));
+    if (n > 0) throw new RefusedError(frCli.db.targetNotEmpty(target.label, getTableName(target.tables[name]), n));
   }
 
   const tables: CopyReport["tables"] = [];
@@ -69,8 +64,8 @@ export async function copyDatabase(source: Side, target: Side): Promise<CopyRepo
           last = rows.at(-1)![field];
         }
         const copied = await rowCount(target, name);
-        if (copied !== expected) throw new RefusedError(frCli.db.countMismatch(sqlName(from), expected, copied));
-        tables.push({ table: sqlName(from), rows: copied });
+        if (copied !== expected) throw new RefusedError(frCli.db.countMismatch(getTableName(from), expected, copied));
+        tables.push({ table: getTableName(from), rows: copied });
       }
       await target.raiseCounters(await source.counters());
       await target.commit();
