@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../helpers/binary.ts";
 import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
@@ -98,6 +99,7 @@ describe.skipIf(!available)("unisson db copy", () => {
     expect(home.stdout).toContain("Copie terminée");
 
     expect(dump(back)).toEqual(source);
+    expect(statSync(back).mode & 0o777).toBe(0o600);
     const copy = new Database(back, { readonly: true });
     const hash = (copy.query("SELECT password_hash FROM users WHERE email = 'claire@example.fr'").get() as { password_hash: string }).password_hash;
     expect(await Bun.password.verify(PASSWORD, hash)).toBe(true);
