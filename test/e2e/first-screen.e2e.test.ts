@@ -1,0 +1,77 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { ensureChromium, PHONE, useE2E } from "./harness.ts";
+import { registerThroughApi } from "./page-checks.ts";
+
+const skip = ensureChromium();
+if (skip) console.warn(skip);
+
+/** The chunks index.html preloads for each side (scripts/build-web.ts), from the build the executable embeds. */
+const { screens } = JSON.parse(readFileSync(join(import.meta.dir, "../../build/web/bundle-meta.json"), "utf8")) as {
+  screens: { signedIn: string[]; signedOut: string[] };
+};
+
+/** The page downloaded every chunk of its side and none that only the other side needs. */
+function expectOnlySide(scripts: string[], side: "signedIn" | "signedOut") {
+  const other = side === "signedIn" ? screens.signedOut : screens.signedIn;
+  for (const url of screens[side]) expect(scripts).toContain(url);
+  expect(scripts.filter((u) => other.includes(u) && !screens[side].includes(u))).toEqual([]);
+}
+
+/** Paths of the scripts and API calls the page requests from now on. */
+function recordRequests(page: Page): { scripts: string[]; api: string[] } {
+  const seen = { scripts: [] as string[], api: [] as string[] };
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith(".js")) seen.scripts.push(path);
+    else if (path.startsWith("/api/")) seen.api.push(path);
+  });
+  return seen;
+}
+
+describe.skipIf(!!skip)("e2e: each first screen loads only its own code (issue 24)", () => {
+  const world = useE2E();
+
+  test("the login screen downloads the sign-in chunks and none of the app's", async () => {
+    const { page, errors } = await world().newPage(PHONE);
+    const seen = recordRequests(page);
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Connexion" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    expectOnlySide(seen.scripts, "signedOut");
+    expect(seen.api).toEqual([]);
+    // The inline boot script ran (the CSP allows it by its hash) and preloaded this side.
+    const preloaded = await page.$$eval("link[rel=modulepreload]", (ls) => ls.map((l) => new URL((l as HTMLLinkElement).href).pathname));
+    expect([...new Set(preloaded)].sort()).toEqual([...screens.signedOut].sort());
+    expect(errors).toEqual([]);
+  });
+
+  test("with a stored session the app downloads its chunks, none of the login's, and calls each first API once", async () => {
+    const { page, errors } = await world().newPage(PHONE);
+    await registerThroughApi(page, { first: "Louise", last: "Martin", email: "first-screen@example.fr", password: "Nuage-Bleu-42" });
+    const seen = recordRequests(page);
+    await page.goto("/");
+    await page.getByText("6/6 IA disponibles").first().waitFor();
+    await page.waitForLoadState("networkidle");
+    expectOnlySide(seen.scripts, "signedIn");
+    // Started by index.html's boot script and taken by the app: not called a second time.
+    for (const path of ["/api/auth/me", "/api/unisson/models", "/api/promo/my-code"]) expect(seen.api.filter((p) => p === path)).toEqual([path]);
+    expect(errors).toEqual([]);
+  });
+
+  test("a reset link with a stored session shows the reset screen from the sign-in chunks", async () => {
+    const { page, errors } = await world().newPage(PHONE);
+    await registerThroughApi(page, { first: "Paul", last: "Martin", email: "first-screen-reset@example.fr", password: "Nuage-Bleu-42" });
+    const seen = recordRequests(page);
+    await page.goto("/reset-password?token=not-a-real-token");
+    await page
+      .getByRole("heading", { name: /mot de passe/i })
+      .first()
+      .waitFor();
+    await page.waitForLoadState("networkidle");
+    expectOnlySide(seen.scripts, "signedOut");
+    expect(errors).toEqual([]);
+  });
+});
