@@ -23,9 +23,7 @@ export function preloadFirstScreen(entry: EntryUrl): Promise<unknown> {
 export function App({ entry }: { entry: EntryUrl }) {
   return (
     <SessionProvider>
-      <Suspense fallback={<FullPageLoading />}>
-        <Root entry={entry} />
-      </Suspense>
+      <Root entry={entry} />
     </SessionProvider>
   );
 }
@@ -33,8 +31,16 @@ export function App({ entry }: { entry: EntryUrl }) {
 function Root({ entry }: { entry: EntryUrl }) {
   const { user } = useSession();
   const [reset, setReset] = useState(entry.reset);
-  if (user && !reset) return <appShell.View paymentSessionId={entry.paymentSessionId} />;
-  return <authViews.View initial={reset ? "reset" : "login"} resetToken={entry.resetToken} onLeaveReset={() => setReset(false)} />;
+  // Each view in a Suspense of its own, below this state: a view that waits for its chunk never resets `reset`.
+  return (
+    <Suspense fallback={<FullPageLoading />}>
+      {user && !reset ? (
+        <appShell.View paymentSessionId={entry.paymentSessionId} />
+      ) : (
+        <authViews.View initial={reset ? "reset" : "login"} resetToken={entry.resetToken} onLeaveReset={() => setReset(false)} />
+      )}
+    </Suspense>
+  );
 }
 
 function FullPageLoading() {
