@@ -34,4 +34,8 @@ describe("the first screens' bundles (issue 24)", () => {
     expect(app).toContain("web/features/layout/app-shell.tsx");
     expect(app.filter((m) => feature(m) === "auth")).toEqual([]);
   });
+
+  test("the app screen's first load leaves the history list and its virtualizer to the history tab", () => {
+    expect(app.filter((m) => feature(m) === "history" && m !== "web/features/history/history-tab.tsx")).toEqual([]);
+  });
 });
