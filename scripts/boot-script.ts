@@ -18,7 +18,7 @@ export function bootScript(screens: { signedIn: string[]; signedOut: string[] })
     `(function(s,c){try{var g=function(k){return localStorage.getItem(k)},u=new URL(location.href),t=g(${q(TOKEN_KEY)})||g(${q(LEGACY_TOKEN_KEY)}),` +
     `i=t&&g(${q(USER_KEY)})&&!u.searchParams.get("token")&&u.pathname.indexOf("reset-password")<0;` +
     `(i?s.signedIn:s.signedOut).forEach(function(h){var l=document.createElement("link");l.rel="modulepreload";l.href=h;document.head.appendChild(l)});` +
-    `if(i){var e=window[${q(EARLY_GLOBAL)}]={};Object.keys(c).forEach(function(k){(e[k]=fetch(c[k],{headers:{Authorization:"Bearer "+t}}))["catch"](function(){})})}` +
+    `if(i){var e=window[${q(EARLY_GLOBAL)}]={token:t};Object.keys(c).forEach(function(k){(e[k]=fetch(c[k],{headers:{Authorization:"Bearer "+t}}))["catch"](function(){})})}` +
     `}catch(x){}})(${q(screens)},${q(EARLY_CALLS)})`;
   return { html: `<script>${code}</script>`, cspHash: `'sha256-${createHash("sha256").update(code).digest("base64")}'` };
 }

@@ -72,4 +72,23 @@ describe.skipIf(!!skip)("e2e: each first screen loads only its own code (issue 2
     expectOnlySide(seen.scripts, "signedOut");
     expect(errors).toEqual([]);
   }, 30_000);
+  test("answers started for a stored session that does not open (unreadable user) are not given to the next sign-in", async () => {
+    const { page, errors } = await world().newPage(PHONE);
+    await registerThroughApi(page, { first: "Anne", last: "Petit", email: "first-screen-old@example.fr", password: "Nuage-Bleu-42" });
+    const other = { email: "first-screen-new@example.fr", password: "Nuage-Bleu-42" };
+    const res = await page.request.post("/api/auth/register", { data: { ...other, first_name: "Bruno", last_name: "Petit" } });
+    expect(res.ok()).toBe(true);
+    await page.evaluate(() => localStorage.setItem("unisson_user", "{not json"));
+    const seen = recordRequests(page);
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Connexion" }).waitFor();
+    expect(seen.api).toContain("/api/auth/me"); // started by the boot script with Anne's token
+    await page.getByLabel("Email").fill(other.email);
+    await page.getByLabel("Mot de passe", { exact: true }).fill(other.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await page.getByText("6/6 IA disponibles").first().waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(await page.locator(".app-header .hello").innerText()).toBe("Bruno");
+    expect(errors).toEqual([]);
+  }, 30_000);
 });

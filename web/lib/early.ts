@@ -1,4 +1,4 @@
-import { unwrap } from "./api.ts";
+import { storedToken, unwrap } from "./api.ts";
 
 /**
  * The app screen's first API calls, started by index.html's boot script
@@ -11,12 +11,15 @@ export const EARLY_CALLS = { models: "/api/unisson/models", me: "/api/auth/me", 
 /** Where the boot script leaves the responses: a global, the only channel from an inline script to the modules. */
 export const EARLY_GLOBAL = "__unissonEarly";
 
-type Early = Partial<Record<keyof typeof EARLY_CALLS, Promise<Response>>>;
+/** The responses, and the token they were asked with. */
+type Early = Partial<Record<keyof typeof EARLY_CALLS, Promise<Response>>> & { token?: string };
 
 export function takeEarly<T>(key: keyof typeof EARLY_CALLS, call: () => Promise<T>): Promise<T> {
   const started = (globalThis as unknown as Record<string, Early | undefined>)[EARLY_GLOBAL];
   const res = started?.[key];
   if (!res) return call();
   delete started[key];
+  // Asked for another session (the stored user was unreadable, the login screen showed, someone signed in): not this user's answer.
+  if (started.token !== storedToken()) return call();
   return unwrap<T>(res as Promise<{ ok: boolean; status: number; headers: Headers; json(): Promise<T> }>);
 }
