@@ -1,14 +1,23 @@
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import { fr } from "./i18n/fr.ts";
+import { chunkView } from "./lib/chunk-view.tsx";
 import type { EntryUrl } from "./lib/entry-url.ts";
-import { AuthViews } from "./features/auth/auth-views.tsx";
+import { readStoredSession } from "./lib/storage.ts";
 import { SessionProvider } from "./features/session/session-context.tsx";
 import { useSession } from "./features/session/use-session.ts";
 
-// The signed-in app is a separate chunk: the login screen loads only what it shows.
-// main.tsx starts fetching it before React mounts when a session is stored (the same import, so the same chunk).
-export const loadAppShell = () => import("./features/layout/app-shell.tsx");
-const AppShell = lazy(() => loadAppShell().then((m) => ({ default: m.AppShell })));
+// Two chunks, one per side of the sign-in: the login screen loads no code of the app and the app none of the login.
+// index.html preloads the one the stored session calls for (scripts/boot-script.ts); main.tsx waits for it before mounting.
+const appShell = chunkView(() => import("./features/layout/app-shell.tsx").then((m) => m.AppShell));
+const authViews = chunkView(() => import("./features/auth/auth-views.tsx").then((m) => m.AuthViews));
+
+/** The first screen is the app with a stored session, unless the address asks for a password reset. */
+export const opensSignedIn = (entry: EntryUrl) => !!readStoredSession() && !entry.reset;
+
+/** Starts the download of the first screen's chunk; resolves when it is here (or failed: Suspense then shows the loading state). */
+export function preloadFirstScreen(entry: EntryUrl): Promise<unknown> {
+  return (opensSignedIn(entry) ? appShell : authViews).preload().catch(() => {});
+}
 
 /** There is no router: the view is chosen by state and URL (docs/PRODUCT.md#screens). */
 export function App({ entry }: { entry: EntryUrl }) {
@@ -22,14 +31,16 @@ export function App({ entry }: { entry: EntryUrl }) {
 function Root({ entry }: { entry: EntryUrl }) {
   const { user } = useSession();
   const [reset, setReset] = useState(entry.reset);
-  if (user && !reset) {
-    return (
-      <Suspense fallback={<FullPageLoading />}>
-        <AppShell paymentSessionId={entry.paymentSessionId} />
-      </Suspense>
-    );
-  }
-  return <AuthViews initial={reset ? "reset" : "login"} resetToken={entry.resetToken} onLeaveReset={() => setReset(false)} />;
+  // Each view in a Suspense of its own, below this state: a view that waits for its chunk never resets `reset`.
+  return (
+    <Suspense fallback={<FullPageLoading />}>
+      {user && !reset ? (
+        <appShell.View paymentSessionId={entry.paymentSessionId} />
+      ) : (
+        <authViews.View initial={reset ? "reset" : "login"} resetToken={entry.resetToken} onLeaveReset={() => setReset(false)} />
+      )}
+    </Suspense>
+  );
 }
 
 function FullPageLoading() {

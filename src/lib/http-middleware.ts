@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { Metrics } from "../system/metrics.ts";
 import { secureHeaders } from "hono/secure-headers";
+import { bootScriptHash } from "../../build/web/manifest.ts";
 import { AppError } from "./errors.ts";
 import { type Logger, withLogContext } from "./log.ts";
 
@@ -48,12 +49,13 @@ export function requestLogger(log: Logger, metrics: Metrics) {
 /**
  * CSP the bundled SPA satisfies: scripts and styles only from our own origin
  * (React sets styles through the CSSOM, which style-src does not govern),
- * no framing, no plugins.
+ * plus index.html's one inline boot script, allowed by its hash
+ * (scripts/boot-script.ts), no framing, no plugins.
  */
 export const securityHeaders = secureHeaders({
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: ["'self'", bootScriptHash],
     styleSrc: ["'self'"],
     imgSrc: ["'self'", "data:"],
     fontSrc: ["'self'"],

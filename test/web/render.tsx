@@ -8,8 +8,9 @@ export async function renderApp(opts: { entry?: Partial<EntryUrl>; env?: Record<
   const t = createTestApp({ env: opts.env });
   const calls: string[] = [];
   const restore = routeFetchTo(t.app, calls);
-  const { App } = await import("../../web/app.tsx");
+  const { App, preloadFirstScreen } = await import("../../web/app.tsx");
   const entry: EntryUrl = { reset: false, resetToken: null, paymentSessionId: null, ...opts.entry };
+  await preloadFirstScreen(entry); // as web/main.tsx does before mounting
   const view = rtl.render(<App entry={entry} />);
   return { ...t, ...rtl, view, calls, restore, q: rtl.within(document.body) };
 }

@@ -1,7 +1,7 @@
 import { api, apiError, unwrap } from "../../lib/api.ts";
 import { saveResponse } from "../../lib/download.ts";
 
-/** GET /unisson/models: the models and their status (also started before React mounts, web/main.tsx). */
+/** GET /unisson/models: the models and their status (also started by index.html before the scripts load: EARLY_CALLS, web/lib/early.ts). */
 export const fetchModels = () => unwrap(api.unisson.models.$get());
 
 /** GET /conversation/{id}/export: the conversation saved as a Markdown or JSON file. */

@@ -7,7 +7,7 @@ import { ChatView } from "../chat/chat-view.tsx";
 import { useAiStatus } from "../chat/use-ai-status.ts";
 import { useChat } from "../chat/use-chat.ts";
 import { ContactDialog } from "../contact/contact-dialog.tsx";
-import { HistoryView } from "../history/history-view.tsx";
+import { HistoryTab, preloadHistory } from "../history/history-tab.tsx";
 import { InstallBanner } from "../install/install-banner.tsx";
 import { useKeepAlive } from "../keepalive/use-keep-alive.ts";
 import type { LegalPage } from "../legal/legal-pages.ts";
@@ -72,6 +72,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
         <Tabs<Tab>
           value={tab}
           onChange={showTab}
+          onIntent={(next) => next === "history" && preloadHistory()}
           items={[
             { id: "query", label: fr.tabs.query },
             { id: "history", label: fr.tabs.history },
@@ -81,7 +82,7 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
           {tab === "query" ? (
             <ChatView chat={chat} status={status} user={user} onPricing={openPricing} aside={referralCard} dock={dock} />
           ) : (
-            <HistoryView
+            <HistoryTab
               status={status}
               onOpen={async (id) => {
                 await chat.load(id);

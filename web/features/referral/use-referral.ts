@@ -9,7 +9,7 @@ export function useReferral(userId: number, plan: string) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: asked again for another user or plan, though the request does not name them.
   useEffect(() => {
     let live = true;
-    takeEarly("my-code", fetchMyCode).then(
+    takeEarly("myCode", fetchMyCode).then(
       (r) => live && setInfo(r),
       (err) => console.warn("referral", err),
     );

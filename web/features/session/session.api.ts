@@ -1,6 +1,6 @@
 import { api, unwrap } from "../../lib/api.ts";
 
-/** GET /auth/me: the signed-in user (also started before React mounts, web/main.tsx). */
+/** GET /auth/me: the signed-in user (also started by index.html before the scripts load: EARLY_CALLS, web/lib/early.ts). */
 export const fetchMe = () => unwrap(api.auth.me.$get());
 
 /** POST /auth/logout: revokes this session on the server; its answer does not matter to the page. */
