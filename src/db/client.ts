@@ -50,9 +50,17 @@ export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
   return wrap(sqlite);
 }
 
+type Method = "run" | "all" | "values" | "get";
+const MAX_STATEMENTS = 500;
+
 /** Runs one statement of the drizzle proxy: rows as arrays (drizzle maps them), prepared statements cached by SQL. */
-export function execute(sqlite: Database, sql: string, params: unknown[], method: "run" | "all" | "values" | "get") {
-  const stmt = sqlite.query(sql);
+function execute(conn: Connection, sql: string, params: unknown[], method: Method) {
+  let stmt = conn.statements.get(sql);
+  if (!stmt) {
+    // Bounded: texts that vary (IN lists of every length, migrations) must not pile up.
+    if (conn.statements.size >= MAX_STATEMENTS) conn.statements.clear();
+    conn.statements.set(sql, (stmt = conn.sqlite.prepare(sql)));
+  }
   if (method === "run") {
     stmt.run(...(params as never[]));
     return { rows: [] };
@@ -64,19 +72,18 @@ export function execute(sqlite: Database, sql: string, params: unknown[], method
 function wrap(sqlite: Database): Db {
   const conn = newConnection(sqlite);
   const ordinary = drizzle(
-    async (sql, params, method) => {
+    (sql, params, method) => {
+      // The hot path: no transaction open, the statement runs at once (one resolved promise, no AsyncLocalStorage read).
+      if (!conn.holder) return Promise.resolve(execute(conn, sql, params, method));
       enterOrdinary(conn);
-      // Checked again right before running: another transaction may have taken the connection meanwhile.
-      // No transaction open (the usual case): no extra await.
-      while (conn.holder) await conn.released;
-      return execute(sqlite, sql, params, method);
+      return afterTransaction(conn, sql, params, method);
     },
     { schema },
   ) as Db;
   const tx = drizzle(
-    async (sql, params, method) => {
+    (sql, params, method) => {
       enterTransaction(conn);
-      return execute(sqlite, sql, params, method);
+      return Promise.resolve(execute(conn, sql, params, method));
     },
     { schema },
   ) as Db;
@@ -85,6 +92,12 @@ function wrap(sqlite: Database): Db {
   handles.set(ordinary, { conn, kind: "ordinary", tx });
   handles.set(tx, { conn, kind: "transaction", tx });
   return ordinary;
+}
+
+/** A statement of another request met an open transaction: it runs once the connection is free (checked again right before). */
+async function afterTransaction(conn: Connection, sql: string, params: unknown[], method: Method) {
+  while (conn.holder) await conn.released;
+  return execute(conn, sql, params, method);
 }
 
 /** Closes the connection (server shutdown, end of a CLI command, tests). */
