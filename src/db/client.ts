@@ -51,16 +51,11 @@ export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
 }
 
 type Method = "run" | "all" | "values" | "get";
-const MAX_STATEMENTS = 500;
 
 /** Runs one statement of the drizzle proxy: rows as arrays (drizzle maps them), prepared statements cached by SQL. */
 function execute(conn: Connection, sql: string, params: unknown[], method: Method) {
-  let stmt = conn.statements.get(sql);
-  if (!stmt) {
-    // Bounded: texts that vary (IN lists of every length, migrations) must not pile up.
-    if (conn.statements.size >= MAX_STATEMENTS) conn.statements.clear();
-    conn.statements.set(sql, (stmt = conn.sqlite.prepare(sql)));
-  }
+  // bun:sqlite keeps the statements query() prepared, by text, and finalizes them when the connection closes.
+  const stmt = conn.sqlite.query(sql);
   if (method === "run") {
     stmt.run(...(params as never[]));
     return { rows: [] };
@@ -73,8 +68,9 @@ function wrap(sqlite: Database): Db {
   const conn = newConnection(sqlite);
   const ordinary = drizzle(
     (sql, params, method) => {
-      // The hot path: no transaction open, the statement runs at once (one resolved promise, no AsyncLocalStorage read).
-      if (!conn.holder) return Promise.resolve(execute(conn, sql, params, method));
+      // The hot path: no transaction open, the statement runs at once, with no AsyncLocalStorage read and no
+      // promise of ours (drizzle awaits what this returns, and awaiting a plain value costs one microtask).
+      if (!conn.holder) return execute(conn, sql, params, method) as unknown as Promise<{ rows: unknown[] }>;
       enterOrdinary(conn);
       return afterTransaction(conn, sql, params, method);
     },

@@ -1,4 +1,4 @@
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
@@ -16,8 +16,6 @@ import { AsyncLocalStorage } from "node:async_hooks";
  */
 export type Connection = {
   sqlite: Database;
-  /** Prepared statements by SQL text: drizzle sends the same text for the same query. */
-  statements: Map<string, Statement>;
   /** Set while a transaction holds the connection. */
   holder: TxScope | null;
   /** Resolved when the current holder lets go. */
@@ -34,7 +32,7 @@ export const txContext = new AsyncLocalStorage<TxScope>();
 
 export function newConnection(sqlite: Database): Connection {
   const done = Promise.resolve();
-  return { sqlite, statements: new Map(), holder: null, released: done, tail: done };
+  return { sqlite, holder: null, released: done, tail: done };
 }
 
 export class TransactionMisuseError extends Error {}
