@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
+import { DrizzleQueryError, fillPlaceholders } from "drizzle-orm";
+import { drizzle, RemotePreparedQuery, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { type Connection, enterOrdinary, enterTransaction, newConnection } from "./connection.ts";
 import * as schema from "./schema/index.ts";
 
@@ -83,11 +84,76 @@ function wrap(sqlite: Database): Db {
     },
     { schema },
   ) as Db;
+  addFastPath(ordinary, conn);
   ordinary.$client = sqlite;
   tx.$client = sqlite;
   handles.set(ordinary, { conn, kind: "ordinary", tx });
   handles.set(tx, { conn, kind: "transaction", tx });
   return ordinary;
+}
+
+/**
+ * The ordinary handle's statements when no transaction is open: drizzle's
+ * asynchronous prepared query wraps each statement in three async functions
+ * (measured: +0.25 µs a statement, ~7 % of /api/auth/me under load, see
+ * docs/BENCHMARKS.md); this one runs the statement and maps its rows as
+ * drizzle does (mapAllResult, mapGetResult), in one resolved promise. With a
+ * transaction open it hands over to drizzle's own path, through the gate.
+ * It leans on drizzle internals (the proxy session's prepareQuery and its
+ * prepared query's fields): the whole test suite runs through it.
+ */
+function addFastPath(db: Db, conn: Connection): void {
+  type Prepared = RemotePreparedQuery & {
+    query: { sql: string; params: unknown[] };
+    mapGetResult(rows: unknown): unknown;
+    mapAllResult(rows: unknown): unknown;
+  };
+  const slow = RemotePreparedQuery.prototype as unknown as Record<Method, (this: Prepared, values?: Record<string, unknown>) => Promise<unknown>>;
+  const now = (q: Prepared, method: Method, values: Record<string, unknown> | undefined, map: (rows: unknown) => unknown): Promise<unknown> => {
+    if (conn.holder) return slow[method].call(q, values);
+    const params = fillPlaceholders(q.query.params, values ?? {});
+    try {
+      return Promise.resolve(map(execute(conn, q.query.sql, params, method).rows));
+    } catch (e) {
+      return Promise.reject(new DrizzleQueryError(q.query.sql, params, e as Error));
+    }
+  };
+  class FastQuery extends RemotePreparedQuery {
+    override all(values?: Record<string, unknown>) {
+      return now(this as unknown as Prepared, "all", values, (rows) => (this as unknown as Prepared).mapAllResult(rows)) as never;
+    }
+    override get(values?: Record<string, unknown>) {
+      return now(this as unknown as Prepared, "get", values, (row) => (this as unknown as Prepared).mapGetResult(row)) as never;
+    }
+    override values(values?: Record<string, unknown>) {
+      return now(this as unknown as Prepared, "values", values, (rows) => rows) as never;
+    }
+    override run(values?: Record<string, unknown>) {
+      return now(this as unknown as Prepared, "run", values, (rows) => ({ rows })) as never;
+    }
+  }
+  const session = (db as unknown as { session: Record<string, unknown> }).session;
+  session.prepareQuery = (
+    query: unknown,
+    fields: unknown,
+    executeMethod: unknown,
+    isResponseInArrayMode: unknown,
+    customResultMapper: unknown,
+    queryMetadata: unknown,
+    cacheConfig: unknown,
+  ) =>
+    new (FastQuery as unknown as new (...a: unknown[]) => unknown)(
+      session.client,
+      query,
+      session.logger,
+      session.cache,
+      queryMetadata,
+      cacheConfig,
+      fields,
+      executeMethod,
+      isResponseInArrayMode,
+      customResultMapper,
+    );
 }
 
 /** A statement of another request met an open transaction: it runs once the connection is free (checked again right before). */
