@@ -12,8 +12,11 @@ import { makeUser } from "../../helpers/fixtures.ts";
  * fake providers over real HTTP. The requests enter through app.request:
  * a client in this process using fetch would take the HTTP client slots the
  * app needs for its own upstream calls. Each user has 3 requests left:
- * exactly 3 answers each, every other attempt a French 402, balances at
- * exactly 0, nothing charged twice, no 5xx.
+ * exactly 3 answers each, every other attempt a French 402, nothing charged
+ * twice, no 5xx. Each charged answer takes exactly one request; a degraded
+ * answer (a model past its deadline when the machine is loaded) is shown and
+ * given back (the cost rule), so the balance left is exactly the number of
+ * free answers.
  */
 const USERS = 100;
 const PER_USER = 5;
@@ -61,12 +64,17 @@ describe("100 users x 5 questions at once", () => {
       const answered = new Map<number, number>();
       for (const o of outcomes) if (o.status === 200) answered.set(o.user, (answered.get(o.user) ?? 0) + 1);
       expect(users.filter(({ user }) => answered.get(user.id) !== QUOTA).map(({ user }) => user.id)).toEqual([]);
+      // paid: the answers stored as charged (result_data.charged); the others were given back.
       const rows = t.db.$client
         .query(
-          "SELECT u.id, u.plan_queries + u.extra_queries AS left, (SELECT count(*) FROM processing_runs r WHERE r.user_id = u.id AND r.charged = 1) AS charged FROM users u",
+          `SELECT u.id, u.plan_queries + u.extra_queries AS left,
+             (SELECT count(*) FROM processing_runs r WHERE r.user_id = u.id AND r.charged = 1) AS charged,
+             (SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+               WHERE c.user_id = u.id AND m.message_type = 'final_response' AND json_extract(m.result_data, '$.charged') = 1) AS paid
+           FROM users u`,
         )
-        .all() as Array<{ id: number; left: number; charged: number }>;
-      expect(rows.filter((r) => r.left !== 0 || r.charged !== QUOTA)).toEqual([]);
+        .all() as Array<{ id: number; left: number; charged: number; paid: number }>;
+      expect(rows.filter((r) => r.charged !== r.paid || r.left !== QUOTA - r.paid)).toEqual([]);
     } finally {
       t.db.$client.close();
     }
