@@ -1,3 +1,4 @@
+import { closeDb } from "../src/db/client.ts";
 import { refuseMissing, requireCurrentSchema, schemaState } from "../src/db/schema-guard.ts";
 import { runMigrations } from "../src/db/migrate.ts";
 import type { Deps } from "../src/deps.ts";
@@ -25,10 +26,10 @@ export async function withDeps<T>(opts: GlobalOptions, fn: (deps: Deps) => Promi
   const log = createLogger(config.logLevel === "debug" ? "debug" : "warn", (line) => process.stderr.write(`${line}\n`), config.logFormat);
   const deps = buildDeps(config, log);
   try {
-    if (rules.create && schemaState(deps.db).status === "empty") runMigrations(deps.db);
-    requireCurrentSchema(deps.db, config.databasePath, rules);
+    if (rules.create && (await schemaState(deps.db)).status === "empty") await runMigrations(deps.db);
+    await requireCurrentSchema(deps.db, config.databasePath, rules);
     return await fn(deps);
   } finally {
-    deps.db.$client.close();
+    closeDb(deps.db);
   }
 }

@@ -90,8 +90,8 @@ export function errorHandler(log: Logger, metrics?: Metrics): ErrorHandler<AppEn
     if (isBusyError(err)) {
       // Another process (the CLI, a backup, sqlite3) holds the write lock past the server's short busy timeout.
       metrics?.sqliteBusy.inc();
-      const sqlite = c.var.deps?.db.$client;
-      if (sqlite) markBusy(sqlite);
+      const db = c.var.deps?.db;
+      if (db) markBusy(db);
       log.warn("database busy", { path: loggedPath(c.req.path), method: c.req.method });
       return c.json({ detail: errorMessage("DATABASE_BUSY") }, 503);
     }

@@ -1,7 +1,7 @@
 import { createApp } from "./app.ts";
 import { recoverInterruptedRuns } from "./chat/recovery.ts";
 import type { Config } from "./config.ts";
-import { SERVER_BUSY_TIMEOUT_MS } from "./db/client.ts";
+import { closeDb, SERVER_BUSY_TIMEOUT_MS } from "./db/client.ts";
 import { migrateWithBackup, newerRefusal, schemaState } from "./db/schema-guard.ts";
 import { buildDeps } from "./build-deps.ts";
 import { allJobs } from "./jobs/index.ts";
@@ -25,32 +25,32 @@ export async function startServer(config: Config) {
   const url = `http://${config.host}:${config.port}`;
   let lease: Lease | undefined;
   try {
-    const state = schemaState(deps.db);
+    const state = await schemaState(deps.db);
     if (state.status === "newer") throw newerRefusal(config.databasePath, state);
     // A database from before the lease has no lease table yet: it is taken right after its migration.
-    if (hasLeaseTable(deps.db)) lease = acquireLease(deps.db, deps.clock.now(), url);
-    const { applied, backup } = migrateWithBackup(deps.db, config.databasePath, config.dataDir);
+    if (await hasLeaseTable(deps.db)) lease = await acquireLease(deps.db, deps.clock.now(), url);
+    const { applied, backup } = await migrateWithBackup(deps.db, config.databasePath, config.dataDir);
     if (applied) deps.log.info("migrations applied", { count: applied, backup });
-    lease ??= acquireLease(deps.db, deps.clock.now(), url);
+    lease ??= await acquireLease(deps.db, deps.clock.now(), url);
   } catch (e) {
     try {
-      if (lease) releaseLease(deps.db, lease);
+      if (lease) await releaseLease(deps.db, lease);
     } catch {
       // The database itself is what failed; the original error is the one to show.
     }
-    deps.db.$client.close();
+    closeDb(deps.db);
     throw e;
   }
   deps.lease = lease;
-  recoverInterruptedRuns(deps);
+  await recoverInterruptedRuns(deps);
   await ensureAdmin(deps);
   const app = createApp(deps);
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
   } catch (e) {
-    releaseLease(deps.db, lease);
-    deps.db.$client.close();
+    await releaseLease(deps.db, lease);
+    closeDb(deps.db);
     throw e;
   }
   const jobs = startJobs(deps, [...allJobs, ...backupJobs(deps)]);
@@ -59,9 +59,9 @@ export async function startServer(config: Config) {
   deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databasePath });
   deps.log.info("configuration", setupSummary(deps));
 
-  const heartbeat = setInterval(() => {
+  const heartbeat = setInterval(async () => {
     try {
-      if (renewLease(deps.db, lease, deps.clock.now())) return;
+      if (await renewLease(deps.db, lease, deps.clock.now())) return;
       deps.log.error("bail de la base perdu : un autre serveur l'a pris, arrêt");
       void shutdown("lease");
     } catch (e) {
@@ -80,8 +80,8 @@ export async function startServer(config: Config) {
     if (timedOut) await server.stop(true);
     await jobs.stop();
     clearInterval(heartbeat);
-    if (signal !== "lease") releaseLease(deps.db, lease);
-    deps.db.$client.close();
+    if (signal !== "lease") await releaseLease(deps.db, lease);
+    closeDb(deps.db);
     deps.log.info("arrêté");
     // Losing the lease is a failure the supervisor should see (and restart on).
     process.exit(signal === "lease" ? 1 : 0);

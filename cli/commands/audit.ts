@@ -22,7 +22,7 @@ export function registerAudit(program: Command) {
     .option("--last <n>", "nombre d'entrées (100 par défaut)", positiveInt("--last", 100_000), 100)
     .action(async (o: { user?: string; last: number }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const entries = await withDeps(opts, (deps) => listAudit(deps.db, { email: o.user, last: o.last }));
+      const entries = await withDeps(opts, async (deps) => await listAudit(deps.db, { email: o.user, last: o.last }));
       print(opts, entries, () =>
         entries.length
           ? table(

@@ -12,7 +12,7 @@ export function registerBackup(program: Command) {
     .argument("<fichier>", "fichier à créer (jamais remplacé s'il existe)")
     .action(async (file: string, _o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const r = await withDeps(opts, (deps) => backupDatabase(deps.db, file), { allowBehind: true });
+      const r = await withDeps(opts, async (deps) => await backupDatabase(deps.db, file), { allowBehind: true });
       print(opts, r, () => frCli.backup.written(r.file, (r.bytes / 1024).toFixed(0)));
     });
 }

@@ -14,7 +14,7 @@ export function registerBilling(program: Command) {
     .option("--dry-run", "montre les différences sans rien corriger")
     .action(async (o: { dryRun?: boolean }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const report = await withDeps(opts, (deps) => reconcile(deps, { dryRun: o.dryRun ?? false }));
+      const report = await withDeps(opts, async (deps) => await reconcile(deps, { dryRun: o.dryRun ?? false }));
       print(opts, report, () => {
         const head = frCli.billing.compared(report.subscriptions_checked, report.invoices_checked, report.dry_run);
         if (report.differences.length === 0) return `${head}\n${frCli.billing.noDifference}`;

@@ -17,7 +17,7 @@ export function registerMail(program: Command) {
     .option("--last <n>", "nombre d'emails", positiveInt("--last", 1000), 20)
     .action(async (o: { last: number }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const rows = await withDeps(opts, (deps) => listMail(deps, o.last));
+      const rows = await withDeps(opts, async (deps) => await listMail(deps, o.last));
       const json = rows.map((m) => ({
         id: m.id,
         to: m.to,

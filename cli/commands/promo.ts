@@ -39,7 +39,7 @@ export function registerPromo(program: Command) {
           max_uses: created.maxUses,
           expires_at: created.expiresAt?.toISOString() ?? null,
         };
-        recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "promo.create", changes });
+        await recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "promo.create", changes });
         return created;
       });
       print(opts, promoJson(row), () => frCli.promo.created(row.code, row.percentOff));
@@ -50,7 +50,7 @@ export function registerPromo(program: Command) {
     .description("liste les codes promo")
     .action(async (_o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const rows = await withDeps(opts, (deps) => listPromoCodes(deps.db));
+      const rows = await withDeps(opts, async (deps) => await listPromoCodes(deps.db));
       print(opts, rows.map(promoJson), () =>
         rows.length
           ? table(

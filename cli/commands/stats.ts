@@ -17,7 +17,7 @@ export function registerStats(program: Command) {
     .action(async (_o: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
       // The dashboard's numbers, then what the AI calls cost (issue "live answers": spend per day, per model, per answer).
-      const s = await withDeps(opts, (deps) => ({ ...getStats(deps), ai_costs: aiCosts(deps.db, deps.clock.now()) }));
+      const s = await withDeps(opts, async (deps) => ({ ...(await getStats(deps)), ai_costs: await aiCosts(deps.db, deps.clock.now()) }));
       print(opts, s, () =>
         [
           table(

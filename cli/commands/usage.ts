@@ -16,7 +16,7 @@ export function registerUsage(program: Command) {
     .option("--days <n>", `nombre de jours (1 à ${USAGE_MAX_DAYS})`, positiveInt("--days", USAGE_MAX_DAYS), USAGE_DEFAULT_DAYS)
     .action(async (o: { days: number }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
-      const r = await withDeps(opts, (deps) => usageReport(deps.db, deps.clock.now(), o.days));
+      const r = await withDeps(opts, async (deps) => await usageReport(deps.db, deps.clock.now(), o.days));
       print(opts, r, () =>
         [
           frCli.usage.title(r.days),

@@ -15,10 +15,10 @@ export function registerUserApiKeys(users: Command, opts: (cmd: Command) => Glob
     .argument("<email>")
     .option("--revoke <id>", "révoque la clé n° id", positiveInt("--revoke"))
     .action(async (email: string, o: { revoke?: number }, cmd: Command) => {
-      const out = await withDeps(opts(cmd), (deps) => {
-        const user = getUserByEmailOrFail(deps, email);
-        if (o.revoke !== undefined) revokeApiKey(deps.db, user.id, o.revoke, deps.clock.now());
-        return { email: user.email, revoked: o.revoke ?? null, keys: listApiKeys(deps.db, user.id).map(toPublicApiKey) };
+      const out = await withDeps(opts(cmd), async (deps) => {
+        const user = await getUserByEmailOrFail(deps, email);
+        if (o.revoke !== undefined) await revokeApiKey(deps.db, user.id, o.revoke, deps.clock.now());
+        return { email: user.email, revoked: o.revoke ?? null, keys: (await listApiKeys(deps.db, user.id)).map(toPublicApiKey) };
       });
       print(opts(cmd), out, () => {
         const head = out.revoked !== null ? `${frCli.users.keyRevoked(out.revoked)}\n\n` : "";

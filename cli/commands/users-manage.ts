@@ -30,9 +30,9 @@ async function changeUser(
   change: (deps: Deps, user: UserRow) => UserRow | Promise<UserRow>,
 ) {
   const user = await withDeps(opts(cmd), async (deps) => {
-    const before = getUserByEmailOrFail(deps, email);
+    const before = await getUserByEmailOrFail(deps, email);
     const after = await change(deps, before);
-    recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action, targetEmail: after.email, changes: userChanges(before, after) });
+    await recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action, targetEmail: after.email, changes: userChanges(before, after) });
     return toUserDetail(after, deps.clock.now());
   });
   print(opts(cmd), user, () => `${done}\n\n${userSheet(user)}`);
@@ -62,8 +62,13 @@ export function registerUserChanges(users: Command, opts: Opts) {
         throw new RefusedError(frCli.users.nothingToUpdate);
       }
       const p = parseInput(profileSchema, { first_name: o.firstName, last_name: o.lastName, email: o.email });
-      await changeUser(cmd, opts, email, "user.update", frCli.users.updated, (deps, u) =>
-        updateUserByAdmin(deps, u.id, { firstName: p.first_name, lastName: p.last_name, email: p.email }),
+      await changeUser(
+        cmd,
+        opts,
+        email,
+        "user.update",
+        frCli.users.updated,
+        async (deps, u) => await updateUserByAdmin(deps, u.id, { firstName: p.first_name, lastName: p.last_name, email: p.email }),
       );
     });
 
@@ -75,8 +80,8 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .option("--cycle <cycle>", "monthly ou annual (forfaits payants)", cycleArg)
     .action(async (email: string, plan: Plan, o: { cycle?: BillingCycle }, cmd: Command) => {
       // expired for a Stripe subscriber: the subscription is cancelled at Stripe first (the only change an operator makes through Stripe).
-      await changeUser(cmd, opts, email, "user.set_plan", frCli.users.planSet(PLAN_LABELS[plan]), (deps, u) =>
-        plan === "expired" && u.stripeSubscriptionId ? stopSubscription(deps, u.id, "cli") : assignPlan(deps, u.id, { plan, cycle: o.cycle }),
+      await changeUser(cmd, opts, email, "user.set_plan", frCli.users.planSet(PLAN_LABELS[plan]), async (deps, u) =>
+        plan === "expired" && u.stripeSubscriptionId ? await stopSubscription(deps, u.id, "cli") : await assignPlan(deps, u.id, { plan, cycle: o.cycle }),
       );
     });
 
@@ -86,7 +91,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .argument("<email>")
     .argument("<n>", "nombre de requêtes", positiveInt("<n>", 100_000))
     .action(async (email: string, n: number, _o: unknown, cmd: Command) => {
-      await changeUser(cmd, opts, email, "user.grant", frCli.users.granted(n), (deps, u) => grantExtra(deps, u.id, n));
+      await changeUser(cmd, opts, email, "user.grant", frCli.users.granted(n), async (deps, u) => await grantExtra(deps, u.id, n));
     });
 
   // Two on/off switches of an account, alike but for what they turn and say.
@@ -124,10 +129,10 @@ export function registerUserChanges(users: Command, opts: Opts) {
     .description("crée un lien de réinitialisation du mot de passe, valable une heure")
     .argument("<email>")
     .action(async (email: string, _o: unknown, cmd: Command) => {
-      const link = await withDeps(opts(cmd), (deps) => {
-        const user = getUserByEmailOrFail(deps, email);
-        const { url, expiresAt } = createPasswordResetLink(deps, user.id);
-        recordAudit(deps.db, {
+      const link = await withDeps(opts(cmd), async (deps) => {
+        const user = await getUserByEmailOrFail(deps, email);
+        const { url, expiresAt } = await createPasswordResetLink(deps, user.id);
+        await recordAudit(deps.db, {
           at: deps.clock.now(),
           actor: cliActor(),
           action: "user.reset_password",
@@ -149,9 +154,9 @@ export function registerUserChanges(users: Command, opts: Opts) {
         throw new RefusedError(frCli.users.deleteNotConfirmed(email));
       }
       const deleted = await withDeps(opts(cmd), async (deps) => {
-        const user = getUserByEmailOrFail(deps, email);
+        const user = await getUserByEmailOrFail(deps, email);
         await deleteUserByAdmin(deps, user.id);
-        recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "user.delete", targetEmail: user.email });
+        await recordAudit(deps.db, { at: deps.clock.now(), actor: cliActor(), action: "user.delete", targetEmail: user.email });
         return { deleted: true, id: user.id, email: user.email };
       });
       print(opts(cmd), deleted, () => frCli.users.deleted(deleted.email, deleted.id));

@@ -34,7 +34,7 @@ export function registerUsers(program: Command) {
     .option("--search <texte>", "filtre sur le nom ou l'email")
     .option("--page <n>", "numéro de page", positiveInt("--page"), 1)
     .action(async (o: { plan?: Plan; search?: string; page: number }, cmd: Command) => {
-      const page = await withDeps(opts(cmd), (deps) => listUsers(deps, { page: o.page, perPage: PER_PAGE, q: o.search?.trim(), plan: o.plan }));
+      const page = await withDeps(opts(cmd), async (deps) => await listUsers(deps, { page: o.page, perPage: PER_PAGE, q: o.search?.trim(), plan: o.plan }));
       print(opts(cmd), page, () => {
         if (page.users.length === 0) return page.total ? frCli.users.emptyPage(page.page, page.total) : frCli.users.none;
         const pages = Math.ceil(page.total / PER_PAGE);
@@ -58,9 +58,9 @@ export function registerUsers(program: Command) {
     .description("affiche un compte")
     .argument("<email>")
     .action(async (email: string, _o: unknown, cmd: Command) => {
-      const user = await withDeps(opts(cmd), (deps) => {
-        const row = getUserByEmailOrFail(deps, email);
-        return toUserDetail(row, deps.clock.now(), billingHistory(deps.db, row.id));
+      const user = await withDeps(opts(cmd), async (deps) => {
+        const row = await getUserByEmailOrFail(deps, email);
+        return toUserDetail(row, deps.clock.now(), await billingHistory(deps.db, row.id));
       });
       print(opts(cmd), user, () => userSheet(user));
     });
@@ -88,8 +88,8 @@ export function registerUsers(program: Command) {
             lastName: input.last_name,
             isAdmin: o.admin ?? false,
           });
-          if (o.plan && o.plan !== "trial") row = assignPlan(deps, row.id, { plan: o.plan });
-          recordAudit(deps.db, {
+          if (o.plan && o.plan !== "trial") row = await assignPlan(deps, row.id, { plan: o.plan });
+          await recordAudit(deps.db, {
             at: now,
             actor: cliActor(),
             action: "user.create",

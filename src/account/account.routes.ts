@@ -14,15 +14,15 @@ const DELETE_LIMIT = { windowMs: 15 * MINUTE, limit: 10 };
 
 /** The user's own data rights, under /api/auth beside the account's other routes. */
 export const accountRoutes = new Hono<AppEnv>()
-  .get("/export", requireUser, (c) => {
+  .get("/export", requireUser, async (c) => {
     const day = c.var.deps.clock.now().toISOString().slice(0, 10);
-    return c.json(exportUserData(c.var.deps, c.var.user), 200, {
+    return c.json(await exportUserData(c.var.deps, c.var.user), 200, {
       "Content-Disposition": `attachment; filename="unisson-mes-donnees-${day}.json"`,
       "Cache-Control": "no-store",
     });
   })
   .delete("/account", requireUser, validate("json", deleteAccountSchema), async (c) => {
-    consumeLimit(c.var.rateLimits, "account.delete", String(c.var.user.id), DELETE_LIMIT);
+    await consumeLimit(c.var.rateLimits, "account.delete", String(c.var.user.id), DELETE_LIMIT);
     const outcome = await deleteOwnAccount(c.var.deps, c.var.rateLimits, c.var.user, c.req.valid("json"));
     if (outcome === "2FA_REQUIRED") return c.json({ detail: "2FA_REQUIRED" as const, message: frAnswers.codeSent }, 202);
     return c.json({ success: true as const, message: frAnswers.accountDeleted }, 200);

@@ -17,8 +17,8 @@ function iso<T>(value: T): unknown {
  * password hash, token hashes and two-factor codes are secrets, not data
  * about the person, and stay out.
  */
-export function exportUserData(deps: Pick<Deps, "db" | "clock">, user: UserRow) {
-  const rows = userRows(deps.db, user.id, user.email);
+export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: UserRow) {
+  const rows = await userRows(deps.db, user.id, user.email);
   const byConversation = new Map<number, typeof rows.messages>();
   for (const m of rows.messages) {
     const list = byConversation.get(m.conversationId);

@@ -1,7 +1,7 @@
 import { checkCredentials } from "../auth/credentials.ts";
 import { twoFactorApplies } from "../auth/auth.service.ts";
 import { requestTwoFactorCode, spendTwoFactorCode } from "../auth/two-factor.ts";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
@@ -32,7 +32,8 @@ export async function deleteOwnAccount(deps: Deps, store: RateLimitStore, user: 
       return "2FA_REQUIRED";
     }
     const now = deps.clock.now();
-    if (!immediate(deps.db, () => spendTwoFactorCode(deps, user.id, input.code!, now))) throw new AppError("TWO_FACTOR_CODE_INVALID");
+    if (!(await transaction(deps.db, async (tx) => await spendTwoFactorCode({ ...deps, db: tx }, user.id, input.code!, now))))
+      throw new AppError("TWO_FACTOR_CODE_INVALID");
   }
   await deleteAccount(deps, user.id, `user:${user.id}`);
   deps.log.info("user deleted their own account", { user_id: user.id });

@@ -1,3 +1,4 @@
+import { first } from "../db/transaction.ts";
 import { and, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { contactMessages, mailOutbox, type Plan, purchases, rateLimits, type UserRow, users } from "../db/schema/index.ts";
@@ -38,29 +39,30 @@ function userWhere(f: UserFilter): SQL | undefined {
 }
 
 /** One page of users, newest first (id breaks ties between users created in the same millisecond). */
-export function selectUsersPage(db: Db, f: UserFilter & { limit: number; offset: number }): { rows: UserRow[]; total: number } {
+export async function selectUsersPage(db: Db, f: UserFilter & { limit: number; offset: number }): Promise<{ rows: UserRow[]; total: number }> {
   const where = userWhere(f);
-  const rows = db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(f.limit).offset(f.offset).all();
-  const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
+  const rows = await db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(f.limit).offset(f.offset);
+  const total = (await first(db.select({ n: count() }).from(users).where(where)))?.n ?? 0;
   return { rows, total };
 }
 
-export function countUsersSince(db: Db, since: Date): number {
-  return db.select({ n: count() }).from(users).where(gte(users.createdAt, since)).get()?.n ?? 0;
+export async function countUsersSince(db: Db, since: Date): Promise<number> {
+  return (await first(db.select({ n: count() }).from(users).where(gte(users.createdAt, since))))?.n ?? 0;
 }
 
-export function countUsersByPlan(db: Db, now: Date): Array<{ plan: Plan; n: number }> {
+export async function countUsersByPlan(db: Db, now: Date): Promise<Array<{ plan: Plan; n: number }>> {
   const plan = effectivePlanSql(now);
-  return db.select({ plan, n: count() }).from(users).groupBy(plan).all();
+  return await db.select({ plan, n: count() }).from(users).groupBy(plan);
 }
 
 /** Completed (not refunded) purchases: their number and their sum in cents. */
-export function purchaseTotals(db: Db): { cents: number; completed: number } {
-  const row = db
-    .select({ cents: sql<number>`coalesce(sum(${purchases.amountCents}), 0)`, completed: count() })
-    .from(purchases)
-    .where(eq(purchases.status, "completed"))
-    .get();
+export async function purchaseTotals(db: Db): Promise<{ cents: number; completed: number }> {
+  const row = await first(
+    db
+      .select({ cents: sql<number>`coalesce(sum(${purchases.amountCents}), 0)`, completed: count() })
+      .from(purchases)
+      .where(eq(purchases.status, "completed")),
+  );
   return { cents: Number(row?.cents ?? 0), completed: row?.completed ?? 0 };
 }
 
@@ -72,25 +74,21 @@ export function purchaseTotals(db: Db): { cents: number; completed: number } {
  * fulfilments and AI-call counts stay, their user_id set null: anonymised
  * records that accounting law requires. Call inside a transaction.
  */
-export function deleteUserRow(db: Db, userId: number): boolean {
-  const user = db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+export async function deleteUserRow(db: Db, userId: number): Promise<boolean> {
+  const user = await first(db.select({ email: users.email }).from(users).where(eq(users.id, userId)));
   if (!user) return false;
   const email = user.email.toLowerCase();
-  db.delete(contactMessages)
-    .where(or(eq(contactMessages.userId, userId), sql`lower(${contactMessages.email}) = ${email}`))
-    .run();
+  await db.delete(contactMessages).where(or(eq(contactMessages.userId, userId), sql`lower(${contactMessages.email}) = ${email}`));
   // Mails to them, and mails about them (their contact messages' copies to support).
-  db.delete(mailOutbox).where(sql`lower(${mailOutbox.to}) = ${email} OR instr(lower(${mailOutbox.text}), ${email}) > 0`).run();
+  await db.delete(mailOutbox).where(sql`lower(${mailOutbox.to}) = ${email} OR instr(lower(${mailOutbox.text}), ${email}) > 0`);
   // Per-e-mail counters (login failures, reset and code requests) name them too: "<kind>:<rule>:<e-mail>".
-  db.delete(rateLimits)
-    .where(sql`substr(${rateLimits.key}, -${email.length + 1}) = ${`:${email}`}`)
-    .run();
-  return db.delete(users).where(eq(users.id, userId)).returning({ id: users.id }).all().length > 0;
+  await db.delete(rateLimits).where(sql`substr(${rateLimits.key}, -${email.length + 1}) = ${`:${email}`}`);
+  return (await db.delete(users).where(eq(users.id, userId)).returning({ id: users.id })).length > 0;
 }
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 
 /** The last mails, newest first. */
-export function selectRecentMail(db: Db, limit: number): OutboxRow[] {
-  return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)).limit(limit).all();
+export async function selectRecentMail(db: Db, limit: number): Promise<OutboxRow[]> {
+  return await db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)).limit(limit);
 }

@@ -13,38 +13,38 @@ import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, stopSubscription
 import { toUserDetail } from "./admin.view.ts";
 
 /** Every change made through the admin API lands in the audit log, with the admin who made it. */
-function audit(c: Context<AppEnv>, action: AuditAction, targetEmail: string, changes?: Changes) {
-  recordAudit(c.var.deps.db, { at: c.var.deps.clock.now(), actor: adminActor(c.var.user), action, targetEmail, changes });
+async function audit(c: Context<AppEnv>, action: AuditAction, targetEmail: string, changes?: Changes) {
+  await recordAudit(c.var.deps.db, { at: c.var.deps.clock.now(), actor: adminActor(c.var.user), action, targetEmail, changes });
 }
 
 /** /api/admin: a session (401) of an administrator (403) for every route. */
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
-  .get("/stats", (c) => c.json(getStats(c.var.deps)))
-  .get("/usage", validate("query", usageQuerySchema), (c) => {
+  .get("/stats", async (c) => c.json(await getStats(c.var.deps)))
+  .get("/usage", validate("query", usageQuerySchema), async (c) => {
     const { db, clock } = c.var.deps;
-    return c.json(usageReport(db, clock.now(), c.req.valid("query").days ?? USAGE_DEFAULT_DAYS));
+    return c.json(await usageReport(db, clock.now(), c.req.valid("query").days ?? USAGE_DEFAULT_DAYS));
   })
   // Apart from /stats, whose five fields are the spec's.
-  .get("/ai-costs", (c) => c.json(aiCosts(c.var.deps.db, c.var.deps.clock.now())))
-  .get("/users", validate("query", listUsersQuerySchema), (c) => {
+  .get("/ai-costs", async (c) => c.json(await aiCosts(c.var.deps.db, c.var.deps.clock.now())))
+  .get("/users", validate("query", listUsersQuerySchema), async (c) => {
     const q = c.req.valid("query");
-    return c.json(listUsers(c.var.deps, { page: q.page, perPage: q.per_page, q: q.q, plan: q.plan }));
+    return c.json(await listUsers(c.var.deps, { page: q.page, perPage: q.per_page, q: q.q, plan: q.plan }));
   })
   // One account as the operator sees it, with its billing record (refunds, disputes, plan changes and who made them).
-  .get("/users/:id", validate("param", userIdParamSchema), (c) => {
+  .get("/users/:id", validate("param", userIdParamSchema), async (c) => {
     const { deps } = c.var;
-    const user = getUserOrFail(deps, c.req.valid("param").id);
-    return c.json(toUserDetail(user, deps.clock.now(), billingHistory(deps.db, user.id)));
+    const user = await getUserOrFail(deps, c.req.valid("param").id);
+    return c.json(toUserDetail(user, deps.clock.now(), await billingHistory(deps.db, user.id)));
   })
   .put("/users/:id", validate("param", userIdParamSchema), validate("json", adminUserUpdateSchema), async (c) => {
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const before = getUserOrFail(c.var.deps, id);
+    const before = await getUserOrFail(c.var.deps, id);
     const actor = `admin:${c.var.user.id}`;
     // Ending a Stripe subscriber's plan goes through Stripe first (cancelled now); the rest of the form follows.
     if (body.subscription_type === "expired") await stopSubscriptionOf(c.var.deps, id, actor);
-    const user = updateUserByAdmin(
+    const user = await updateUserByAdmin(
       c.var.deps,
       id,
       {
@@ -58,14 +58,14 @@ export const adminRoutes = new Hono<AppEnv>()
       actor,
       c.var.sessionId,
     );
-    audit(c, "user.update", user.email, userChanges(before, user));
+    await audit(c, "user.update", user.email, userChanges(before, user));
     // The user object itself, like GET /auth/me: the panel replaces its row with it.
     return c.json(toPublicUser(user, c.var.deps.clock.now()));
   })
   .delete("/users/:id", validate("param", userIdParamSchema), async (c) => {
     const { id } = c.req.valid("param");
-    const target = getUserOrFail(c.var.deps, id);
+    const target = await getUserOrFail(c.var.deps, id);
     await deleteUserByAdmin(c.var.deps, id, c.var.user.id);
-    audit(c, "user.delete", target.email);
+    await audit(c, "user.delete", target.email);
     return c.json({ success: true, message: frAnswers.userDeleted });
   });

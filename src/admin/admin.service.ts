@@ -2,7 +2,7 @@ import { frDetails } from "../i18n/fr-details.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import type { BillingCycle, Plan, UserRow } from "../db/schema/index.ts";
 import { countApiKeysByUser } from "../auth/api-keys.ts";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import type { Deps } from "../deps.ts";
 import { revokeCredentials } from "../auth/revoke-access.ts";
 import { addExtra, setRemaining, setTrialEnd } from "../billing/entitlements.ts";
@@ -21,15 +21,15 @@ import { MAX_QUERIES } from "./admin.schemas.ts";
  * operator CLI. Inputs arrive validated (admin.schemas.ts); the rules live here.
  */
 
-export function getUserOrFail(deps: Pick<Deps, "db">, id: number): UserRow {
-  const user = findUserById(deps.db, id);
+export async function getUserOrFail(deps: Pick<Deps, "db">, id: number): Promise<UserRow> {
+  const user = await findUserById(deps.db, id);
   if (!user) throw new AppError("USER_NOT_FOUND");
   return user;
 }
 
 /** The CLI names accounts by e-mail. */
-export function getUserByEmailOrFail(deps: Pick<Deps, "db">, email: string): UserRow {
-  const user = findUserByEmail(deps.db, email);
+export async function getUserByEmailOrFail(deps: Pick<Deps, "db">, email: string): Promise<UserRow> {
+  const user = await findUserByEmail(deps.db, email);
   if (!user) throw new AppError("USER_NOT_FOUND", frDetails.userNotFound(normalizeEmail(email)));
   return user;
 }
@@ -44,16 +44,16 @@ export type AdminStats = {
   users_by_subscription: Record<Plan, number>;
 };
 
-export function getStats(deps: Pick<Deps, "db" | "clock">): AdminStats {
+export async function getStats(deps: Pick<Deps, "db" | "clock">): Promise<AdminStats> {
   const now = deps.clock.now();
   const byPlan: Record<Plan, number> = { trial: 0, basic: 0, pro: 0, expired: 0 };
-  for (const { plan, n } of countUsersByPlan(deps.db, now)) byPlan[plan] = n;
-  const { cents, completed } = purchaseTotals(deps.db);
+  for (const { plan, n } of await countUsersByPlan(deps.db, now)) byPlan[plan] = n;
+  const { cents, completed } = await purchaseTotals(deps.db);
   return {
     total_users: Object.values(byPlan).reduce((a, b) => a + b, 0),
     total_revenue: Math.round(cents) / 100,
     completed_purchases: completed,
-    recent_users_7_days: countUsersSince(deps.db, new Date(now.getTime() - 7 * DAY)),
+    recent_users_7_days: await countUsersSince(deps.db, new Date(now.getTime() - 7 * DAY)),
     users_by_subscription: byPlan,
   };
 }
@@ -64,18 +64,18 @@ export type AdminUserRow = PublicUser & { api_keys: number };
 export type UserPage = { users: AdminUserRow[]; total: number; page: number; per_page: number };
 
 /** Newest first; a page past the end is empty, with the true total. */
-export function listUsers(deps: Pick<Deps, "db" | "clock">, input: ListUsersInput = {}): UserPage {
+export async function listUsers(deps: Pick<Deps, "db" | "clock">, input: ListUsersInput = {}): Promise<UserPage> {
   const now = deps.clock.now();
   const page = input.page ?? 1;
   const perPage = input.perPage ?? 10;
-  const { rows, total } = selectUsersPage(deps.db, {
+  const { rows, total } = await selectUsersPage(deps.db, {
     q: input.q || undefined,
     plan: input.plan,
     now,
     limit: perPage,
     offset: (page - 1) * perPage,
   });
-  const keys = countApiKeysByUser(
+  const keys = await countApiKeysByUser(
     deps.db,
     rows.map((u) => u.id),
   );
@@ -102,34 +102,40 @@ export type AdminUserPatch = {
  * - trial_days_remaining N: the trial ends N days from now.
  * All in one transaction: a refused step leaves the account as it was.
  */
-export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, patch: AdminUserPatch, actor = "cli", actorSessionId?: number): UserRow {
+export async function updateUserByAdmin(
+  deps: Pick<Deps, "db" | "clock">,
+  id: number,
+  patch: AdminUserPatch,
+  actor = "cli",
+  actorSessionId?: number,
+): Promise<UserRow> {
   const now = deps.clock.now();
   const email = patch.email === undefined ? undefined : normalizeEmail(patch.email);
   try {
-    return immediate(deps.db, () => {
-      const before = getUserOrFail(deps, id);
-      if (email !== undefined && email !== before.email && findUserByEmail(deps.db, email)) throw new AppError("EMAIL_TAKEN");
-      updateUser(deps.db, id, {
+    return await transaction(deps.db, async (tx) => {
+      const before = await getUserOrFail({ ...deps, db: tx }, id);
+      if (email !== undefined && email !== before.email && (await findUserByEmail(tx, email))) throw new AppError("EMAIL_TAKEN");
+      await updateUser(tx, id, {
         ...(patch.firstName !== undefined && { firstName: patch.firstName.trim() }),
         ...(patch.lastName !== undefined && { lastName: patch.lastName.trim() }),
         ...(email !== undefined && { email }),
         updatedAt: now,
       });
       // A new address is a new identity: sessions, devices and links of the old one end.
-      if (email !== undefined && email !== before.email) revokeCredentials(deps.db, id, now, actorSessionId);
+      if (email !== undefined && email !== before.email) await revokeCredentials(tx, id, now, actorSessionId);
       if (patch.plan !== undefined && patch.plan !== effectivePlan(before, now)) {
-        assignPlan(deps, id, { plan: patch.plan, cycle: patch.cycle }, actor);
+        await assignPlan({ ...deps, db: tx }, id, { plan: patch.plan, cycle: patch.cycle }, actor);
       }
-      let current = getUserOrFail(deps, id);
+      let current = await getUserOrFail({ ...deps, db: tx }, id);
       if (patch.remainingQueries !== undefined && patch.remainingQueries !== remainingQueries(before)) {
-        current = setRemaining(deps.db, now, current, patch.remainingQueries, {
+        current = await setRemaining(tx, now, current, patch.remainingQueries, {
           actor,
           action: "balance",
           detail: frBilling.change.balanceSet(patch.remainingQueries),
         });
       }
       if (patch.trialDaysRemaining !== undefined && patch.trialDaysRemaining !== trialDaysRemaining(before, now) && current.subscriptionType === "trial") {
-        current = setTrialEnd(deps.db, now, id, new Date(now.getTime() + patch.trialDaysRemaining * DAY), {
+        current = await setTrialEnd(tx, now, id, new Date(now.getTime() + patch.trialDaysRemaining * DAY), {
           actor,
           action: "trial",
           detail: frBilling.change.trialSet(patch.trialDaysRemaining),
@@ -146,31 +152,31 @@ export function updateUserByAdmin(deps: Pick<Deps, "db" | "clock">, id: number, 
 
 /** "Expiré" chosen for an account with a live Stripe subscription: cancelled at Stripe first (plan.service stopSubscription). */
 export async function stopSubscriptionOf(deps: Deps, id: number, actor: string): Promise<void> {
-  const user = getUserOrFail(deps, id);
+  const user = await getUserOrFail(deps, id);
   if (user.stripeSubscriptionId) await stopSubscription(deps, id, actor);
 }
 
 /** Extra requests (never expire, survive renewals): added in one UPDATE. */
-export function grantExtra(deps: Pick<Deps, "db" | "clock">, id: number, n: number, actor = "cli"): UserRow {
+export async function grantExtra(deps: Pick<Deps, "db" | "clock">, id: number, n: number, actor = "cli"): Promise<UserRow> {
   if (!Number.isInteger(n) || n < 1 || n > MAX_QUERIES) {
     throw new AppError("VALIDATION", frDetails.grantRange(MAX_QUERIES));
   }
-  return addExtra(deps.db, deps.clock.now(), id, n, { actor, action: "grant", detail: frBilling.change.granted(n) });
+  return await addExtra(deps.db, deps.clock.now(), id, n, { actor, action: "grant", detail: frBilling.change.granted(n) });
 }
 
 /** Granting or removing admin ends every session and remembered device: the new rights start at the next sign-in (with two-factor). */
-export function setAdmin(deps: Pick<Deps, "db" | "clock">, id: number, on: boolean): UserRow {
+export async function setAdmin(deps: Pick<Deps, "db" | "clock">, id: number, on: boolean): Promise<UserRow> {
   const now = deps.clock.now();
-  return immediate(deps.db, () => {
-    const row = updateUser(deps.db, id, { isAdmin: on, updatedAt: now });
+  return await transaction(deps.db, async (tx) => {
+    const row = await updateUser(tx, id, { isAdmin: on, updatedAt: now });
     if (!row) throw new AppError("USER_NOT_FOUND");
-    revokeCredentials(deps.db, id, now);
+    await revokeCredentials(tx, id, now);
     return row;
   });
 }
 
-export function setTwoFactor(deps: Pick<Deps, "db" | "clock">, id: number, on: boolean): UserRow {
-  const row = updateUser(deps.db, id, { twoFactorEnabled: on, updatedAt: deps.clock.now() });
+export async function setTwoFactor(deps: Pick<Deps, "db" | "clock">, id: number, on: boolean): Promise<UserRow> {
+  const row = await updateUser(deps.db, id, { twoFactorEnabled: on, updatedAt: deps.clock.now() });
   if (!row) throw new AppError("USER_NOT_FOUND");
   return row;
 }
@@ -186,6 +192,6 @@ export async function deleteUserByAdmin(deps: Deps, id: number, actorId?: number
 }
 
 /** The last mails the product sent or kept (the outbox without SMTP). */
-export function listMail(deps: Pick<Deps, "db">, last = 20) {
-  return selectRecentMail(deps.db, last);
+export async function listMail(deps: Pick<Deps, "db">, last = 20) {
+  return await selectRecentMail(deps.db, last);
 }

@@ -65,19 +65,17 @@ export function userChanges(before: UserRow, after: UserRow): Changes {
   return out;
 }
 
-export function recordAudit(
+export async function recordAudit(
   db: Db,
   entry: { at: Date; actor: string; action: AuditAction; targetEmail?: string | null; changes?: Changes | Record<string, unknown> },
-): void {
-  db.insert(auditLog)
-    .values({
-      at: entry.at,
-      actor: entry.actor,
-      action: entry.action,
-      targetEmail: entry.targetEmail ?? null,
-      changes: entry.changes && Object.keys(entry.changes).length ? JSON.stringify(entry.changes) : null,
-    })
-    .run();
+): Promise<void> {
+  await db.insert(auditLog).values({
+    at: entry.at,
+    actor: entry.actor,
+    action: entry.action,
+    targetEmail: entry.targetEmail ?? null,
+    changes: entry.changes && Object.keys(entry.changes).length ? JSON.stringify(entry.changes) : null,
+  });
 }
 
 function aboutEmail(email: string) {
@@ -87,14 +85,13 @@ function aboutEmail(email: string) {
 export type AuditEntry = { id: number; at: string; actor: string; action: string; target: string | null; changes: Record<string, unknown> | null };
 
 /** Newest first; `email` keeps the entries about that account, under that address or changing to or from it. */
-export function listAudit(db: Db, opts: { email?: string; last?: number } = {}): AuditEntry[] {
-  const rows = db
+export async function listAudit(db: Db, opts: { email?: string; last?: number } = {}): Promise<AuditEntry[]> {
+  const rows = await db
     .select()
     .from(auditLog)
     .where(opts.email ? aboutEmail(opts.email.trim().toLowerCase()) : undefined)
     .orderBy(desc(auditLog.at), desc(auditLog.id))
-    .limit(opts.last ?? 100)
-    .all();
+    .limit(opts.last ?? 100);
   return rows.map((r) => ({
     id: r.id,
     at: r.at.toISOString(),

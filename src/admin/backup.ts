@@ -1,8 +1,8 @@
 import { frOps } from "../i18n/fr-ops.ts";
-import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Db } from "../db/client.ts";
+import { copyDatabaseTo, integrityProblems } from "../db/sqlite/backup.ts";
 import { AppError } from "../lib/errors.ts";
 
 export type BackupResult = { file: string; bytes: number; integrity: "ok" };
@@ -14,7 +14,7 @@ export type BackupResult = { file: string; bytes: number; integrity: "ok" };
  * own and checked with PRAGMA integrity_check; a bad copy is removed, never
  * left looking like a backup. An existing file is never overwritten.
  */
-export function backupDatabase(db: Db, target: string): BackupResult {
+export async function backupDatabase(db: Db, target: string): Promise<BackupResult> {
   const file = resolve(target);
   mkdirSync(dirname(file), { recursive: true });
   // Claim the name atomically (O_EXCL): VACUUM INTO accepts an empty file, and
@@ -29,7 +29,7 @@ export function backupDatabase(db: Db, target: string): BackupResult {
     throw new AppError("BACKUP_FAILED", frOps.backup.cannotCreate(file, e instanceof Error ? e.message : String(e)));
   }
   try {
-    db.$client.run("VACUUM INTO ?", [file]);
+    await copyDatabaseTo(db, file);
   } catch (e) {
     rmSync(file, { force: true });
     throw new AppError("BACKUP_FAILED", frOps.backup.failed(e instanceof Error ? e.message : String(e)));
@@ -41,15 +41,4 @@ export function backupDatabase(db: Db, target: string): BackupResult {
     throw new AppError("BACKUP_FAILED", frOps.backup.corrupt(problems.slice(0, 3).join(" ; ")));
   }
   return { file, bytes: statSync(file).size, integrity: "ok" };
-}
-
-/** PRAGMA integrity_check of a database file: [] when sound. */
-function integrityProblems(file: string): string[] {
-  const copy = new Database(file, { readonly: true });
-  try {
-    const rows = copy.query("PRAGMA integrity_check").all() as Array<{ integrity_check: string }>;
-    return rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
-  } finally {
-    copy.close();
-  }
 }

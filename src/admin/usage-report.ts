@@ -1,5 +1,6 @@
 import { aiCosts, roundEur } from "../ai/costs.ts";
 import type { Db } from "../db/client.ts";
+import { usageRows } from "../db/sqlite/usage.ts";
 import { DAY } from "../lib/clock.ts";
 
 export const USAGE_DEFAULT_DAYS = 30;
@@ -46,31 +47,13 @@ function percentile(sorted: number[], p: number): number | null {
  * real calls, the probes apart; total and average from aiCosts, so both
  * reports agree). Everything from processing_runs and ai_calls, nothing estimated.
  */
-export function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): UsageReport {
+export async function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): Promise<UsageReport> {
   const since = now.getTime() - days * DAY;
-  const sqlite = db.$client;
-  const answers = sqlite
-    .query(
-      `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day,
-              sum(status = 'done') AS answers, sum(status = 'failed') AS failed
-         FROM processing_runs WHERE created_at >= ? GROUP BY day ORDER BY day`,
-    )
-    .all(since) as Array<{ day: string; answers: number; failed: number }>;
-  const spend = sqlite
-    .query(
-      `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, coalesce(sum(cost_eur), 0) AS eur
-         FROM ai_calls WHERE created_at >= ? AND purpose <> 'probe' GROUP BY day`,
-    )
-    .all(since) as Array<{ day: string; eur: number }>;
+  const { answers, spend, calls, top, probes } = await usageRows(db, since, TOP_USERS);
   const perDay = new Map(answers.map((a) => [a.day, { ...a, eur: 0 }]));
   // A day with calls but no run (a clarification, a run begun the day before) still has its spend.
   for (const d of spend) perDay.set(d.day, { ...(perDay.get(d.day) ?? { day: d.day, answers: 0, failed: 0 }), eur: roundEur(d.eur) });
 
-  const calls = sqlite
-    .query(
-      "SELECT model, outcome, latency_ms AS ms, tokens_in AS i, tokens_out AS o, cost_eur AS eur FROM ai_calls WHERE created_at >= ? AND purpose <> 'probe'",
-    )
-    .all(since) as Array<{ model: string; outcome: string; ms: number; i: number | null; o: number | null; eur: number | null }>;
   const byModel = new Map<string, { ok: number[]; failed: number; tokensIn: number; tokensOut: number; eur: number }>();
   for (const c of calls) {
     const m = byModel.get(c.model) ?? { ok: [], failed: 0, tokensIn: 0, tokensOut: 0, eur: 0 };
@@ -100,21 +83,7 @@ export function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS): Usage
     })
     .sort((a, b) => b.calls - a.calls || a.model.localeCompare(b.model));
 
-  const top = sqlite
-    .query(
-      `SELECT t.user_id, u.email, t.tokens_in, t.tokens_out,
-              (SELECT count(*) FROM processing_runs r WHERE r.user_id = t.user_id AND r.status = 'done' AND r.created_at >= ?) AS answers
-         FROM (SELECT user_id, sum(coalesce(tokens_in, 0)) AS tokens_in, sum(coalesce(tokens_out, 0)) AS tokens_out
-                 FROM ai_calls WHERE created_at >= ? AND user_id IS NOT NULL AND purpose <> 'probe' GROUP BY user_id) t
-         LEFT JOIN users u ON u.id = t.user_id
-        ORDER BY t.tokens_in + t.tokens_out DESC, t.user_id LIMIT ?`,
-    )
-    .all(since, since, TOP_USERS) as UsageReport["top_users"];
-
-  const probes = sqlite.query("SELECT coalesce(sum(cost_eur), 0) AS eur FROM ai_calls WHERE created_at >= ? AND purpose = 'probe'").get(since) as {
-    eur: number;
-  };
-  const costs = aiCosts(db, now, days);
+  const costs = await aiCosts(db, now, days);
   return {
     days,
     since: new Date(since).toISOString(),

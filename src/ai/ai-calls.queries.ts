@@ -3,10 +3,10 @@ import { aiCalls } from "../db/schema/index.ts";
 
 export type AiCallLog = typeof aiCalls.$inferInsert;
 
-export function insertAiCall(db: Db, row: AiCallLog): void {
-  db.insert(aiCalls).values(row).run();
+export async function insertAiCall(db: Db, row: AiCallLog): Promise<void> {
+  await db.insert(aiCalls).values(row);
 }
 
-export function insertAiCalls(db: Db, rows: AiCallLog[]): void {
-  if (rows.length > 0) db.insert(aiCalls).values(rows).run();
+export async function insertAiCalls(db: Db, rows: AiCallLog[]): Promise<void> {
+  if (rows.length > 0) await db.insert(aiCalls).values(rows);
 }

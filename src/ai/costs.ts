@@ -1,3 +1,4 @@
+import { first } from "../db/transaction.ts";
 import { and, count, eq, gte, sql, sum } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { aiCalls, processingRuns } from "../db/schema/index.ts";
@@ -19,24 +20,28 @@ export type AiCosts = {
 export const roundEur = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /** What the AI calls cost over the last `days` days, from ai_calls.cost_eur (the price table at call time). */
-export function aiCosts(db: Db, now: Date, days = 30): AiCosts {
+export async function aiCosts(db: Db, now: Date, days = 30): Promise<AiCosts> {
   const since = new Date(now.getTime() - days * DAY);
   const inWindow = gte(aiCalls.createdAt, since);
   const eur = sql<number>`coalesce(sum(${aiCalls.costEur}), 0)`;
   const day = sql<string>`strftime('%Y-%m-%d', ${aiCalls.createdAt} / 1000, 'unixepoch')`;
-  const byDay = db.select({ day, eur }).from(aiCalls).where(inWindow).groupBy(day).orderBy(day).all();
-  const byModel = db.select({ model: aiCalls.model, calls: count(), eur }).from(aiCalls).where(inWindow).groupBy(aiCalls.model).orderBy(sql`2 desc`).all();
-  const answering = db
-    .select({ eur: sum(aiCalls.costEur) })
-    .from(aiCalls)
-    .where(and(inWindow, sql`${aiCalls.purpose} in ('answer', 'synthesis')`))
-    .get();
-  const answers =
+  const byDay = await db.select({ day, eur }).from(aiCalls).where(inWindow).groupBy(day).orderBy(day);
+  const byModel = await db.select({ model: aiCalls.model, calls: count(), eur }).from(aiCalls).where(inWindow).groupBy(aiCalls.model).orderBy(sql`2 desc`);
+  const answering = await first(
     db
-      .select({ n: count() })
-      .from(processingRuns)
-      .where(and(eq(processingRuns.status, "done"), gte(processingRuns.finishedAt, since)))
-      .get()?.n ?? 0;
+      .select({ eur: sum(aiCalls.costEur) })
+      .from(aiCalls)
+      .where(and(inWindow, sql`${aiCalls.purpose} in ('answer', 'synthesis')`)),
+  );
+  const answers =
+    (
+      await first(
+        db
+          .select({ n: count() })
+          .from(processingRuns)
+          .where(and(eq(processingRuns.status, "done"), gte(processingRuns.finishedAt, since))),
+      )
+    )?.n ?? 0;
   const total = byDay.reduce((s, d) => s + Number(d.eur), 0);
   return {
     days,

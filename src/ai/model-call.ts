@@ -43,13 +43,13 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
   const client = deps.ai.clients[model.provider];
   const started = performance.now();
   const deadlineAt = started + opts.timeoutMs;
-  if (!client) return finish(deps, model, opts, { ok: false, latencyMs: 0, costEur: 0, ...failure("error", frChat.reason.noKey) }, true);
+  if (!client) return await finish(deps, model, opts, { ok: false, latencyMs: 0, costEur: 0, ...failure("error", frChat.reason.noKey) }, true);
   let outcome = await attempt(deps, model, req, opts, deadlineAt);
   let streamed = outcome.streamed;
   const wait = outcome.ok ? 0 : (outcome.retryAfterMs ?? RETRY_PAUSE_MS);
   // A retry after text was shown would show it twice; a retry that cannot finish in time is not made.
   if (!outcome.ok && outcome.retryable && !streamed && deadlineAt - performance.now() > wait + MIN_RETRY_WINDOW_MS && !opts.signal?.aborted) {
-    finish(deps, model, opts, outcome, false);
+    await finish(deps, model, opts, outcome, false);
     deps.log.info("ai call retried", { model: model.name, purpose: opts.purpose, reason: outcome.reason, wait_ms: Math.round(wait) });
     await Bun.sleep(wait);
     outcome = await attempt(deps, model, req, opts, deadlineAt);
@@ -57,7 +57,7 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
   } else if (!outcome.ok && outcome.retryable && !streamed) {
     deps.log.info("ai call not retried: the wait does not fit the deadline", { model: model.name, purpose: opts.purpose, wait_ms: Math.round(wait) });
   }
-  return finish(deps, model, opts, outcome, true);
+  return await finish(deps, model, opts, outcome, true);
 }
 
 type Attempt = CallOutcome & { streamed: boolean };
@@ -106,7 +106,7 @@ async function attempt(deps: Deps, model: ModelDef, req: CompletionRequest, opts
 }
 
 /** Logs one attempt (and, for the last one, feeds the breaker); returns the outcome without the bookkeeping. */
-function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: CallOutcome & { streamed?: boolean }, last: boolean): CallOutcome {
+async function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: CallOutcome & { streamed?: boolean }, last: boolean): Promise<CallOutcome> {
   const { ai, clock, db, log } = deps;
   const now = clock.now();
   const { streamed: _streamed, ...result } = outcome;
@@ -139,7 +139,7 @@ function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: CallOut
   };
   try {
     if (opts.deferLog) opts.deferLog.push(row);
-    else insertAiCall(db, row);
+    else await insertAiCall(db, row);
   } catch (e) {
     // The log is for operators; losing one line must not lose the user's answer.
     log.warn("ai call not logged", { model: model.name, error: e });

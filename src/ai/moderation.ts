@@ -63,7 +63,7 @@ export async function moderate(deps: Deps, text: string, ctx: { userId: number; 
     } finally {
       clearTimeout(timer);
     }
-    insertAiCall(deps.db, {
+    await insertAiCall(deps.db, {
       userId: ctx.userId,
       conversationId: ctx.conversationId ?? null,
       model: "omni-moderation-latest",

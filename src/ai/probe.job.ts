@@ -15,7 +15,7 @@ export async function probeModels(deps: Deps) {
   const due = deps.ai.availability.dueForProbe(deps.clock.now().getTime());
   const models = deps.ai.models.filter((m) => due.includes(m.key));
   const timeoutMs = Math.min(PROBE_TIMEOUT_MS, deps.ai.timeoutMs);
-  const results = await Promise.all(models.map((m) => callModel(deps, m, PROBE_REQUEST, { purpose: "probe", timeoutMs })));
+  const results = await Promise.all(models.map(async (m) => await callModel(deps, m, PROBE_REQUEST, { purpose: "probe", timeoutMs })));
   return Object.fromEntries(models.map((m, i) => [m.name, results[i]!.ok ? "ok" : "ko"]));
 }
 

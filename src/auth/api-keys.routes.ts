@@ -15,12 +15,12 @@ const idParam = z.object({ id: z.coerce.number({ error: "Identifiant de clé inv
  */
 export const apiKeyRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .get("/", (c) => c.json({ keys: listApiKeys(c.var.deps.db, c.var.user.id).map(toPublicApiKey) }))
-  .post("/", validate("json", createBody), (c) => {
-    const { key, secret } = createApiKey(c.var.deps.db, c.var.user.id, c.req.valid("json").name, c.var.deps.clock.now());
+  .get("/", async (c) => c.json({ keys: (await listApiKeys(c.var.deps.db, c.var.user.id)).map(toPublicApiKey) }))
+  .post("/", validate("json", createBody), async (c) => {
+    const { key, secret } = await createApiKey(c.var.deps.db, c.var.user.id, c.req.valid("json").name, c.var.deps.clock.now());
     return c.json({ ...key, secret }, 201);
   })
-  .delete("/:id", validate("param", idParam), (c) => {
-    revokeApiKey(c.var.deps.db, c.var.user.id, c.req.valid("param").id, c.var.deps.clock.now());
+  .delete("/:id", validate("param", idParam), async (c) => {
+    await revokeApiKey(c.var.deps.db, c.var.user.id, c.req.valid("param").id, c.var.deps.clock.now());
     return c.json({ success: true });
   });

@@ -19,8 +19,8 @@ import { revokeSession } from "./sessions.ts";
 export { AUTH_LIMITS };
 
 const ipLimit = (name: keyof typeof AUTH_LIMITS) => ipRateLimit({ name: `auth.${name}`, ...AUTH_LIMITS[name].ip });
-const accountLimit = (c: Context<AppEnv>, name: "register" | "twoFactorVerify" | "forgotPassword", email: string) =>
-  consumeLimit(c.var.rateLimits, `auth.${name}`, email, AUTH_LIMITS[name].account);
+const accountLimit = async (c: Context<AppEnv>, name: "register" | "twoFactorVerify" | "forgotPassword", email: string) =>
+  await consumeLimit(c.var.rateLimits, `auth.${name}`, email, AUTH_LIMITS[name].account);
 
 function meta(c: Context<AppEnv>): RequestMeta {
   return { ip: clientIp(c), userAgent: c.req.header("user-agent") ?? null };
@@ -29,7 +29,7 @@ function meta(c: Context<AppEnv>): RequestMeta {
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", ipLimit("register"), validate("json", registerSchema), async (c) => {
     const input = c.req.valid("json");
-    accountLimit(c, "register", input.email);
+    await accountLimit(c, "register", input.email);
     return c.json(await register(c.var.deps, input, meta(c)), 200);
   })
   .post("/login", ipLimit("login"), validate("json", credentialsSchema), async (c) => {
@@ -45,26 +45,26 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/2fa/verify", ipLimit("twoFactorVerify"), validate("json", verifySchema), async (c) => {
     const input = c.req.valid("json");
     // Per pending login: a stranger's tries without the id never use up the owner's.
-    accountLimit(c, "twoFactorVerify", `${input.email}:${input.pending_login ?? "-"}`);
-    const { deviceToken, ...signedIn } = verifyTwoFactorCode(c.var.deps, c.var.rateLimits, input, meta(c));
+    await accountLimit(c, "twoFactorVerify", `${input.email}:${input.pending_login ?? "-"}`);
+    const { deviceToken, ...signedIn } = await verifyTwoFactorCode(c.var.deps, c.var.rateLimits, input, meta(c));
     if (deviceToken) setDeviceCookie(c, deviceToken, c.var.deps.config);
     return c.json(signedIn, 200);
   })
   .get("/me", requireUser, (c) => c.json(toPublicUser(c.var.user, c.var.deps.clock.now()), 200))
-  .post("/logout", requireUser, (c) => {
-    revokeSession(c.var.deps.db, c.var.sessionId, c.var.deps.clock.now());
+  .post("/logout", requireUser, async (c) => {
+    await revokeSession(c.var.deps.db, c.var.sessionId, c.var.deps.clock.now());
     return c.json({ success: true, message: frAnswers.loggedOut }, 200);
   })
-  .post("/forgot-password", ipLimit("forgotPassword"), validate("json", forgotSchema), (c) => {
+  .post("/forgot-password", ipLimit("forgotPassword"), validate("json", forgotSchema), async (c) => {
     const { email } = c.req.valid("json");
-    accountLimit(c, "forgotPassword", email);
-    requestPasswordReset(c.var.deps, email);
+    await accountLimit(c, "forgotPassword", email);
+    await requestPasswordReset(c.var.deps, email);
     return c.json({ success: true, message: frAnswers.resetMailSent }, 200);
   })
-  .get("/validate-reset-token/:token", validate("param", resetTokenParam), (c) => {
+  .get("/validate-reset-token/:token", validate("param", resetTokenParam), async (c) => {
     // The reset form opens now: its new password will be checked against the common list.
     warmCommonPasswords();
-    return c.json(checkResetToken(c.var.deps, c.req.valid("param").token), 200);
+    return c.json(await checkResetToken(c.var.deps, c.req.valid("param").token), 200);
   })
   .post("/reset-password", validate("json", resetSchema), async (c) => {
     const input = c.req.valid("json");

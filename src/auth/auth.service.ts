@@ -22,9 +22,9 @@ export function twoFactorApplies(config: Config, user: UserRow): boolean {
   return user.isAdmin || user.twoFactorEnabled;
 }
 
-export function signIn(deps: Pick<Deps, "db" | "clock">, user: UserRow, meta: RequestMeta): SignedIn {
+export async function signIn(deps: Pick<Deps, "db" | "clock">, user: UserRow, meta: RequestMeta): Promise<SignedIn> {
   const now = deps.clock.now();
-  return { user: toPublicUser(user, now), token: createSession(deps.db, user.id, now, meta) };
+  return { user: toPublicUser(user, now), token: await createSession(deps.db, user.id, now, meta) };
 }
 
 export async function register(
@@ -41,7 +41,7 @@ export async function register(
   });
   // The account exists whatever the mail server does: the welcome mail never blocks registration.
   void sendInBackground(deps.mailer, deps.log, welcomeMail({ to: user.email, firstName: user.firstName, publicUrl: deps.config.publicUrl }));
-  return signIn(deps, user, meta);
+  return await signIn(deps, user, meta);
 }
 
 /** Signed in, or two-factor needed (202) when it applies and this device is not remembered. */
@@ -59,9 +59,9 @@ export async function login(
   meta: RequestMeta,
 ): Promise<SignedIn | { pendingLogin: string }> {
   const { user, locked } = await checkCredentialsThrottled(deps, store, input.email, input.password);
-  if (locked || (twoFactorApplies(deps.config, user) && !isRememberedDevice(deps.db, user.id, deviceToken, deps.clock.now()))) {
+  if (locked || (twoFactorApplies(deps.config, user) && !(await isRememberedDevice(deps.db, user.id, deviceToken, deps.clock.now())))) {
     return { pendingLogin: randomToken(24) };
   }
-  clearLoginFailures(store, input.email);
-  return signIn(deps, user, meta);
+  await clearLoginFailures(store, input.email);
+  return await signIn(deps, user, meta);
 }

@@ -19,7 +19,7 @@ function dummyPasswordHash(): Promise<string> {
 
 /** The account of these credentials, or 401 with one message for unknown e-mail and wrong password alike. */
 export async function checkCredentials(deps: Pick<Deps, "db">, email: string, password: string): Promise<UserRow> {
-  const user = findUserByEmail(deps.db, email);
+  const user = await findUserByEmail(deps.db, email);
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
   const ok = await Bun.password.verify(password, hash).catch(() => false);
   if (!user || !ok) throw new AppError("INVALID_CREDENTIALS");
@@ -55,13 +55,13 @@ export type CheckedLogin = { user: UserRow; locked: boolean };
  */
 export async function checkCredentialsThrottled(deps: Pick<Deps, "db">, store: RateLimitStore, email: string, password: string): Promise<CheckedLogin> {
   const key = failureKey(email);
-  const attempt = store.hit(key, LOGIN_THROTTLE.windowMs);
+  const attempt = await store.hit(key, LOGIN_THROTTLE.windowMs);
   const failuresBefore = attempt.count - 1;
   const delay = loginDelayMs(failuresBefore);
   if (delay > 0) await Bun.sleep(delay);
   try {
     const user = await checkCredentials(deps, email, password);
-    store.undo(key);
+    await store.undo(key);
     return { user, locked: failuresBefore >= LOGIN_THROTTLE.lockAfter };
   } catch (e) {
     if (e instanceof AppError && e.code === "INVALID_CREDENTIALS" && attempt.count > LOGIN_THROTTLE.lockAfter) {
@@ -72,6 +72,6 @@ export async function checkCredentialsThrottled(deps: Pick<Deps, "db">, store: R
 }
 
 /** A completed sign-in (password, or password and code) forgets the failed attempts. */
-export function clearLoginFailures(store: RateLimitStore, email: string): void {
-  store.reset(failureKey(email));
+export async function clearLoginFailures(store: RateLimitStore, email: string): Promise<void> {
+  await store.reset(failureKey(email));
 }

@@ -1,4 +1,4 @@
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import type { Deps } from "../deps.ts";
 import { HOUR, MINUTE } from "../lib/clock.ts";
 import { AppError, errorMessage } from "../lib/errors.ts";
@@ -17,13 +17,16 @@ const RESET_TTL_MS = HOUR;
  * account's older links, so only the newest mail works. Used by
  * forgot-password and by the CLI's `users reset-password <email>`.
  */
-export function createPasswordResetLink(deps: Pick<Deps, "db" | "clock" | "config">, userId: number): { url: string; token: string; expiresAt: Date } {
+export async function createPasswordResetLink(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  userId: number,
+): Promise<{ url: string; token: string; expiresAt: Date }> {
   const now = deps.clock.now();
   const token = randomToken(32);
   const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
-  immediate(deps.db, () => {
-    useResetTokens(deps.db, userId, now);
-    insertResetToken(deps.db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
+  await transaction(deps.db, async (tx) => {
+    await useResetTokens(tx, userId, now);
+    await insertResetToken(tx, { userId, tokenHash: sha256(token), createdAt: now, expiresAt });
   });
   return { url: `${deps.config.publicUrl}/reset-password?token=${token}`, token, expiresAt };
 }
@@ -33,18 +36,18 @@ export function createPasswordResetLink(deps: Pick<Deps, "db" | "clock" | "confi
  * time: the link is mailed in the background, and a mail failure is logged
  * and kept in mail_outbox (status failed) instead of revealing the account.
  */
-export function requestPasswordReset(deps: Deps, email: string): void {
-  const user = findUserByEmail(deps.db, email);
+export async function requestPasswordReset(deps: Deps, email: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
   if (!user) return;
-  const link = createPasswordResetLink(deps, user.id);
+  const link = await createPasswordResetLink(deps, user.id);
   void sendInBackground(deps.mailer, deps.log, passwordResetMail({ to: user.email, firstName: user.firstName, url: link.url, minutes: RESET_TTL_MS / MINUTE }));
 }
 
 export type ResetTokenCheck = { valid: boolean; email: string | null; expires_in_minutes: number; error: string | null };
 
-export function checkResetToken(deps: Pick<Deps, "db" | "clock">, token: string): ResetTokenCheck {
+export async function checkResetToken(deps: Pick<Deps, "db" | "clock">, token: string): Promise<ResetTokenCheck> {
   const now = deps.clock.now();
-  const row = findLiveResetToken(deps.db, sha256(token), now);
+  const row = await findLiveResetToken(deps.db, sha256(token), now);
   if (!row) return { valid: false, email: null, expires_in_minutes: 0, error: errorMessage("RESET_TOKEN_INVALID") };
   const minutes = Math.max(1, Math.ceil((row.expiresAt.getTime() - now.getTime()) / MINUTE));
   return { valid: true, email: row.email, expires_in_minutes: minutes, error: null };
@@ -58,15 +61,15 @@ export function checkResetToken(deps: Pick<Deps, "db" | "clock">, token: string)
 export async function resetPassword(deps: Deps, token: string, newPassword: string): Promise<void> {
   const tokenHash = sha256(token);
   // Cheap refusal first: a bad token never costs an argon2 hash.
-  if (!findLiveResetToken(deps.db, tokenHash, deps.clock.now())) throw new AppError("RESET_TOKEN_INVALID");
+  if (!(await findLiveResetToken(deps.db, tokenHash, deps.clock.now()))) throw new AppError("RESET_TOKEN_INVALID");
   await assertNotCommonPassword(newPassword);
   const passwordHash = await Bun.password.hash(newPassword, { algorithm: "argon2id" });
-  const userId = immediate(deps.db, () => {
+  const userId = await transaction(deps.db, async (tx) => {
     const now = deps.clock.now();
-    const row = findLiveResetToken(deps.db, tokenHash, now);
-    if (!row || !findUserById(deps.db, row.userId)) throw new AppError("RESET_TOKEN_INVALID");
-    updateUser(deps.db, row.userId, { passwordHash, updatedAt: now });
-    revokeCredentials(deps.db, row.userId, now);
+    const row = await findLiveResetToken(tx, tokenHash, now);
+    if (!row || !(await findUserById(tx, row.userId))) throw new AppError("RESET_TOKEN_INVALID");
+    await updateUser(tx, row.userId, { passwordHash, updatedAt: now });
+    await revokeCredentials(tx, row.userId, now);
     return row.userId;
   });
   deps.log.info("password reset", { user_id: userId });

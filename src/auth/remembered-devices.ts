@@ -13,15 +13,15 @@ const DEVICE_COOKIE = "unisson_device";
 const COOKIE_PATH = "/api/auth";
 
 /** Stores the device (hashed) and returns the token for the cookie. */
-export function rememberDevice(db: Db, userId: number, now: Date): string {
+export async function rememberDevice(db: Db, userId: number, now: Date): Promise<string> {
   const token = randomToken(32);
-  insertDevice(db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt: new Date(now.getTime() + DEVICE_TTL_MS) });
+  await insertDevice(db, { userId, tokenHash: sha256(token), createdAt: now, expiresAt: new Date(now.getTime() + DEVICE_TTL_MS) });
   return token;
 }
 
-export function isRememberedDevice(db: Db, userId: number, token: string | undefined, now: Date): boolean {
+export async function isRememberedDevice(db: Db, userId: number, token: string | undefined, now: Date): Promise<boolean> {
   if (!token || token.length > 200) return false;
-  return findLiveDevice(db, userId, sha256(token), now) !== undefined;
+  return (await findLiveDevice(db, userId, sha256(token), now)) !== undefined;
 }
 
 export function readDeviceCookie(c: Context): string | undefined {

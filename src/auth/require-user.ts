@@ -13,7 +13,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const { db, clock } = c.var.deps;
   const token = bearerToken(c.req.header("authorization"));
-  const found = token ? findSession(db, token, clock.now()) : undefined;
+  const found = token ? await findSession(db, token, clock.now()) : undefined;
   if (!found) throw new AppError("UNAUTHENTICATED");
   c.set("user", found.user);
   c.set("sessionId", found.sessionId);

@@ -10,9 +10,9 @@ import { revokeAllSessions } from "./sessions.ts";
  * new ones without signing in again (docs/SECURITY.md, "Privilege changes").
  * `keepSessionId` spares the session that made the change on its own account.
  */
-export function revokeCredentials(db: Db, userId: number, now: Date, keepSessionId?: number): void {
-  revokeAllSessions(db, userId, now, keepSessionId);
-  revokeDevices(db, userId, now);
-  endCodes(db, userId, now);
-  useResetTokens(db, userId, now);
+export async function revokeCredentials(db: Db, userId: number, now: Date, keepSessionId?: number): Promise<void> {
+  await revokeAllSessions(db, userId, now, keepSessionId);
+  await revokeDevices(db, userId, now);
+  await endCodes(db, userId, now);
+  await useResetTokens(db, userId, now);
 }

@@ -15,19 +15,17 @@ function expiryFrom(createdAt: Date, now: Date): Date {
 }
 
 /** Opens a session and returns its bearer token (only the hash is stored). */
-export function createSession(db: Db, userId: number, now: Date, meta: { ip?: string | null; userAgent?: string | null } = {}): string {
+export async function createSession(db: Db, userId: number, now: Date, meta: { ip?: string | null; userAgent?: string | null } = {}): Promise<string> {
   const token = randomToken(32);
-  db.insert(sessions)
-    .values({
-      userId,
-      tokenHash: sha256(token),
-      createdAt: now,
-      lastSeenAt: now,
-      expiresAt: expiryFrom(now, now),
-      ip: meta.ip ?? null,
-      userAgent: meta.userAgent?.slice(0, 300) ?? null,
-    })
-    .run();
+  await db.insert(sessions).values({
+    userId,
+    tokenHash: sha256(token),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: expiryFrom(now, now),
+    ip: meta.ip ?? null,
+    userAgent: meta.userAgent?.slice(0, 300) ?? null,
+  });
   return token;
 }
 
@@ -57,35 +55,35 @@ function prepareLookups(db: Db) {
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
 
 /** The live session of a bearer token and its user, or undefined (unknown, expired or revoked). */
-export function findSession(db: Db, token: string, now: Date): { sessionId: number; user: UserRow } | undefined {
+export async function findSession(db: Db, token: string, now: Date): Promise<{ sessionId: number; user: UserRow } | undefined> {
   let lookup = lookups.get(db);
   if (!lookup) lookups.set(db, (lookup = prepareLookups(db)));
   // Placeholders bind raw driver values: expires_at is stored in milliseconds.
-  const session = lookup.session.get({ hash: sha256(token), now: now.getTime() });
+  const [session] = await lookup.session.execute({ hash: sha256(token), now: now.getTime() });
   if (!session) return undefined;
   // A user deleted between the two reads took their sessions with them (cascade): no session then.
-  const user = lookup.user.get({ id: session.userId });
+  const [user] = await lookup.user.execute({ id: session.userId });
   if (!user) return undefined;
   // Sliding expiry, written at most once an hour so reads stay reads.
   if (now.getTime() - session.lastSeenAt.getTime() > HOUR) {
-    db.update(sessions)
+    await db
+      .update(sessions)
       .set({ lastSeenAt: now, expiresAt: expiryFrom(session.createdAt, now) })
-      .where(eq(sessions.id, session.id))
-      .run();
+      .where(eq(sessions.id, session.id));
   }
   return { sessionId: session.id, user };
 }
 
-export function revokeSession(db: Db, sessionId: number, now: Date): void {
-  db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId)).run();
+export async function revokeSession(db: Db, sessionId: number, now: Date): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
 }
 
 /** Revokes every live session of the user, except `keepId` (the one making the change, when it is theirs). */
-export function revokeAllSessions(db: Db, userId: number, now: Date, keepId?: number): void {
+export async function revokeAllSessions(db: Db, userId: number, now: Date, keepId?: number): Promise<void> {
   const conds = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
   if (keepId !== undefined) conds.push(ne(sessions.id, keepId));
-  db.update(sessions)
+  await db
+    .update(sessions)
     .set({ revokedAt: now })
-    .where(and(...conds))
-    .run();
+    .where(and(...conds));
 }

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import type { Deps } from "../deps.ts";
 import { MINUTE } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
@@ -48,17 +48,17 @@ export async function requestTwoFactorCode(
   input: { email: string; password: string; pending_login?: string },
 ): Promise<void> {
   const { user } = await checkCredentialsThrottled(deps, store, input.email, input.password);
-  consumeLimit(store, "auth.twoFactorRequest", user.email, AUTH_LIMITS.twoFactorRequest.account);
+  await consumeLimit(store, "auth.twoFactorRequest", user.email, AUTH_LIMITS.twoFactorRequest.account);
   const now = deps.clock.now();
   const code = randomDigits(6);
-  const reserved = immediate(deps.db, () => {
-    const last = latestCode(deps.db, user.id);
+  const reserved = await transaction(deps.db, async (tx) => {
+    const last = await latestCode(tx, user.id);
     const waited = last ? now.getTime() - last.createdAt.getTime() : Infinity;
     if (waited < RESEND_AFTER_MS) {
       const seconds = Math.ceil((RESEND_AFTER_MS - waited) / 1000);
       throw new AppError("TWO_FACTOR_TOO_SOON", undefined, { "Retry-After": String(seconds) });
     }
-    return insertCode(deps.db, {
+    return await insertCode(tx, {
       userId: user.id,
       codeHash: hashCode(user.id, code),
       loginHash: loginHashOf(input.pending_login),
@@ -69,14 +69,14 @@ export async function requestTwoFactorCode(
   try {
     await deps.mailer.send(twoFactorCodeMail({ to: user.email, firstName: user.firstName, code, minutes: CODE_TTL_MS / MINUTE }));
   } catch (e) {
-    deleteCode(deps.db, reserved.id);
+    await deleteCode(deps.db, reserved.id);
     throw e instanceof AppError ? e : new AppError("MAIL_FAILED");
   }
-  endCodes(deps.db, user.id, deps.clock.now(), reserved.id);
+  await endCodes(deps.db, user.id, deps.clock.now(), reserved.id);
 }
 
 /**
- * Spends a code of the user's (call inside an immediate transaction),
+ * Spends a code of the user's (call inside a transaction, with its handle),
  * among the live codes of the same pending login (or the unbound ones when
  * no id is sent): true when it matches, which ends them all; false after
  * counting one try against each of those codes (the 5th ends a code).
@@ -84,19 +84,19 @@ export async function requestTwoFactorCode(
  * nothing at all, so a stranger who knows only the e-mail cannot lock its
  * owner out. Shared by sign-in and account deletion.
  */
-export function spendTwoFactorCode(deps: Pick<Deps, "db">, userId: number, code: string, now: Date, pendingLogin?: string): boolean {
+export async function spendTwoFactorCode(deps: Pick<Deps, "db">, userId: number, code: string, now: Date, pendingLogin?: string): Promise<boolean> {
   const hash = hashCode(userId, code);
   const loginHash = loginHashOf(pendingLogin);
-  const live = liveCodes(deps.db, userId, now).filter((c) => c.loginHash === loginHash);
+  const live = (await liveCodes(deps.db, userId, now)).filter((c) => c.loginHash === loginHash);
   const match = live.find((c) => sameHash(c.codeHash, hash));
   if (!match) {
     for (const c of live) {
       const tries = c.failedAttempts + 1;
-      setCodeAttempts(deps.db, c.id, tries, tries >= MAX_TRIES_PER_CODE ? now : null);
+      await setCodeAttempts(deps.db, c.id, tries, tries >= MAX_TRIES_PER_CODE ? now : null);
     }
     return false;
   }
-  endCodes(deps.db, userId, now);
+  await endCodes(deps.db, userId, now);
   return true;
 }
 
@@ -104,21 +104,21 @@ export function spendTwoFactorCode(deps: Pick<Deps, "db">, userId: number, code:
  * Checks a code (spendTwoFactorCode). Right: the code is used up and a
  * session opens (plus a remembered device when asked), in one transaction.
  */
-export function verifyTwoFactorCode(
+export async function verifyTwoFactorCode(
   deps: Deps,
   store: RateLimitStore,
   input: { email: string; code: string; remember_device: boolean; pending_login?: string },
   meta: RequestMeta,
-): SignedIn & { deviceToken?: string } {
-  const user = findUserByEmail(deps.db, input.email);
+): Promise<SignedIn & { deviceToken?: string }> {
+  const user = await findUserByEmail(deps.db, input.email);
   if (!user) throw new AppError("TWO_FACTOR_CODE_INVALID");
   const now = deps.clock.now();
-  const outcome = immediate(deps.db, () => {
-    if (!spendTwoFactorCode(deps, user.id, input.code, now, input.pending_login)) return undefined;
-    const deviceToken = input.remember_device ? rememberDevice(deps.db, user.id, now) : undefined;
-    return { ...signIn(deps, user, meta), deviceToken };
+  const outcome = await transaction(deps.db, async (tx) => {
+    if (!(await spendTwoFactorCode({ ...deps, db: tx }, user.id, input.code, now, input.pending_login))) return undefined;
+    const deviceToken = input.remember_device ? await rememberDevice(tx, user.id, now) : undefined;
+    return { ...(await signIn({ ...deps, db: tx }, user, meta)), deviceToken };
   });
   if (!outcome) throw new AppError("TWO_FACTOR_CODE_INVALID");
-  clearLoginFailures(store, user.email);
+  await clearLoginFailures(store, user.email);
   return outcome;
 }

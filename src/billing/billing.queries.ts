@@ -1,3 +1,4 @@
+import { first } from "../db/transaction.ts";
 import { and, desc, eq, gt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { billingChanges, type UserRow, users } from "../db/schema/index.ts";
@@ -24,23 +25,25 @@ export type EntitlementValues = Partial<
 >;
 
 /** One UPDATE of the given columns; `guard` adds conditions (the state the caller read), so a concurrent writer wins cleanly. */
-export function writeEntitlements(db: Db, userId: number, values: EntitlementValues, now: Date, guard?: SQL): UserRow | undefined {
-  return db
-    .update(users)
-    .set({ ...values, updatedAt: now })
-    .where(guard ? and(eq(users.id, userId), guard) : eq(users.id, userId))
-    .returning()
-    .get();
+export async function writeEntitlements(db: Db, userId: number, values: EntitlementValues, now: Date, guard?: SQL): Promise<UserRow | undefined> {
+  return await first(
+    db
+      .update(users)
+      .set({ ...values, updatedAt: now })
+      .where(guard ? and(eq(users.id, userId), guard) : eq(users.id, userId))
+      .returning(),
+  );
 }
 
 /** Adds `delta` to plan_queries (an upgrade adds the new plan's allowance to what remains). */
-export function addPlanQueries(db: Db, userId: number, delta: number, now: Date): UserRow | undefined {
-  return db
-    .update(users)
-    .set({ planQueries: sql`${users.planQueries} + ${delta}`, updatedAt: now })
-    .where(eq(users.id, userId))
-    .returning()
-    .get();
+export async function addPlanQueries(db: Db, userId: number, delta: number, now: Date): Promise<UserRow | undefined> {
+  return await first(
+    db
+      .update(users)
+      .set({ planQueries: sql`${users.planQueries} + ${delta}`, updatedAt: now })
+      .where(eq(users.id, userId))
+      .returning(),
+  );
 }
 
 /**
@@ -48,30 +51,31 @@ export function addPlanQueries(db: Db, userId: number, delta: number, now: Date)
  * below zero nor above `max` when given. Returns the balance before and the
  * row after, so the caller knows how many really moved.
  */
-export function moveBalance(
+export async function moveBalance(
   db: Db,
   userId: number,
   balance: "planQueries" | "extraQueries",
   delta: number,
   now: Date,
   max?: number,
-): { before: number; row: UserRow } | undefined {
+): Promise<{ before: number; row: UserRow } | undefined> {
   const column = users[balance];
-  const before = db.select({ n: column }).from(users).where(eq(users.id, userId)).get()?.n;
+  const before = (await first(db.select({ n: column }).from(users).where(eq(users.id, userId))))?.n;
   if (before === undefined) return undefined;
   const moved = max === undefined ? sql`MAX(0, ${column} + ${delta})` : sql`MAX(0, MIN(${max}, ${column} + ${delta}))`;
-  const row = db
-    .update(users)
-    .set({ [balance]: moved, updatedAt: now })
-    .where(eq(users.id, userId))
-    .returning()
-    .get()!;
+  const row = (await first(
+    db
+      .update(users)
+      .set({ [balance]: moved, updatedAt: now })
+      .where(eq(users.id, userId))
+      .returning(),
+  ))!;
   return { before, row };
 }
 
 /** Sets both balances (admin's "remaining requests"). */
-export function writeBalances(db: Db, userId: number, planQueries: number, extraQueries: number, now: Date): UserRow | undefined {
-  return db.update(users).set({ planQueries, extraQueries, updatedAt: now }).where(eq(users.id, userId)).returning().get();
+export async function writeBalances(db: Db, userId: number, planQueries: number, extraQueries: number, now: Date): Promise<UserRow | undefined> {
+  return await first(db.update(users).set({ planQueries, extraQueries, updatedAt: now }).where(eq(users.id, userId)).returning());
 }
 
 /** The SQL twin of effectivePlan(): a user who may spend a request right now. */
@@ -89,56 +93,56 @@ export type QuotaSource = "plan" | "extra";
  * nothing. Returns the balance it came from (refunds go back there), or null
  * when refused (trial over, plan expired, nothing left).
  */
-export function spendOneQuery(db: Db, userId: number, now: Date): QuotaSource | null {
-  const fromPlan = db
-    .update(users)
-    .set({ planQueries: sql`${users.planQueries} - 1`, updatedAt: now })
-    .where(and(eq(users.id, userId), activeAt(now), gt(users.planQueries, 0)))
-    .returning({ id: users.id })
-    .get();
+export async function spendOneQuery(db: Db, userId: number, now: Date): Promise<QuotaSource | null> {
+  const fromPlan = await first(
+    db
+      .update(users)
+      .set({ planQueries: sql`${users.planQueries} - 1`, updatedAt: now })
+      .where(and(eq(users.id, userId), activeAt(now), gt(users.planQueries, 0)))
+      .returning({ id: users.id }),
+  );
   if (fromPlan) return "plan";
-  const fromExtra = db
-    .update(users)
-    .set({ extraQueries: sql`${users.extraQueries} - 1`, updatedAt: now })
-    .where(and(eq(users.id, userId), activeAt(now), gt(users.extraQueries, 0)))
-    .returning({ id: users.id })
-    .get();
+  const fromExtra = await first(
+    db
+      .update(users)
+      .set({ extraQueries: sql`${users.extraQueries} - 1`, updatedAt: now })
+      .where(and(eq(users.id, userId), activeAt(now), gt(users.extraQueries, 0)))
+      .returning({ id: users.id }),
+  );
   return fromExtra ? "extra" : null;
 }
 
 /** Gives one request back to the balance it was spent from (final processing failed). */
-export function refundOneQuery(db: Db, userId: number, source: QuotaSource, now: Date): void {
+export async function refundOneQuery(db: Db, userId: number, source: QuotaSource, now: Date): Promise<void> {
   const column = source === "plan" ? users.planQueries : users.extraQueries;
-  db.update(users)
+  await db
+    .update(users)
     .set(source === "plan" ? { planQueries: sql`${column} + 1`, updatedAt: now } : { extraQueries: sql`${column} + 1`, updatedAt: now })
-    .where(eq(users.id, userId))
-    .run();
+    .where(eq(users.id, userId));
 }
 
 /** Trials past their days or out of requests become `expired` (written, not only displayed). */
-export function expireTrialRows(db: Db, now: Date): Array<{ id: number }> {
-  return db
+export async function expireTrialRows(db: Db, now: Date): Promise<Array<{ id: number }>> {
+  return await db
     .update(users)
     .set({ subscriptionType: "expired", planQueries: 0, updatedAt: now })
     .where(and(eq(users.subscriptionType, "trial"), sql`(${users.trialEndsAt} <= ${now.getTime()} OR ${users.planQueries} + ${users.extraQueries} <= 0)`))
-    .returning({ id: users.id })
-    .all();
+    .returning({ id: users.id });
 }
 
 export type BillingChangeRow = typeof billingChanges.$inferSelect;
 export type NewBillingChange = Omit<typeof billingChanges.$inferInsert, "id">;
 
-export function insertBillingChange(db: Db, row: NewBillingChange): void {
-  db.insert(billingChanges).values(row).run();
+export async function insertBillingChange(db: Db, row: NewBillingChange): Promise<void> {
+  await db.insert(billingChanges).values(row);
 }
 
 /** An account's billing changes, newest first. */
-export function selectBillingChanges(db: Db, userId: number, limit = 50): BillingChangeRow[] {
-  return db
+export async function selectBillingChanges(db: Db, userId: number, limit = 50): Promise<BillingChangeRow[]> {
+  return await db
     .select()
     .from(billingChanges)
     .where(eq(billingChanges.userId, userId))
     .orderBy(desc(billingChanges.createdAt), desc(billingChanges.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }

@@ -47,39 +47,39 @@ export const stripeRoutes = new Hono<AppEnv>()
   });
 
 export const subscriptionRoutes = new Hono<AppEnv>()
-  .get("/status", requireUser, (c) => c.json(subscriptionStatus(c.var.deps, c.var.user)))
+  .get("/status", requireUser, async (c) => c.json(await subscriptionStatus(c.var.deps, c.var.user)))
   .post("/request-change", requireUser, validate("json", changeBody), async (c) => {
     return c.json(await requestChange(c.var.deps, c.var.user, c.req.valid("json")));
   })
   .delete("/cancel-change", requireUser, async (c) => c.json(await cancelChange(c.var.deps, c.var.user)));
 
 export const promoRoutes = new Hono<AppEnv>()
-  .get("/my-code", requireUser, (c) => {
+  .get("/my-code", requireUser, async (c) => {
     const { db, clock } = c.var.deps;
     const user = c.var.user;
     const now = clock.now();
     const pro = effectivePlan(user, now) === "pro";
     const info: ReferralInfo = {
       has_code: pro,
-      code: pro ? ensureReferralCode(db, now, user) : null,
-      successful_referrals: successfulReferrals(db, user.id),
+      code: pro ? await ensureReferralCode(db, now, user) : null,
+      successful_referrals: await successfulReferrals(db, user.id),
       bonus_per_referral: REFERRAL_BONUS,
       message: pro ? frBilling.user.referralShare(REFERRAL_BONUS) : frBilling.user.referralGoPro(REFERRAL_BONUS),
     };
     return c.json(info);
   })
-  .post("/validate", requireUser, validate("json", promoBody), (c) => {
+  .post("/validate", requireUser, validate("json", promoBody), async (c) => {
     const { db, clock } = c.var.deps;
-    return c.json(promoValidation(() => resolvePromo(db, clock.now(), c.var.user, c.req.valid("json").code)));
+    return c.json(await promoValidation(async () => await resolvePromo(db, clock.now(), c.var.user, c.req.valid("json").code)));
   });
 
 type ReferralInfo = { has_code: boolean; code: string | null; successful_referrals: number; bonus_per_referral: number; message: string };
 type PromoValidation = { valid: boolean; message: string; code: string | null; kind: "referral" | "coupon" | null; percent_off: number | null };
 
 /** An unknown or unusable code is an answer, not an error: the promo field shows why. One shape for both. */
-function promoValidation(resolve: () => ResolvedPromo): PromoValidation {
+async function promoValidation(resolve: () => Promise<ResolvedPromo>): Promise<PromoValidation> {
   try {
-    const promo = resolve();
+    const promo = await resolve();
     return { valid: true, message: promo.message, code: promo.code, kind: promo.kind, percent_off: promo.kind === "coupon" ? promo.percentOff : null };
   } catch (e) {
     if (e instanceof AppError && e.code === "PROMO_INVALID") return { valid: false, message: e.message, code: null, kind: null, percent_off: null };

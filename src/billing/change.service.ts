@@ -1,7 +1,8 @@
+import { one } from "../db/transaction.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import { type BillingCycle, pendingPlanChanges, type UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addMonths } from "../lib/clock.ts";
@@ -31,14 +32,14 @@ export async function requestChange(deps: Deps, user: UserRow, input: ChangeInpu
   const plan = effectivePlan(user, now);
   if (plan !== "basic" && plan !== "pro") throw new AppError("NO_ACTIVE_SUBSCRIPTION");
   if (!user.stripeSubscriptionId) throw new AppError("CHECKOUT_REQUIRED");
-  if (findPendingChange(deps.db, user.id)) throw new AppError("CHANGE_PENDING");
+  if (await findPendingChange(deps.db, user.id)) throw new AppError("CHANGE_PENDING");
   const target = input.target_subscription_type;
   const cycle = target === "expired" ? null : (input.target_billing_cycle ?? user.billingCycle ?? "monthly");
   const offered = changeOptionsFor(plan, user.billingCycle).some((o) => o.target_plan === target && o.target_billing_cycle === cycle);
   if (!offered) throw new AppError("CHANGE_NOT_OFFERED");
   requireStripe(deps.stripe);
   if (target !== "expired" && isUpgrade(plan, target)) return upgradeNow(deps, user, user.stripeSubscriptionId, cycle!);
-  return scheduleChange(deps, user, plan, target, cycle, input.user_reason ?? null);
+  return await scheduleChange(deps, user, plan, target, cycle, input.user_reason ?? null);
 }
 
 /**
@@ -95,20 +96,21 @@ async function scheduleChange(
   const now = deps.clock.now();
   const scheduledAt = user.periodEndsAt ?? user.quotaRenewsAt ?? addMonths(now, 1);
   // The local row first, inside the check: two requests at once cannot both schedule.
-  const change = immediate(db, () => {
-    if (findPendingChange(db, user.id)) throw new AppError("CHANGE_PENDING");
-    return db
-      .insert(pendingPlanChanges)
-      .values({ userId: user.id, targetPlan: target, targetCycle: cycle, reason, scheduledAt, status: "pending", createdAt: now })
-      .returning()
-      .get();
+  const change = await transaction(db, async (tx) => {
+    if (await findPendingChange(tx, user.id)) throw new AppError("CHANGE_PENDING");
+    return await one(
+      tx
+        .insert(pendingPlanChanges)
+        .values({ userId: user.id, targetPlan: target, targetCycle: cycle, reason, scheduledAt, status: "pending", createdAt: now })
+        .returning(),
+    );
   });
   try {
     const scheduleId = await scheduleAtStripe(deps, user.stripeSubscriptionId!, target, cycle);
-    if (scheduleId) db.update(pendingPlanChanges).set({ stripeScheduleId: scheduleId }).where(eq(pendingPlanChanges.id, change.id)).run();
+    if (scheduleId) await db.update(pendingPlanChanges).set({ stripeScheduleId: scheduleId }).where(eq(pendingPlanChanges.id, change.id));
   } catch (e) {
     // Stripe refused: nothing stays scheduled here either.
-    db.delete(pendingPlanChanges).where(eq(pendingPlanChanges.id, change.id)).run();
+    await db.delete(pendingPlanChanges).where(eq(pendingPlanChanges.id, change.id));
     throw e;
   }
   log.info("plan change scheduled", { user: user.id, target, cycle, at: scheduledAt.toISOString() });
@@ -151,7 +153,7 @@ async function scheduleAtStripe(deps: Deps, subId: string, target: "basic" | "pr
 /** Drops the pending change, at Stripe first (release the schedule, or undo the cancel at period end). */
 export async function cancelChange(deps: Deps, user: UserRow) {
   const { db, log } = deps;
-  const pending = findPendingChange(db, user.id);
+  const pending = await findPendingChange(db, user.id);
   if (!pending) throw new AppError("NO_PENDING_CHANGE");
   if (pending.stripeScheduleId || (pending.targetPlan === "expired" && user.stripeSubscriptionId)) {
     const stripe = requireStripe(deps.stripe);
@@ -168,9 +170,9 @@ export async function cancelChange(deps: Deps, user: UserRow) {
     });
   }
   const now = deps.clock.now();
-  db.update(pendingPlanChanges)
+  await db
+    .update(pendingPlanChanges)
     .set({ status: "cancelled", endedAt: now })
-    .where(and(eq(pendingPlanChanges.id, pending.id), eq(pendingPlanChanges.status, "pending")))
-    .run();
+    .where(and(eq(pendingPlanChanges.id, pending.id), eq(pendingPlanChanges.status, "pending")));
   return { message: frBilling.user.changeCancelled, cancelled: true };
 }

@@ -1,3 +1,4 @@
+import { first } from "../db/transaction.ts";
 import { frDetails } from "../i18n/fr-details.ts";
 import { and, eq, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
@@ -37,12 +38,11 @@ async function ensureCustomer(deps: Deps, stripe: Stripe, user: UserRow): Promis
     stripe.customers.create({ email: user.email, name: `${user.firstName} ${user.lastName}`, metadata: { user_id: String(user.id) } }),
   );
   // Two first checkouts at once: the first stored customer wins, the other is left unused at Stripe.
-  deps.db
+  await deps.db
     .update(users)
     .set({ stripeCustomerId: customer.id })
-    .where(and(eq(users.id, user.id), isNull(users.stripeCustomerId)))
-    .run();
-  return deps.db.select({ id: users.stripeCustomerId }).from(users).where(eq(users.id, user.id)).get()?.id ?? customer.id;
+    .where(and(eq(users.id, user.id), isNull(users.stripeCustomerId)));
+  return (await first(deps.db.select({ id: users.stripeCustomerId }).from(users).where(eq(users.id, user.id))))?.id ?? customer.id;
 }
 
 /**
@@ -62,7 +62,7 @@ export async function createCheckout(deps: Deps, user: UserRow, input: CheckoutI
   if (offer.plan && (plan === "basic" || plan === "pro") && user.stripeSubscriptionId) throw new AppError("SUBSCRIPTION_EXISTS");
   if (!offer.plan && !packAvailableFor(plan)) throw new AppError("PACK_SUBSCRIBERS_ONLY");
 
-  const promo = input.promo_code?.trim() ? resolvePromo(db, now, user, input.promo_code) : null;
+  const promo = input.promo_code?.trim() ? await resolvePromo(db, now, user, input.promo_code) : null;
   const couponId = promo?.kind === "coupon" ? promo.stripeCouponId : null;
   if (promo?.kind === "coupon" && !couponId) {
     throw new AppError("PROMO_INVALID", frDetails.promo.notUsableAtCheckout);
@@ -88,9 +88,9 @@ export async function createCheckout(deps: Deps, user: UserRow, input: CheckoutI
     }),
   );
   if (!session.url) throw new AppError("STRIPE_UNAVAILABLE");
-  db.insert(checkoutSessions)
-    .values({ id: session.id, userId: user.id, productType: product, promoCode: promo?.code ?? null, referrerId, createdAt: now })
-    .run();
+  await db
+    .insert(checkoutSessions)
+    .values({ id: session.id, userId: user.id, productType: product, promoCode: promo?.code ?? null, referrerId, createdAt: now });
   return { checkout_url: session.url };
 }
 
@@ -117,7 +117,7 @@ async function expireOpenSubscriptionSessions(deps: Deps, stripe: Stripe, custom
 /** The poll after the return from Stripe: only the session's own user; fulfils when paid. */
 export async function checkoutStatus(deps: Deps, user: UserRow, sessionId: string) {
   const stripe = requireStripe(deps.stripe);
-  const row = deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).get();
+  const row = await first(deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)));
   // Someone else's session reads as unknown: its existence is not revealed.
   if (!row || row.userId !== user.id) throw new AppError("CHECKOUT_NOT_FOUND");
   const session = await stripeCall(deps.log, "checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(sessionId));

@@ -25,7 +25,7 @@ import { PLAN_ALLOWANCE } from "../contracts/pricing.ts";
  * checkout all go through these functions; billing.queries.ts holds the SQL
  * and nothing else writes these columns. Every change made for a billing
  * reason is recorded (who, what, why) in billing_changes, in the caller's
- * transaction. Call inside `immediate()` when several steps must hold together.
+ * transaction. Call inside `transaction(,)` when several steps must hold together.
  */
 
 /** Who changed an account and why: the row an operator reads later. */
@@ -33,8 +33,8 @@ export type Why = { actor: string; action: string; detail: string; stripeRef?: s
 
 export type PlanInput = { plan: Plan; cycle?: BillingCycle | null };
 
-function record(db: Db, now: Date, userId: number, why: Why): void {
-  noteBillingChange(db, now, userId, why);
+async function record(db: Db, now: Date, userId: number, why: Why): Promise<void> {
+  await noteBillingChange(db, now, userId, why);
 }
 
 /** Length of a billing period: where scheduled changes take effect. */
@@ -92,11 +92,11 @@ function mustWrite(row: UserRow | undefined): UserRow {
 }
 
 /** Drops a pending change (the plan it was leaving no longer exists). */
-function dropPendingChanges(db: Db, now: Date, userId: number): void {
-  db.update(pendingPlanChanges)
+async function dropPendingChanges(db: Db, now: Date, userId: number): Promise<void> {
+  await db
+    .update(pendingPlanChanges)
     .set({ status: "cancelled", endedAt: now })
-    .where(and(eq(pendingPlanChanges.userId, userId), eq(pendingPlanChanges.status, "pending")))
-    .run();
+    .where(and(eq(pendingPlanChanges.userId, userId), eq(pendingPlanChanges.status, "pending")));
 }
 
 /**
@@ -104,14 +104,14 @@ function dropPendingChanges(db: Db, now: Date, userId: number): void {
  * a pending change dropped. `stripe` says which Stripe subscription drives it
  * from now on (null: none, the plan renews locally). Throws USER_NOT_FOUND.
  */
-export function grantPlan(
+export async function grantPlan(
   db: Db,
   now: Date,
   userId: number,
   input: PlanInput,
   why: Why,
   opts: { start?: Date; periodEndsAt?: Date; stripeSubscriptionId?: string | null; stripeCustomerId?: string | null } = {},
-): UserRow {
+): Promise<UserRow> {
   const start = opts.start ?? now;
   const values: EntitlementValues = { ...planColumns(input, start) };
   // A Stripe period already under way (a late event): the next monthly reset after now, the period end Stripe states.
@@ -119,30 +119,30 @@ export function grantPlan(
   if (opts.periodEndsAt && values.periodEndsAt) values.periodEndsAt = opts.periodEndsAt;
   if (opts.stripeSubscriptionId !== undefined) values.stripeSubscriptionId = opts.stripeSubscriptionId;
   if (opts.stripeCustomerId) values.stripeCustomerId = opts.stripeCustomerId;
-  const row = mustWrite(writeEntitlements(db, userId, values, now));
-  dropPendingChanges(db, now, userId);
-  record(db, now, userId, why);
+  const row = mustWrite(await writeEntitlements(db, userId, values, now));
+  await dropPendingChanges(db, now, userId);
+  await record(db, now, userId, why);
   return row;
 }
 
 /** The plan is over: expired, no Stripe subscription behind it, extra requests kept. */
-export function endPlan(db: Db, now: Date, userId: number, why: Why): UserRow {
-  return grantPlan(db, now, userId, { plan: "expired" }, why, { stripeSubscriptionId: null });
+export async function endPlan(db: Db, now: Date, userId: number, why: Why): Promise<UserRow> {
+  return await grantPlan(db, now, userId, { plan: "expired" }, why, { stripeSubscriptionId: null });
 }
 
 /**
  * Plan, cycle and billing period as Stripe's subscription states them; the
  * allowance is left as it is (it changes with paid invoices only).
  */
-export function followStripePlan(
+export async function followStripePlan(
   db: Db,
   now: Date,
   userId: number,
   s: { plan: "basic" | "pro"; cycle: BillingCycle; periodStart: Date; periodEnd: Date; subscriptionId: string },
   why: Why,
-): UserRow {
+): Promise<UserRow> {
   const row = mustWrite(
-    writeEntitlements(
+    await writeEntitlements(
       db,
       userId,
       {
@@ -156,87 +156,93 @@ export function followStripePlan(
       now,
     ),
   );
-  record(db, now, userId, why);
+  await record(db, now, userId, why);
   return row;
 }
 
 /** A new quota period: the plan's allowance again, extra requests kept. `guard` makes it conditional on what the caller read. */
-export function resetAllowance(
+export async function resetAllowance(
   db: Db,
   now: Date,
   userId: number,
   s: { plan: Plan; quotaRenewsAt: Date | null; periodEndsAt: Date | null },
   why: Why,
   guard?: SQL,
-): UserRow | undefined {
-  const row = writeEntitlements(db, userId, { planQueries: PLAN_ALLOWANCE[s.plan], quotaRenewsAt: s.quotaRenewsAt, periodEndsAt: s.periodEndsAt }, now, guard);
-  if (row) record(db, now, userId, why);
+): Promise<UserRow | undefined> {
+  const row = await writeEntitlements(
+    db,
+    userId,
+    { planQueries: PLAN_ALLOWANCE[s.plan], quotaRenewsAt: s.quotaRenewsAt, periodEndsAt: s.periodEndsAt },
+    now,
+    guard,
+  );
+  if (row) await record(db, now, userId, why);
   return row;
 }
 
 /** Adds to the plan's requests of this period (an upgrade paid: the new allowance on top of what remains). */
-export function addAllowance(db: Db, now: Date, userId: number, n: number, why: Why): UserRow {
-  const row = mustWrite(addPlanQueries(db, userId, n, now));
-  record(db, now, userId, why);
+export async function addAllowance(db: Db, now: Date, userId: number, n: number, why: Why): Promise<UserRow> {
+  const row = mustWrite(await addPlanQueries(db, userId, n, now));
+  await record(db, now, userId, why);
   return row;
 }
 
 /** Extra requests (packs, referral bonuses, grants): never expire. */
-export function addExtra(db: Db, now: Date, userId: number, n: number, why: Why): UserRow {
-  const row = mustWrite(moveBalance(db, userId, "extraQueries", n, now)?.row);
-  record(db, now, userId, why);
+export async function addExtra(db: Db, now: Date, userId: number, n: number, why: Why): Promise<UserRow> {
+  const row = mustWrite((await moveBalance(db, userId, "extraQueries", n, now))?.row);
+  await record(db, now, userId, why);
   return row;
 }
 
 /** Takes back up to `n` unused extra requests (refund, dispute); returns how many were really taken. */
-export function takeBackExtra(db: Db, now: Date, userId: number, n: number, why: (taken: number) => Why): number {
-  const done = moveBalance(db, userId, "extraQueries", -n, now);
+export async function takeBackExtra(db: Db, now: Date, userId: number, n: number, why: (taken: number) => Why): Promise<number> {
+  const done = await moveBalance(db, userId, "extraQueries", -n, now);
   if (!done) return 0;
   const taken = done.before - done.row.extraQueries;
-  record(db, now, userId, why(taken));
+  await record(db, now, userId, why(taken));
   return taken;
 }
 
 /** Freezes the period's remaining plan requests (a disputed subscription payment); returns how many were frozen. */
-export function holdPlanQueries(db: Db, now: Date, userId: number, why: (held: number) => Why): number {
-  const done = moveBalance(db, userId, "planQueries", -Number.MAX_SAFE_INTEGER, now);
+export async function holdPlanQueries(db: Db, now: Date, userId: number, why: (held: number) => Why): Promise<number> {
+  const done = await moveBalance(db, userId, "planQueries", -Number.MAX_SAFE_INTEGER, now);
   if (!done) return 0;
   const held = done.before - done.row.planQueries;
-  record(db, now, userId, why(held));
+  await record(db, now, userId, why(held));
   return held;
 }
 
 /** Gives frozen plan requests back, never above the plan's allowance; returns how many were given. */
-export function releasePlanQueries(db: Db, now: Date, userId: number, n: number, allowance: number, why: (given: number) => Why): number {
-  const done = moveBalance(db, userId, "planQueries", n, now, allowance);
+export async function releasePlanQueries(db: Db, now: Date, userId: number, n: number, allowance: number, why: (given: number) => Why): Promise<number> {
+  const done = await moveBalance(db, userId, "planQueries", n, now, allowance);
   if (!done) return 0;
   const given = Math.max(0, done.row.planQueries - done.before);
-  record(db, now, userId, why(given));
+  await record(db, now, userId, why(given));
   return given;
 }
 
 /** The admin's "remaining requests": the sum becomes n, extra requests kept first, capped at n. */
-export function setRemaining(db: Db, now: Date, user: UserRow, n: number, why: Why): UserRow {
+export async function setRemaining(db: Db, now: Date, user: UserRow, n: number, why: Why): Promise<UserRow> {
   const extra = Math.min(Math.max(0, user.extraQueries), n);
-  const row = mustWrite(writeBalances(db, user.id, n - extra, extra, now));
-  record(db, now, user.id, why);
+  const row = mustWrite(await writeBalances(db, user.id, n - extra, extra, now));
+  await record(db, now, user.id, why);
   return row;
 }
 
-export function setTrialEnd(db: Db, now: Date, userId: number, trialEndsAt: Date, why: Why): UserRow {
-  const row = mustWrite(writeEntitlements(db, userId, { trialEndsAt }, now));
-  record(db, now, userId, why);
+export async function setTrialEnd(db: Db, now: Date, userId: number, trialEndsAt: Date, why: Why): Promise<UserRow> {
+  const row = mustWrite(await writeEntitlements(db, userId, { trialEndsAt }, now));
+  await record(db, now, userId, why);
   return row;
 }
 
 /** Records a decision that changed no column (a refund marked, a duplicate cancelled, a difference found). */
-export function noteBillingChange(db: Db, now: Date, userId: number | null, why: Why): void {
-  insertBillingChange(db, { userId, actor: why.actor, action: why.action, detail: why.detail, stripeRef: why.stripeRef ?? null, createdAt: now });
+export async function noteBillingChange(db: Db, now: Date, userId: number | null, why: Why): Promise<void> {
+  await insertBillingChange(db, { userId, actor: why.actor, action: why.action, detail: why.detail, stripeRef: why.stripeRef ?? null, createdAt: now });
 }
 
 /** An account's billing record, newest first, as the admin view and `unisson users show` print it. */
-export function billingHistory(db: Db, userId: number, limit = 50) {
-  return selectBillingChanges(db, userId, limit).map((c) => ({
+export async function billingHistory(db: Db, userId: number, limit = 50) {
+  return (await selectBillingChanges(db, userId, limit)).map((c) => ({
     at: c.createdAt.toISOString(),
     actor: c.actor,
     action: c.action,
@@ -246,8 +252,8 @@ export function billingHistory(db: Db, userId: number, limit = 50) {
 }
 
 /** Trials past their days or out of requests are written expired. */
-export function expireTrials(db: Db, now: Date): number {
-  return expireTrialRows(db, now).length;
+export async function expireTrials(db: Db, now: Date): Promise<number> {
+  return (await expireTrialRows(db, now)).length;
 }
 
 /** Spending a request and giving it back (chat engine): the same owner, no record per request. */

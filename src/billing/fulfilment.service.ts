@@ -1,7 +1,8 @@
+import { first } from "../db/transaction.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import { checkoutSessions, fulfilments, PRODUCT_TYPES, promoCodes, purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addExtra } from "./entitlements.ts";
@@ -29,7 +30,7 @@ function isPaid(session: Stripe.Checkout.Session): boolean {
  * event's copy may be stale), and for a subscription so is the subscription:
  * the plan is whatever Stripe's subscription says (subscription-sync). The
  * claim row is inserted first (ON CONFLICT DO NOTHING RETURNING) in the same
- * immediate transaction as every credit, so a second caller credits nothing.
+ * transaction as every credit, so a second caller credits nothing.
  */
 export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.Session): Promise<FulfilOutcome> {
   const { db, clock, log } = deps;
@@ -44,8 +45,8 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
 
   let sync: SyncOutcome | null = null;
   let nobody = false;
-  const outcome = immediate(db, (): FulfilOutcome => {
-    const local = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).get();
+  const outcome = await transaction(db, async (tx): Promise<FulfilOutcome> => {
+    const local = await first(tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)));
     const product = (local?.productType ?? session.metadata?.product_type) as Product | undefined;
     if (!product || !PRODUCT_TYPES.includes(product)) {
       log.warn("checkout session not made by Unisson", { session: session.id });
@@ -53,18 +54,16 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
     }
     const metaUser = Number(session.metadata?.user_id);
     const candidate = local?.userId ?? (Number.isInteger(metaUser) ? metaUser : null);
-    const user = candidate ? db.select().from(users).where(eq(users.id, candidate)).get() : undefined;
+    const user = candidate ? await first(tx.select().from(users).where(eq(users.id, candidate))) : undefined;
     const userId = user?.id ?? null;
 
-    const claim = db
-      .insert(fulfilments)
-      .values({ checkoutSessionId: session.id, userId, productType: product, fulfilledAt: now })
-      .onConflictDoNothing()
-      .returning()
-      .get();
+    const claim = await first(
+      tx.insert(fulfilments).values({ checkoutSessionId: session.id, userId, productType: product, fulfilledAt: now }).onConflictDoNothing().returning(),
+    );
     if (!claim) return { fulfilled: false, reason: "already" };
 
-    db.insert(purchases)
+    await tx
+      .insert(purchases)
       .values({
         userId,
         productType: product,
@@ -74,13 +73,12 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
         currency: session.currency ?? "eur",
         createdAt: now,
       })
-      .onConflictDoNothing()
-      .run();
+      .onConflictDoNothing();
     if (local?.promoCode) {
-      db.update(promoCodes)
+      await tx
+        .update(promoCodes)
         .set({ uses: sql`${promoCodes.uses} + 1` })
-        .where(eq(promoCodes.code, local.promoCode))
-        .run();
+        .where(eq(promoCodes.code, local.promoCode));
     }
     // A deleted account: the money is recorded, there is nobody to credit (and its subscription is stopped below).
     if (!user) {
@@ -90,11 +88,11 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
 
     const offer = OFFERS[product];
     if (offer.plan && state) {
-      sync = applySubscriptionState(deps, { ...state, user }, "stripe", session.id);
-      const now2 = db.select({ sub: users.stripeSubscriptionId }).from(users).where(eq(users.id, user.id)).get();
-      if (local?.referrerId && now2?.sub === subId) rewardReferral(deps, now, local.referrerId, user.id, session.id);
+      sync = await applySubscriptionState({ ...deps, db: tx }, { ...state, user }, "stripe", session.id);
+      const now2 = await first(tx.select({ sub: users.stripeSubscriptionId }).from(users).where(eq(users.id, user.id)));
+      if (local?.referrerId && now2?.sub === subId) await rewardReferral({ ...deps, db: tx }, now, local.referrerId, user.id, session.id);
     } else if (!offer.plan) {
-      addExtra(db, now, user.id, offer.requests, {
+      await addExtra(tx, now, user.id, offer.requests, {
         actor: "stripe",
         action: "pack",
         detail: frBilling.change.packPaid(offer.name, offer.requests),
@@ -114,20 +112,21 @@ export async function fulfil(deps: Deps, sessionOrId: string | Stripe.Checkout.S
 }
 
 /** +10 extra requests to both sides, once per referee (the unique referee row decides). */
-function rewardReferral(deps: Deps, now: Date, referrerId: number, refereeId: number, sessionId: string): void {
+async function rewardReferral(deps: Deps, now: Date, referrerId: number, refereeId: number, sessionId: string): Promise<void> {
   const { db } = deps;
   if (referrerId === refereeId) return;
-  const referrer = db.select({ id: users.id }).from(users).where(eq(users.id, referrerId)).get();
+  const referrer = await first(db.select({ id: users.id }).from(users).where(eq(users.id, referrerId)));
   if (!referrer) return;
-  const row = db
-    .insert(referrals)
-    .values({ referrerId, refereeId, checkoutSessionId: sessionId, bonus: REFERRAL_BONUS, createdAt: now })
-    .onConflictDoNothing()
-    .returning()
-    .get();
+  const row = await first(
+    db
+      .insert(referrals)
+      .values({ referrerId, refereeId, checkoutSessionId: sessionId, bonus: REFERRAL_BONUS, createdAt: now })
+      .onConflictDoNothing()
+      .returning(),
+  );
   if (!row) return;
   for (const id of [referrerId, refereeId]) {
-    addExtra(db, now, id, REFERRAL_BONUS, {
+    await addExtra(db, now, id, REFERRAL_BONUS, {
       actor: "stripe",
       action: "referral",
       detail: frBilling.change.referralBonus(REFERRAL_BONUS),

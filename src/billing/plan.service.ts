@@ -1,5 +1,5 @@
 import { frBilling } from "../i18n/fr-billing.ts";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
@@ -17,15 +17,15 @@ import { CYCLE_NAMES, PLAN_NAMES } from "../contracts/pricing.ts";
  * forfait", or deleting the account, which cancels the subscription).
  * `actor` is who acts ("cli", "admin:<id>"), recorded with the change.
  */
-export function assignPlan(deps: Pick<Deps, "db" | "clock">, userId: number, input: PlanInput, actor = "cli"): UserRow {
+export async function assignPlan(deps: Pick<Deps, "db" | "clock">, userId: number, input: PlanInput, actor = "cli"): Promise<UserRow> {
   const now = deps.clock.now();
-  return immediate(deps.db, () => {
-    const user = findUserById(deps.db, userId);
+  return await transaction(deps.db, async (tx) => {
+    const user = await findUserById(tx, userId);
     if (!user) throw new AppError("USER_NOT_FOUND");
     if (user.stripeSubscriptionId) throw new AppError("PLAN_MANAGED_BY_STRIPE");
     const cycle = input.plan === "basic" || input.plan === "pro" ? (input.cycle ?? "monthly") : null;
     const label = `${PLAN_NAMES[input.plan]}${cycle ? ` (${CYCLE_NAMES[cycle]})` : ""}`;
-    return grantPlan(deps.db, now, userId, input, { actor, action: "plan", detail: frBilling.change.grantedWithoutPayment(label) });
+    return await grantPlan(tx, now, userId, input, { actor, action: "plan", detail: frBilling.change.grantedWithoutPayment(label) });
   });
 }
 
@@ -36,14 +36,15 @@ export function assignPlan(deps: Pick<Deps, "db" | "clock">, userId: number, inp
  * nothing changes. Other plan changes of a subscriber are refused (above).
  */
 export async function stopSubscription(deps: Deps, userId: number, actor: string): Promise<UserRow> {
-  const user = findUserById(deps.db, userId);
+  const user = await findUserById(deps.db, userId);
   if (!user) throw new AppError("USER_NOT_FOUND");
   const subId = user.stripeSubscriptionId;
-  if (!subId) return assignPlan(deps, userId, { plan: "expired" }, actor);
+  if (!subId) return await assignPlan(deps, userId, { plan: "expired" }, actor);
   if (!deps.stripe) throw new AppError("PAYMENTS_DISABLED");
   await cancelNow(deps, subId);
   const now = deps.clock.now();
-  return immediate(deps.db, () =>
-    endPlan(deps.db, now, userId, { actor, action: "plan", detail: frBilling.change.cancelledByOperator(subId), stripeRef: subId }),
+  return await transaction(
+    deps.db,
+    async (tx) => await endPlan(tx, now, userId, { actor, action: "plan", detail: frBilling.change.cancelledByOperator(subId), stripeRef: subId }),
   );
 }

@@ -1,3 +1,4 @@
+import { first, one } from "../db/transaction.ts";
 import { frDetails } from "../i18n/fr-details.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import { randomInt } from "node:crypto";
@@ -42,7 +43,7 @@ export async function createPromoCode(deps: Deps, input: CreatePromoInput): Prom
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
     throw new AppError("PROMO_INVALID", frDetails.promo.expiresInPast);
   }
-  if (findPromo(db, code) || db.select({ id: users.id }).from(users).where(eq(users.referralCode, code)).get()) {
+  if ((await findPromo(db, code)) || (await first(db.select({ id: users.id }).from(users).where(eq(users.referralCode, code))))) {
     throw new AppError("PROMO_CODE_TAKEN");
   }
   let stripeCouponId: string | null = null;
@@ -60,27 +61,29 @@ export async function createPromoCode(deps: Deps, input: CreatePromoInput): Prom
     stripeCouponId = coupon.id;
   }
   try {
-    return db
-      .insert(promoCodes)
-      .values({ code, percentOff: input.percentOff, maxUses: input.maxUses ?? null, expiresAt: input.expiresAt ?? null, stripeCouponId, createdAt: now })
-      .returning()
-      .get();
+    return await one(
+      db
+        .insert(promoCodes)
+        .values({ code, percentOff: input.percentOff, maxUses: input.maxUses ?? null, expiresAt: input.expiresAt ?? null, stripeCouponId, createdAt: now })
+        .returning(),
+    );
   } catch (e) {
     if (String(e).includes("UNIQUE")) throw new AppError("PROMO_CODE_TAKEN");
     throw e;
   }
 }
 
-export function listPromoCodes(db: Db): PromoRow[] {
-  return db.select().from(promoCodes).orderBy(promoCodes.createdAt).all();
+export async function listPromoCodes(db: Db): Promise<PromoRow[]> {
+  return await db.select().from(promoCodes).orderBy(promoCodes.createdAt);
 }
 
-function findPromo(db: Db, code: string): PromoRow | undefined {
-  return db
-    .select()
-    .from(promoCodes)
-    .where(eq(promoCodes.code, normalizeCode(code)))
-    .get();
+async function findPromo(db: Db, code: string): Promise<PromoRow | undefined> {
+  return await first(
+    db
+      .select()
+      .from(promoCodes)
+      .where(eq(promoCodes.code, normalizeCode(code))),
+  );
 }
 
 export type ResolvedPromo =
@@ -92,14 +95,14 @@ export type ResolvedPromo =
  * referral code (never one's own, once per referee) or an operator promo code
  * within its uses and dates. Throws PROMO_INVALID with the French reason.
  */
-export function resolvePromo(db: Db, now: Date, user: UserRow, raw: string): ResolvedPromo {
+export async function resolvePromo(db: Db, now: Date, user: UserRow, raw: string): Promise<ResolvedPromo> {
   const code = normalizeCode(raw);
   if (!code) throw new AppError("PROMO_INVALID", frDetails.promo.empty);
-  const referrer = db.select().from(users).where(eq(users.referralCode, code)).get();
+  const referrer = await first(db.select().from(users).where(eq(users.referralCode, code)));
   if (referrer) {
     if (referrer.id === user.id) throw new AppError("PROMO_INVALID", frDetails.promo.ownReferral);
     if (effectivePlan(referrer, now) !== "pro") throw new AppError("PROMO_INVALID", frDetails.promo.referralInactive);
-    if (db.select({ id: referrals.id }).from(referrals).where(eq(referrals.refereeId, user.id)).get()) {
+    if (await first(db.select({ id: referrals.id }).from(referrals).where(eq(referrals.refereeId, user.id)))) {
       throw new AppError("PROMO_INVALID", frDetails.promo.referralUsed);
     }
     return {
@@ -109,7 +112,7 @@ export function resolvePromo(db: Db, now: Date, user: UserRow, raw: string): Res
       message: frBilling.user.referralValid(REFERRAL_BONUS),
     };
   }
-  const promo = findPromo(db, code);
+  const promo = await findPromo(db, code);
   if (!promo) throw new AppError("PROMO_INVALID", frDetails.promo.unknown);
   if (promo.expiresAt && promo.expiresAt.getTime() <= now.getTime()) throw new AppError("PROMO_INVALID", frDetails.promo.expired);
   if (promo.maxUses != null && promo.uses >= promo.maxUses) throw new AppError("PROMO_INVALID", frDetails.promo.usedUp);
@@ -138,18 +141,18 @@ function candidateCode(firstName: string): string {
 }
 
 /** A Pro user's personal referral code, made on first need; unique, upper case, never equal to a promo code. */
-export function ensureReferralCode(db: Db, now: Date, user: UserRow): string {
+export async function ensureReferralCode(db: Db, now: Date, user: UserRow): Promise<string> {
   if (user.referralCode) return user.referralCode;
   for (let attempt = 0; attempt < 10; attempt++) {
     const code = candidateCode(user.firstName);
-    if (findPromo(db, code)) continue;
+    if (await findPromo(db, code)) continue;
     try {
       // Only where none is set yet: two first calls at once keep one code.
-      db.update(users)
+      await db
+        .update(users)
         .set({ referralCode: code, updatedAt: now })
-        .where(and(eq(users.id, user.id), isNull(users.referralCode)))
-        .run();
-      const stored = db.select({ code: users.referralCode }).from(users).where(eq(users.id, user.id)).get()?.code;
+        .where(and(eq(users.id, user.id), isNull(users.referralCode)));
+      const stored = (await first(db.select({ code: users.referralCode }).from(users).where(eq(users.id, user.id))))?.code;
       if (stored) return stored;
     } catch (e) {
       if (!String(e).includes("UNIQUE")) throw e;
@@ -158,6 +161,6 @@ export function ensureReferralCode(db: Db, now: Date, user: UserRow): string {
   throw new AppError("INTERNAL");
 }
 
-export function successfulReferrals(db: Db, userId: number): number {
-  return db.select({ n: count() }).from(referrals).where(eq(referrals.referrerId, userId)).get()?.n ?? 0;
+export async function successfulReferrals(db: Db, userId: number): Promise<number> {
+  return (await first(db.select({ n: count() }).from(referrals).where(eq(referrals.referrerId, userId))))?.n ?? 0;
 }

@@ -1,3 +1,4 @@
+import { first, transaction } from "../db/transaction.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import { eq, isNotNull } from "drizzle-orm";
 import type Stripe from "stripe";
@@ -51,15 +52,13 @@ async function* paged<T extends { id: string }>(deps: Deps, what: string, list: 
 }
 
 /** Runs `fn` in a transaction, rolled back on a dry run; returns its result either way. */
-function attempt<T>(deps: Deps, dryRun: boolean, fn: () => T): T {
+async function attempt<T>(deps: Deps, dryRun: boolean, fn: (deps: Deps) => Promise<T>): Promise<T> {
   let out!: T;
   try {
-    deps.db.$client
-      .transaction(() => {
-        out = fn();
-        if (dryRun) throw new DryRun();
-      })
-      .immediate();
+    await transaction(deps.db, async (tx) => {
+      out = await fn({ ...deps, db: tx });
+      if (dryRun) throw new DryRun();
+    });
   } catch (e) {
     if (!(e instanceof DryRun)) throw e;
   }
@@ -77,11 +76,11 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
   const limit = opts.pageSize ?? PAGE;
   const differences: Difference[] = [];
   const seen = new Set<string>();
-  const userOf = (id: number | undefined) => (id === undefined ? undefined : db.select().from(users).where(eq(users.id, id)).get());
-  const note = (d: Omit<Difference, "fixed">, fixed: boolean) => {
+  const userOf = async (id: number | undefined) => (id === undefined ? undefined : await first(db.select().from(users).where(eq(users.id, id))));
+  const note = async (d: Omit<Difference, "fixed">, fixed: boolean) => {
     differences.push({ ...d, fixed });
     if (!dryRun && fixed)
-      noteBillingChange(db, deps.clock.now(), d.user_id, {
+      await noteBillingChange(db, deps.clock.now(), d.user_id, {
         actor: "reconcile",
         action: "reconcile",
         detail: `${d.kind} : ${d.detail}`,
@@ -97,25 +96,25 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
     subscriptions++;
     seen.add(sub.id);
     const state = await stateOf(deps, sub);
-    const before = userOf(state.user?.id);
+    const before = await userOf(state.user?.id);
     if (!state.user) {
       if (isLive(sub.status) && sub.metadata?.user_id) {
         if (!dryRun) await cancelNow(deps, sub.id);
-        note(
+        await note(
           { kind: frBilling.reconcile.orphanKind, user_id: null, email: null, stripe_ref: sub.id, detail: frBilling.reconcile.orphan(sub.metadata.user_id) },
           !dryRun,
         );
       }
       continue;
     }
-    const { outcome, after } = attempt(deps, dryRun, () => ({
-      outcome: applySubscriptionState(deps, state, "reconcile", null),
-      after: userOf(state.user!.id),
+    const { outcome, after } = await attempt(deps, dryRun, async (txDeps) => ({
+      outcome: await applySubscriptionState(txDeps, state, "reconcile", null),
+      after: await first(txDeps.db.select().from(users).where(eq(users.id, state.user!.id))),
     }));
     if (outcome === "unchanged" || outcome === "orphan") continue;
     if (outcome === "duplicate") {
       if (!dryRun) await settleDuplicate(deps, state, "reconcile");
-      note(
+      await note(
         {
           kind: frBilling.reconcile.duplicateKind,
           user_id: before!.id,
@@ -128,7 +127,7 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
       continue;
     }
     const stripeSays = planOfSubscription(sub);
-    note(
+    await note(
       {
         kind:
           outcome === "ended"
@@ -151,18 +150,21 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
   }
 
   // 2. Accounts naming a subscription Stripe does not list any more.
-  for (const u of db.select().from(users).where(isNotNull(users.stripeSubscriptionId)).all()) {
+  for (const u of await db.select().from(users).where(isNotNull(users.stripeSubscriptionId))) {
     if (seen.has(u.stripeSubscriptionId!)) continue;
     if (!dryRun)
-      attempt(deps, false, () =>
-        endPlan(db, deps.clock.now(), u.id, {
-          actor: "reconcile",
-          action: "plan",
-          detail: frBilling.change.unknownToStripe(u.stripeSubscriptionId),
-          stripeRef: u.stripeSubscriptionId,
-        }),
+      await attempt(
+        deps,
+        false,
+        async ({ db: tx }) =>
+          await endPlan(tx, deps.clock.now(), u.id, {
+            actor: "reconcile",
+            action: "plan",
+            detail: frBilling.change.unknownToStripe(u.stripeSubscriptionId),
+            stripeRef: u.stripeSubscriptionId,
+          }),
       );
-    note(
+    await note(
       {
         kind: frBilling.reconcile.goneKind,
         user_id: u.id,
@@ -181,16 +183,17 @@ export async function reconcile(deps: Deps, opts: { dryRun?: boolean; pageSize?:
     stripe.invoices.list({ status: "paid", created: { gte: since }, limit, ...(after ? { starting_after: after } : {}) }),
   )) {
     invoices++;
-    if (db.select({ id: purchases.id }).from(purchases).where(eq(purchases.invoiceId, invoice.id)).get()) continue;
+    if (await first(db.select({ id: purchases.id }).from(purchases).where(eq(purchases.invoiceId, invoice.id)))) continue;
     const subId = invoiceSubscription(invoice);
-    const owner = subId ? db.select().from(users).where(eq(users.stripeSubscriptionId, subId)).get() : undefined;
+    const owner = subId ? await first(db.select().from(users).where(eq(users.stripeSubscriptionId, subId))) : undefined;
     const plan = owner && (owner.subscriptionType === "basic" || owner.subscriptionType === "pro") ? owner.subscriptionType : null;
     if (!owner || !plan) {
       log.warn("paid invoice without a matching subscriber", { invoice: invoice.id, subscription: subId });
       continue;
     }
-    if (!dryRun) attempt(deps, false, () => claimInvoice(deps, deps.clock.now(), owner.id, invoice, plan, owner.billingCycle ?? "monthly"));
-    note(
+    if (!dryRun)
+      await attempt(deps, false, async (txDeps) => await claimInvoice(txDeps, deps.clock.now(), owner.id, invoice, plan, owner.billingCycle ?? "monthly"));
+    await note(
       {
         kind: frBilling.reconcile.unrecordedKind,
         user_id: owner.id,

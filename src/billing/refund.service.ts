@@ -1,7 +1,8 @@
+import { first } from "../db/transaction.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import { purchases, referrals, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { addExtra, endPlan, holdPlanQueries, noteBillingChange, releasePlanQueries, takeBackExtra, type Why } from "./entitlements.ts";
@@ -34,12 +35,12 @@ async function purchaseOfPayment(deps: Deps, pi: string): Promise<{ purchase: Pu
   );
   const invoiceId = idOf(payments.data[0]?.invoice);
   if (invoiceId) {
-    const purchase = db.select().from(purchases).where(eq(purchases.invoiceId, invoiceId)).get();
+    const purchase = await first(db.select().from(purchases).where(eq(purchases.invoiceId, invoiceId)));
     return purchase ? { purchase, invoiceId } : null;
   }
   const sessions = await stripeCall(log, "checkout.sessions.list", () => stripe.checkout.sessions.list({ payment_intent: pi, limit: 1 }));
   const sessionId = sessions.data[0]?.id;
-  const purchase = sessionId ? db.select().from(purchases).where(eq(purchases.checkoutSessionId, sessionId)).get() : undefined;
+  const purchase = sessionId ? await first(db.select().from(purchases).where(eq(purchases.checkoutSessionId, sessionId))) : undefined;
   return purchase ? { purchase, invoiceId: null } : null;
 }
 
@@ -49,7 +50,7 @@ async function drivingSubscription(deps: Deps, invoiceId: string | null, userId:
   const stripe = requireStripe(deps.stripe);
   const invoice = await stripeCall(deps.log, "invoices.retrieve", () => stripe.invoices.retrieve(invoiceId));
   const subId = invoiceSubscription(invoice);
-  const user = deps.db.select({ sub: users.stripeSubscriptionId }).from(users).where(eq(users.id, userId)).get();
+  const user = await first(deps.db.select({ sub: users.stripeSubscriptionId }).from(users).where(eq(users.id, userId)));
   return subId && user?.sub === subId ? subId : null;
 }
 
@@ -58,26 +59,27 @@ async function drivingSubscription(deps: Deps, invoiceId: string | null, userId:
  * requests not already held, the plan its subscription drives (unless kept),
  * the referral bonus it earned. Runs in the caller's transaction.
  */
-function takeBack(deps: Deps, now: Date, purchase: PurchaseRow, endSubscription: boolean, why: (detail: string) => Why): void {
+async function takeBack(deps: Deps, now: Date, purchase: PurchaseRow, endSubscription: boolean, why: (detail: string) => Why): Promise<void> {
   const { db } = deps;
   const userId = purchase.userId;
   const offer = OFFERS[purchase.productType];
   if (userId !== null && !offer.plan) {
     const owed = Math.max(0, offer.requests - purchase.heldRequests);
-    if (owed > 0) takeBackExtra(db, now, userId, owed, (n) => why(frBilling.change.packTakenBack(n, owed)));
+    if (owed > 0) await takeBackExtra(db, now, userId, owed, (n) => why(frBilling.change.packTakenBack(n, owed)));
   }
-  db.update(purchases).set({ status: "refunded", heldRequests: 0 }).where(eq(purchases.id, purchase.id)).run();
-  if (userId !== null && endSubscription) endPlan(db, now, userId, why(frBilling.change.planEndedByRefund));
+  await db.update(purchases).set({ status: "refunded", heldRequests: 0 }).where(eq(purchases.id, purchase.id));
+  if (userId !== null && endSubscription) await endPlan(db, now, userId, why(frBilling.change.planEndedByRefund));
   if (purchase.checkoutSessionId) {
-    const referral = db
-      .select()
-      .from(referrals)
-      .where(and(eq(referrals.checkoutSessionId, purchase.checkoutSessionId), isNull(referrals.revokedAt)))
-      .get();
+    const referral = await first(
+      db
+        .select()
+        .from(referrals)
+        .where(and(eq(referrals.checkoutSessionId, purchase.checkoutSessionId), isNull(referrals.revokedAt))),
+    );
     if (referral) {
-      db.update(referrals).set({ revokedAt: now }).where(eq(referrals.id, referral.id)).run();
+      await db.update(referrals).set({ revokedAt: now }).where(eq(referrals.id, referral.id));
       for (const id of [referral.referrerId, referral.refereeId]) {
-        if (id !== null) takeBackExtra(db, now, id, referral.bonus, (n) => why(frBilling.change.bonusTakenBack(n, referral.bonus)));
+        if (id !== null) await takeBackExtra(db, now, id, referral.bonus, (n) => why(frBilling.change.bonusTakenBack(n, referral.bonus)));
       }
     }
   }
@@ -102,12 +104,12 @@ export async function chargeRefunded(deps: Deps, chargeId: string): Promise<void
   if (subId) await cancelNow(deps, subId);
   const now = clock.now();
   const amount = formatEuros(charge.amount_refunded);
-  immediate(db, () => {
-    const purchase = db.select().from(purchases).where(eq(purchases.id, found.purchase.id)).get()!;
+  await transaction(db, async (tx) => {
+    const purchase = (await first(tx.select().from(purchases).where(eq(purchases.id, found.purchase.id))))!;
     if (purchase.status === "refunded") return;
     const why = (detail: string): Why => ({ actor: "stripe", action: "refund", detail: frBilling.change.refund(amount, detail), stripeRef: charge.id });
-    noteBillingChange(db, now, purchase.userId, why(keep ? frBilling.change.refundKept : frBilling.change.refundMarked));
-    takeBack(deps, now, purchase, subId !== null, why);
+    await noteBillingChange(tx, now, purchase.userId, why(keep ? frBilling.change.refundKept : frBilling.change.refundMarked));
+    await takeBack({ ...deps, db: tx }, now, purchase, subId !== null, why);
   });
   log.info("full refund applied", { purchase: found.purchase.id, kept: keep });
 }
@@ -133,8 +135,8 @@ export async function disputeChanged(deps: Deps, disputeId: string): Promise<voi
   const subId = lost ? await drivingSubscription(deps, found.invoiceId, found.purchase.userId) : null;
   if (subId) await cancelNow(deps, subId);
   const now = clock.now();
-  immediate(db, () => {
-    const purchase = db.select().from(purchases).where(eq(purchases.id, found.purchase.id)).get()!;
+  await transaction(db, async (tx) => {
+    const purchase = (await first(tx.select().from(purchases).where(eq(purchases.id, found.purchase.id))))!;
     const offer = OFFERS[purchase.productType];
     const why = (detail: string): Why => ({
       actor: "stripe",
@@ -144,21 +146,22 @@ export async function disputeChanged(deps: Deps, disputeId: string): Promise<voi
     });
     if (OPEN_DISPUTE.has(dispute.status) && purchase.status === "completed") {
       let held = 0;
-      if (purchase.userId !== null && !offer.plan) held = takeBackExtra(db, now, purchase.userId, offer.requests, (n) => why(frBilling.change.packHeld(n)));
-      else if (purchase.userId !== null) held = holdPlanQueries(db, now, purchase.userId, (n) => why(frBilling.change.planHeld(n)));
-      else noteBillingChange(db, now, purchase.userId, why(frBilling.change.disputeOpen));
-      db.update(purchases).set({ status: "disputed", heldRequests: held }).where(eq(purchases.id, purchase.id)).run();
+      if (purchase.userId !== null && !offer.plan)
+        held = await takeBackExtra(tx, now, purchase.userId, offer.requests, (n) => why(frBilling.change.packHeld(n)));
+      else if (purchase.userId !== null) held = await holdPlanQueries(tx, now, purchase.userId, (n) => why(frBilling.change.planHeld(n)));
+      else await noteBillingChange(tx, now, purchase.userId, why(frBilling.change.disputeOpen));
+      await tx.update(purchases).set({ status: "disputed", heldRequests: held }).where(eq(purchases.id, purchase.id));
     } else if ((dispute.status === "won" || dispute.status === "warning_closed") && purchase.status === "disputed") {
       if (purchase.userId !== null && purchase.heldRequests > 0 && offer.plan) {
         // A renewal may have come meanwhile: what is given back never passes the plan's allowance.
-        releasePlanQueries(db, now, purchase.userId, purchase.heldRequests, offer.requests, (n) => why(frBilling.change.planGivenBack(n)));
+        await releasePlanQueries(tx, now, purchase.userId, purchase.heldRequests, offer.requests, (n) => why(frBilling.change.planGivenBack(n)));
       } else if (purchase.userId !== null && purchase.heldRequests > 0)
-        addExtra(db, now, purchase.userId, purchase.heldRequests, why(frBilling.change.heldGivenBack(purchase.heldRequests)));
-      else noteBillingChange(db, now, purchase.userId, why(frBilling.change.disputeWon));
-      db.update(purchases).set({ status: "completed", heldRequests: 0 }).where(eq(purchases.id, purchase.id)).run();
+        await addExtra(tx, now, purchase.userId, purchase.heldRequests, why(frBilling.change.heldGivenBack(purchase.heldRequests)));
+      else await noteBillingChange(tx, now, purchase.userId, why(frBilling.change.disputeWon));
+      await tx.update(purchases).set({ status: "completed", heldRequests: 0 }).where(eq(purchases.id, purchase.id));
     } else if (lost && purchase.status !== "refunded") {
-      noteBillingChange(db, now, purchase.userId, why("litige perdu, achat repris."));
-      takeBack(deps, now, purchase, subId !== null, why);
+      await noteBillingChange(tx, now, purchase.userId, why("litige perdu, achat repris."));
+      await takeBack({ ...deps, db: tx }, now, purchase, subId !== null, why);
     }
   });
 }

@@ -1,6 +1,7 @@
+import { first } from "../db/transaction.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq, inArray, lte } from "drizzle-orm";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import { pendingPlanChanges, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { Job } from "../jobs/job.ts";
@@ -10,41 +11,43 @@ import { CYCLE_NAMES, PLAN_NAMES } from "../contracts/pricing.ts";
 
 /**
  * Renewal timers. Each run is safe to repeat: every write is conditional on
- * the state it read, inside an immediate transaction, so a second run (or the
+ * the state it read, inside a transaction, so a second run (or the
  * CLI's `renewals run` beside the server) finds nothing left to do.
  */
 
 /** Downgrades, cycle changes and cancellations whose renewal date has come. */
-function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
+async function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
   const now = clock.now();
   // A Stripe subscriber's downgrade or cycle change is Stripe's to make (its schedule switches the price at
   // renewal, and the subscription sync follows); only plans without a subscription, and cancellations, change here.
-  const due = db
-    .select({ change: pendingPlanChanges, subscription: users.stripeSubscriptionId })
-    .from(pendingPlanChanges)
-    .innerJoin(users, eq(users.id, pendingPlanChanges.userId))
-    .where(and(eq(pendingPlanChanges.status, "pending"), lte(pendingPlanChanges.scheduledAt, now)))
-    .all()
+  const due = (
+    await db
+      .select({ change: pendingPlanChanges, subscription: users.stripeSubscriptionId })
+      .from(pendingPlanChanges)
+      .innerJoin(users, eq(users.id, pendingPlanChanges.userId))
+      .where(and(eq(pendingPlanChanges.status, "pending"), lte(pendingPlanChanges.scheduledAt, now)))
+  )
     .filter((r) => r.change.targetPlan === "expired" || !r.subscription)
     .map((r) => r.change);
   let applied = 0;
   for (const change of due) {
-    immediate(db, () => {
-      const claimed = db
-        .update(pendingPlanChanges)
-        .set({ status: "applied", endedAt: now })
-        .where(and(eq(pendingPlanChanges.id, change.id), eq(pendingPlanChanges.status, "pending")))
-        .returning()
-        .get();
+    await transaction(db, async (tx) => {
+      const claimed = await first(
+        tx
+          .update(pendingPlanChanges)
+          .set({ status: "applied", endedAt: now })
+          .where(and(eq(pendingPlanChanges.id, change.id), eq(pendingPlanChanges.status, "pending")))
+          .returning(),
+      );
       if (!claimed) return;
       if (change.targetPlan === "expired") {
         // Stripe ends the subscription itself (cancel at period end); nothing drives this plan any more.
-        endPlan(db, now, change.userId, { actor: "job", action: "plan", detail: frBilling.change.scheduledCancelApplied });
+        await endPlan(tx, now, change.userId, { actor: "job", action: "plan", detail: frBilling.change.scheduledCancelApplied });
       } else {
         // The new plan starts on the renewal date, so its monthly anniversaries stay where they were.
         const cycle = change.targetCycle ?? "monthly";
-        grantPlan(
-          db,
+        await grantPlan(
+          tx,
           now,
           change.userId,
           { plan: change.targetPlan, cycle },
@@ -69,13 +72,12 @@ function applyDueChanges({ db, clock }: Pick<Deps, "db" | "clock">) {
  * monthly Stripe plan, and the anniversary of an annual one, are reset by
  * invoice.paid only, so an unpaid renewal gives no new allowance.
  */
-function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
+async function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
   const now = clock.now();
-  const candidates = db
+  const candidates = await db
     .select()
     .from(users)
-    .where(and(inArray(users.subscriptionType, ["basic", "pro"]), lte(users.quotaRenewsAt, now)))
-    .all();
+    .where(and(inArray(users.subscriptionType, ["basic", "pro"]), lte(users.quotaRenewsAt, now)));
   let renewed = 0;
   for (const u of candidates) {
     const quotaDue = u.quotaRenewsAt!;
@@ -87,7 +89,7 @@ function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
       const months = u.billingCycle === "annual" ? 12 : 1;
       while (periodEndsAt.getTime() <= now.getTime()) periodEndsAt = addMonths(periodEndsAt, months);
     }
-    const done = resetAllowance(
+    const done = await resetAllowance(
       db,
       now,
       u.id,
@@ -101,8 +103,8 @@ function renewLocalQuotas({ db, clock }: Pick<Deps, "db" | "clock">) {
 }
 
 /** Trials past their 7 days or out of requests become `expired` (written, not only displayed). */
-export function expireTrials({ db, clock }: Pick<Deps, "db" | "clock">) {
-  return { expired: expireTrialRows(db, clock.now()) };
+export async function expireTrials({ db, clock }: Pick<Deps, "db" | "clock">) {
+  return { expired: await expireTrialRows(db, clock.now()) };
 }
 
 const MINUTE_MS = 60_000;

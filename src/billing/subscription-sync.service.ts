@@ -1,7 +1,8 @@
+import { first } from "../db/transaction.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import { pendingPlanChanges, purchases, type UserRow, users } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { findUserById } from "../users/users.queries.ts";
@@ -48,29 +49,29 @@ export function planOfSubscription(sub: Stripe.Subscription): { plan: "basic" | 
 }
 
 /** The account a subscription belongs to: linked to it, else named in its metadata, else its customer's. */
-function ownerOf(deps: Deps, sub: Stripe.Subscription): UserRow | undefined {
+async function ownerOf(deps: Deps, sub: Stripe.Subscription): Promise<UserRow | undefined> {
   const { db } = deps;
-  const linked = db.select().from(users).where(eq(users.stripeSubscriptionId, sub.id)).get();
+  const linked = await first(db.select().from(users).where(eq(users.stripeSubscriptionId, sub.id)));
   if (linked) return linked;
   const meta = Number(sub.metadata?.user_id);
-  const byMeta = Number.isInteger(meta) && meta > 0 ? findUserById(db, meta) : undefined;
+  const byMeta = Number.isInteger(meta) && meta > 0 ? await findUserById(db, meta) : undefined;
   if (byMeta) return byMeta;
   const customer = idOf(sub.customer);
-  return customer ? db.select().from(users).where(eq(users.stripeCustomerId, customer)).get() : undefined;
+  return customer ? await first(db.select().from(users).where(eq(users.stripeCustomerId, customer))) : undefined;
 }
 
 /** What Stripe says now: the subscription, its latest invoice, and whether the account's other subscription is still live. */
 export async function fetchSubscriptionState(deps: Deps, subId: string): Promise<SubscriptionState> {
   const stripe = requireStripe(deps.stripe);
   const sub = await stripeCall(deps.log, "subscriptions.retrieve", () => stripe.subscriptions.retrieve(subId, { expand: ["latest_invoice"] }));
-  return stateOf(deps, sub);
+  return await stateOf(deps, sub);
 }
 
 /** The state around a subscription already fetched (with latest_invoice expanded): its account, and that account's other live one. */
 export async function stateOf(deps: Deps, sub: Stripe.Subscription): Promise<SubscriptionState> {
   const stripe = requireStripe(deps.stripe);
   const invoice = typeof sub.latest_invoice === "object" ? sub.latest_invoice : null;
-  const user = ownerOf(deps, sub);
+  const user = await ownerOf(deps, sub);
   let otherLive: string | null = null;
   const other = user?.stripeSubscriptionId;
   if (other && other !== sub.id && LIVE.has(sub.status)) {
@@ -90,20 +91,28 @@ export async function stateOf(deps: Deps, sub: Stripe.Subscription): Promise<Sub
 export const isLive = (status: string) => LIVE.has(status);
 
 /** Records a paid invoice once; true when this call claimed it. */
-export function claimInvoice(deps: Deps, now: Date, userId: number, invoice: Stripe.Invoice, plan: "basic" | "pro", cycle: "monthly" | "annual"): boolean {
-  const row = deps.db
-    .insert(purchases)
-    .values({
-      userId,
-      productType: productFor(plan, cycle),
-      invoiceId: invoice.id,
-      amountCents: invoice.amount_paid,
-      currency: invoice.currency,
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: purchases.id })
-    .get();
+export async function claimInvoice(
+  deps: Deps,
+  now: Date,
+  userId: number,
+  invoice: Stripe.Invoice,
+  plan: "basic" | "pro",
+  cycle: "monthly" | "annual",
+): Promise<boolean> {
+  const row = await first(
+    deps.db
+      .insert(purchases)
+      .values({
+        userId,
+        productType: productFor(plan, cycle),
+        invoiceId: invoice.id,
+        amountCents: invoice.amount_paid,
+        currency: invoice.currency,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: purchases.id }),
+  );
   return !!row;
 }
 
@@ -112,12 +121,12 @@ export function claimInvoice(deps: Deps, now: Date, userId: number, invoice: Str
  * caller's, or its own). `actor`: who woke us ("stripe" for an event,
  * "reconcile"), `ref`: the event id, for the record.
  */
-export function applySubscriptionState(deps: Deps, state: SubscriptionState, actor: string, ref: string | null): SyncOutcome {
+export async function applySubscriptionState(deps: Deps, state: SubscriptionState, actor: string, ref: string | null): Promise<SyncOutcome> {
   const { db, clock, log } = deps;
   const now = clock.now();
   const { sub, invoice } = state;
   // Re-read inside the transaction: another event may have moved the account meanwhile.
-  const user = state.user && findUserById(db, state.user.id);
+  const user = state.user && (await findUserById(db, state.user.id));
   if (!user) {
     log.warn("stripe subscription without a matching account", { subscription: sub.id, status: sub.status });
     return "orphan";
@@ -129,7 +138,7 @@ export function applySubscriptionState(deps: Deps, state: SubscriptionState, act
     // Ends the plan it drives; a subscription that ended before we linked it ends a trial too, never a plan it does not drive.
     const trialNeverLinked = !user.stripeSubscriptionId && user.subscriptionType === "trial" && sub.status === "canceled" && invoice?.status === "paid";
     if (linked || trialNeverLinked) {
-      endPlan(db, now, user.id, why("plan", frBilling.change.stripeEnded(sub.status)));
+      await endPlan(db, now, user.id, why("plan", frBilling.change.stripeEnded(sub.status)));
       return "ended";
     }
     return "unchanged";
@@ -145,35 +154,35 @@ export function applySubscriptionState(deps: Deps, state: SubscriptionState, act
   const label = `${PLAN_NAMES[stripePlan.plan]} (${CYCLE_NAMES[stripePlan.cycle]})`;
   let outcome: SyncOutcome = "unchanged";
   if (!linked) {
-    grantPlan(db, now, user.id, stripePlan, why("plan", `Abonnement Stripe ${label} actif.`), {
+    await grantPlan(db, now, user.id, stripePlan, why("plan", `Abonnement Stripe ${label} actif.`), {
       start: stripePlan.start,
       periodEndsAt: stripePlan.end,
       stripeSubscriptionId: sub.id,
       stripeCustomerId: idOf(sub.customer),
     });
     // The invoice that started it is counted by this grant, not again below.
-    if (invoice?.status === "paid") claimInvoice(deps, now, user.id, invoice, stripePlan.plan, stripePlan.cycle);
+    if (invoice?.status === "paid") await claimInvoice(deps, now, user.id, invoice, stripePlan.plan, stripePlan.cycle);
     return "linked";
   }
   const samePeriod = user.periodEndsAt?.getTime() === stripePlan.end.getTime() && user.planStartedAt?.getTime() === stripePlan.start.getTime();
   if (user.subscriptionType !== stripePlan.plan || user.billingCycle !== stripePlan.cycle || !samePeriod) {
-    followStripePlan(
+    await followStripePlan(
       db,
       now,
       user.id,
       { ...stripePlan, periodStart: stripePlan.start, periodEnd: stripePlan.end, subscriptionId: sub.id },
       why("plan", frBilling.change.alignedOnStripe(label, stripePlan.end.toISOString().slice(0, 10))),
     );
-    settlePendingChange(deps, now, user.id, stripePlan.plan, stripePlan.cycle);
+    await settlePendingChange(deps, now, user.id, stripePlan.plan, stripePlan.cycle);
     // basic -> pro at Stripe happens only once the upgrade is paid: its allowance is added to what remains.
     if (user.subscriptionType === "basic" && stripePlan.plan === "pro") {
-      addAllowance(db, now, user.id, PLAN_ALLOWANCE.pro, why("upgrade", frBilling.change.upgradePaid(PLAN_ALLOWANCE.pro)));
+      await addAllowance(db, now, user.id, PLAN_ALLOWANCE.pro, why("upgrade", frBilling.change.upgradePaid(PLAN_ALLOWANCE.pro)));
     }
     outcome = "updated";
   }
-  if (invoice?.status === "paid" && claimInvoice(deps, now, user.id, invoice, stripePlan.plan, stripePlan.cycle)) {
+  if (invoice?.status === "paid" && (await claimInvoice(deps, now, user.id, invoice, stripePlan.plan, stripePlan.cycle))) {
     if (invoice.billing_reason === "subscription_cycle") {
-      resetAllowance(
+      await resetAllowance(
         db,
         now,
         user.id,
@@ -188,8 +197,8 @@ export function applySubscriptionState(deps: Deps, state: SubscriptionState, act
 }
 
 /** The change the user asked for has happened at Stripe (its schedule switched the price): marked applied. */
-function settlePendingChange(deps: Deps, now: Date, userId: number, plan: "basic" | "pro", cycle: "monthly" | "annual"): void {
-  deps.db
+async function settlePendingChange(deps: Deps, now: Date, userId: number, plan: "basic" | "pro", cycle: "monthly" | "annual"): Promise<void> {
+  await deps.db
     .update(pendingPlanChanges)
     .set({ status: "applied", endedAt: now })
     .where(
@@ -199,8 +208,7 @@ function settlePendingChange(deps: Deps, now: Date, userId: number, plan: "basic
         eq(pendingPlanChanges.targetPlan, plan),
         eq(pendingPlanChanges.targetCycle, cycle),
       ),
-    )
-    .run();
+    );
 }
 
 /** Cancels the subscription now (no further invoice, no proration); already ended or gone at Stripe is fine. */
@@ -241,9 +249,10 @@ export async function settleDuplicate(deps: Deps, state: SubscriptionState, acto
     }
   }
   const now = clock.now();
-  immediate(db, () => {
+  await transaction(db, async (tx) => {
     if (invoice?.status === "paid") {
-      db.insert(purchases)
+      await tx
+        .insert(purchases)
         .values({
           userId: state.user?.id ?? null,
           productType: productFor(planOfSubscription(sub)?.plan ?? "basic", planOfSubscription(sub)?.cycle ?? "monthly"),
@@ -253,10 +262,9 @@ export async function settleDuplicate(deps: Deps, state: SubscriptionState, acto
           status: refunded ? "refunded" : "completed",
           createdAt: now,
         })
-        .onConflictDoUpdate({ target: purchases.invoiceId, set: { status: refunded ? "refunded" : "completed" } })
-        .run();
+        .onConflictDoUpdate({ target: purchases.invoiceId, set: { status: refunded ? "refunded" : "completed" } });
     }
-    noteBillingChange(db, now, state.user?.id ?? null, {
+    await noteBillingChange(tx, now, state.user?.id ?? null, {
       actor,
       action: "duplicate_subscription",
       stripeRef: sub.id,
@@ -273,7 +281,7 @@ export async function settleDuplicate(deps: Deps, state: SubscriptionState, acto
 /** Fetches, applies, and settles a duplicate: the whole answer to one subscription event. */
 export async function syncSubscription(deps: Deps, subId: string, actor: string, ref: string | null): Promise<SyncOutcome> {
   const state = await fetchSubscriptionState(deps, subId);
-  const outcome = immediate(deps.db, () => applySubscriptionState(deps, state, actor, ref));
+  const outcome = await transaction(deps.db, async (tx) => await applySubscriptionState({ ...deps, db: tx }, state, actor, ref));
   if (outcome === "duplicate") await settleDuplicate(deps, state, actor);
   return outcome;
 }

@@ -1,3 +1,4 @@
+import { first } from "../db/transaction.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
@@ -8,21 +9,22 @@ import { changeOptionsFor, formatEuros, isUpgrade, OFFERS, type Product, product
 
 export type PendingChange = typeof pendingPlanChanges.$inferSelect;
 
-export function findPendingChange(db: Db, userId: number): PendingChange | undefined {
-  return db
-    .select()
-    .from(pendingPlanChanges)
-    .where(and(eq(pendingPlanChanges.userId, userId), eq(pendingPlanChanges.status, "pending")))
-    .get();
+export async function findPendingChange(db: Db, userId: number): Promise<PendingChange | undefined> {
+  return await first(
+    db
+      .select()
+      .from(pendingPlanChanges)
+      .where(and(eq(pendingPlanChanges.userId, userId), eq(pendingPlanChanges.status, "pending"))),
+  );
 }
 
 /** Subscription info of docs/PRODUCT.md#subscription-status, plus the change options the overlay lists. */
-export function subscriptionStatus(deps: Deps, user: UserRow) {
+export async function subscriptionStatus(deps: Deps, user: UserRow) {
   const now = deps.clock.now();
   const plan = effectivePlan(user, now);
   const paid = plan === "basic" || plan === "pro";
   const cycle = paid ? (user.billingCycle ?? "monthly") : null;
-  const pending = findPendingChange(deps.db, user.id);
+  const pending = await findPendingChange(deps.db, user.id);
   return {
     current_subscription: plan,
     current_billing_cycle: cycle,

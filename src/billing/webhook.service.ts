@@ -1,3 +1,4 @@
+import { first } from "../db/transaction.ts";
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { stripeEvents } from "../db/schema/index.ts";
@@ -30,9 +31,9 @@ export async function verifyEvent(deps: Deps, body: string, signature: string | 
  */
 export async function handleEvent(deps: Deps, event: Stripe.Event): Promise<{ duplicate: boolean }> {
   const { db, clock } = deps;
-  if (db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).get()) return { duplicate: true };
+  if (await first(db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)))) return { duplicate: true };
   await dispatch(deps, event);
-  db.insert(stripeEvents).values({ id: event.id, type: event.type, receivedAt: clock.now() }).onConflictDoNothing().run();
+  await db.insert(stripeEvents).values({ id: event.id, type: event.type, receivedAt: clock.now() }).onConflictDoNothing();
   return { duplicate: false };
 }
 

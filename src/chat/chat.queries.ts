@@ -1,3 +1,4 @@
+import { first, one } from "../db/transaction.ts";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type ConversationSource, conversations, type MessageType, messages } from "../db/schema/index.ts";
@@ -12,47 +13,46 @@ export type NewMessage = {
 };
 
 /** The caller's conversation, or undefined: another user's conversation reads exactly like a missing one. */
-export function findOwnedConversation(db: Db, id: number, userId: number): ConversationRow | undefined {
-  return db
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
-    .get();
+export async function findOwnedConversation(db: Db, id: number, userId: number): Promise<ConversationRow | undefined> {
+  return await first(
+    db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, id), eq(conversations.userId, userId))),
+  );
 }
 
-export function insertConversation(db: Db, userId: number, title: string, now: Date, source: ConversationSource = "web"): ConversationRow {
-  return db.insert(conversations).values({ userId, title, source, messageCount: 0, createdAt: now, updatedAt: now }).returning().get();
+export async function insertConversation(db: Db, userId: number, title: string, now: Date, source: ConversationSource = "web"): Promise<ConversationRow> {
+  return await one(db.insert(conversations).values({ userId, title, source, messageCount: 0, createdAt: now, updatedAt: now }).returning());
 }
 
 /** Appends messages and keeps message_count / updated_at in step; call inside a transaction. */
-export function appendMessages(db: Db, conversationId: number, rows: NewMessage[], now: Date): MessageRow[] {
+export async function appendMessages(db: Db, conversationId: number, rows: NewMessage[], now: Date): Promise<MessageRow[]> {
   if (rows.length === 0) return [];
-  const inserted = db
+  const inserted = await db
     .insert(messages)
     .values(rows.map((r) => ({ conversationId, ...r, resultData: r.resultData ?? null, createdAt: now })))
-    .returning()
-    .all();
-  db.update(conversations)
+    .returning();
+  await db
+    .update(conversations)
     .set({ messageCount: sql`${conversations.messageCount} + ${rows.length}`, updatedAt: now })
-    .where(eq(conversations.id, conversationId))
-    .run();
+    .where(eq(conversations.id, conversationId));
   return inserted;
 }
 
-export function listMessages(db: Db, conversationId: number): MessageRow[] {
-  return db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.id)).all();
+export async function listMessages(db: Db, conversationId: number): Promise<MessageRow[]> {
+  return await db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.id));
 }
 
-export function findMessage(db: Db, id: number): MessageRow | undefined {
-  return db.select().from(messages).where(eq(messages.id, id)).get();
+export async function findMessage(db: Db, id: number): Promise<MessageRow | undefined> {
+  return await first(db.select().from(messages).where(eq(messages.id, id)));
 }
 
 /** Deletes the caller's conversation (messages and runs go with it, by cascade); false when not theirs. */
-export function deleteOwnedConversation(db: Db, id: number, userId: number): boolean {
-  const gone = db
+export async function deleteOwnedConversation(db: Db, id: number, userId: number): Promise<boolean> {
+  const gone = await db
     .delete(conversations)
     .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
-    .returning({ id: conversations.id })
-    .all();
+    .returning({ id: conversations.id });
   return gone.length > 0;
 }

@@ -32,20 +32,20 @@ export const chatRoutes = new Hono<AppEnv>()
     if (wantsEvents(c.req.header("accept"))) return c.body(runStream(deps, run, lastEventId(c.req.header("last-event-id"))), 200, SSE_HEADERS);
     return c.json(await resultOf(deps, run));
   })
-  .get("/conversation/:id/events", requireUser, validate("param", conversationParam), (c) => {
-    const stream = conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id")));
+  .get("/conversation/:id/events", requireUser, validate("param", conversationParam), async (c) => {
+    const stream = await conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id")));
     return c.body(stream, 200, SSE_HEADERS);
   })
-  .get("/history", requireUser, validate("query", historyQuery), (c) => c.json(history(c.var.deps, c.var.user.id, c.req.valid("query"))))
-  .get("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
-    return c.json(conversationMessages(c.var.deps, c.var.user.id, c.req.valid("param").id));
+  .get("/history", requireUser, validate("query", historyQuery), async (c) => c.json(await history(c.var.deps, c.var.user.id, c.req.valid("query"))))
+  .get("/conversation/:id", requireUser, validate("param", conversationParam), async (c) => {
+    return c.json(await conversationMessages(c.var.deps, c.var.user.id, c.req.valid("param").id));
   })
-  .get("/conversation/:id/export", requireUser, validate("param", conversationParam), validate("query", exportQuery), (c) => {
-    const file = exportConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("query").format);
+  .get("/conversation/:id/export", requireUser, validate("param", conversationParam), validate("query", exportQuery), async (c) => {
+    const file = await exportConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("query").format);
     return c.body(file.body, 200, { "Content-Type": file.type, "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "no-store" });
   })
-  .delete("/conversation/:id", requireUser, validate("param", conversationParam), (c) => {
-    return c.json(deleteConversation(c.var.deps, c.var.user.id, c.req.valid("param").id));
+  .delete("/conversation/:id", requireUser, validate("param", conversationParam), async (c) => {
+    return c.json(await deleteConversation(c.var.deps, c.var.user.id, c.req.valid("param").id));
   });
 
 function wantsEvents(accept: string | undefined): boolean {

@@ -1,5 +1,5 @@
 import { moderate } from "../ai/moderation.ts";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
@@ -20,8 +20,8 @@ import { titleFrom, toPublicMessage } from "./chat.view.ts";
 
 export type ChatInput = { conversation_id?: number | null; message: string };
 
-export function ownedConversation(deps: Deps, userId: number, id: number): ConversationRow {
-  const conversation = findOwnedConversation(deps.db, id, userId);
+export async function ownedConversation(deps: Deps, userId: number, id: number): Promise<ConversationRow> {
+  const conversation = await findOwnedConversation(deps.db, id, userId);
   if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
   return conversation;
 }
@@ -39,11 +39,11 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
   assertCanQuery(user, clock.now());
   const available = assertOperational(deps);
 
-  const existing = input.conversation_id != null ? ownedConversation(deps, user.id, input.conversation_id) : undefined;
+  const existing = input.conversation_id != null ? await ownedConversation(deps, user.id, input.conversation_id) : undefined;
   // A message during a run would land before its answer and never be answered itself.
-  if (existing && runningRunOf(db, existing.id)) throw new AppError("RUN_IN_PROGRESS");
-  const previous = existing ? listMessages(db, existing.id) : [];
-  const closed = existing ? closedTurns(db, existing.id) : new Set<number>();
+  if (existing && (await runningRunOf(db, existing.id))) throw new AppError("RUN_IN_PROGRESS");
+  const previous = existing ? await listMessages(db, existing.id) : [];
+  const closed = existing ? await closedTurns(db, existing.id) : new Set<number>();
   const turn = currentTurn(previous, closed);
   const followUp = turn.earlier.some((m) => m.messageType === "final_response");
   const ctx = { userId: user.id, conversationId: existing?.id ?? null };
@@ -51,7 +51,7 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
 
   const verdict = await moderate(deps, message, ctx);
   if (verdict.flagged) {
-    save(deps, user.id, existing, [
+    await save(deps, user.id, existing, [
       userMessage,
       { sender: "assistant", messageType: "content_moderation", content: errorText(), resultData: { categories: verdict.categories } },
     ]);
@@ -60,11 +60,11 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
 
   // A reply to a clarification (or a second message before processing) always goes to final processing.
   const pendingReply = awaitsClarificationReply(turn) || turn.last?.sender === "user";
-  if (pendingReply) return reply(deps, save(deps, user.id, existing, [userMessage]), false, true);
+  if (pendingReply) return await reply(deps, await save(deps, user.id, existing, [userMessage]), false, true);
 
   if (isTooVague(message, followUp)) {
-    const id = save(deps, user.id, existing, [userMessage, { sender: "assistant", messageType: "detail_request", content: DETAIL_REQUEST_TEXT }]);
-    return reply(deps, id, false, false);
+    const id = await save(deps, user.id, existing, [userMessage, { sender: "assistant", messageType: "detail_request", content: DETAIL_REQUEST_TEXT }]);
+    return await reply(deps, id, false, false);
   }
 
   const questions = turn.hadClarification
@@ -81,7 +81,7 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
         ),
       );
   if (questions.length > 0) {
-    const id = save(deps, user.id, existing, [
+    const id = await save(deps, user.id, existing, [
       userMessage,
       {
         sender: "assistant",
@@ -90,9 +90,9 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
         resultData: { questions },
       },
     ]);
-    return reply(deps, id, true, false);
+    return await reply(deps, id, true, false);
   }
-  return reply(deps, save(deps, user.id, existing, [userMessage]), false, true);
+  return await reply(deps, await save(deps, user.id, existing, [userMessage]), false, true);
 }
 
 function errorText(): string {
@@ -100,33 +100,38 @@ function errorText(): string {
 }
 
 /** Creates the conversation on its first message and appends, all or nothing. */
-function save(deps: Deps, userId: number, existing: ConversationRow | undefined, rows: NewMessage[]): number {
+async function save(deps: Deps, userId: number, existing: ConversationRow | undefined, rows: NewMessage[]): Promise<number> {
   const now = deps.clock.now();
-  return immediate(deps.db, () => {
-    const conversation = existing ?? insertConversation(deps.db, userId, titleFrom(rows[0]!.content), now);
-    appendMessages(deps.db, conversation.id, rows, now);
+  return await transaction(deps.db, async (tx) => {
+    const conversation = existing ?? (await insertConversation(tx, userId, titleFrom(rows[0]!.content), now));
+    await appendMessages(tx, conversation.id, rows, now);
     return conversation.id;
   });
 }
 
-function reply(deps: Deps, conversationId: number, needsClarification: boolean, requiresFinal: boolean) {
+async function reply(deps: Deps, conversationId: number, needsClarification: boolean, requiresFinal: boolean) {
   return {
     conversation_id: conversationId,
-    messages: listMessages(deps.db, conversationId).map(toPublicMessage),
+    messages: (await listMessages(deps.db, conversationId)).map(toPublicMessage),
     needs_clarification: needsClarification,
     requires_final_processing: requiresFinal,
   };
 }
 
-export function conversationMessages(deps: Deps, userId: number, id: number) {
-  const conversation = ownedConversation(deps, userId, id);
-  return { id: conversation.id, title: conversation.title, source: conversation.source, messages: listMessages(deps.db, conversation.id).map(toPublicMessage) };
+export async function conversationMessages(deps: Deps, userId: number, id: number) {
+  const conversation = await ownedConversation(deps, userId, id);
+  return {
+    id: conversation.id,
+    title: conversation.title,
+    source: conversation.source,
+    messages: (await listMessages(deps.db, conversation.id)).map(toPublicMessage),
+  };
 }
 
 /** Refused while a run holds the conversation: the run would write its answer and its refund into nothing. */
-export function deleteConversation(deps: Deps, userId: number, id: number) {
-  const conversation = ownedConversation(deps, userId, id);
-  if (runningRunOf(deps.db, conversation.id)) throw new AppError("DELETE_DURING_RUN");
-  if (!deleteOwnedConversation(deps.db, id, userId)) throw new AppError("CONVERSATION_NOT_FOUND");
+export async function deleteConversation(deps: Deps, userId: number, id: number) {
+  const conversation = await ownedConversation(deps, userId, id);
+  if (await runningRunOf(deps.db, conversation.id)) throw new AppError("DELETE_DURING_RUN");
+  if (!(await deleteOwnedConversation(deps.db, id, userId))) throw new AppError("CONVERSATION_NOT_FOUND");
   return { success: true };
 }

@@ -73,9 +73,9 @@ export function conversationMarkdown(doc: ReturnType<typeof conversationDocument
 }
 
 /** GET /conversation/{id}/export: the caller's conversation as a file to download. */
-export function exportConversation(deps: Deps, userId: number, id: number, format: ExportFormat) {
-  const conversation = ownedConversation(deps, userId, id);
-  const doc = conversationDocument(conversation, listMessages(deps.db, conversation.id));
+export async function exportConversation(deps: Deps, userId: number, id: number, format: ExportFormat) {
+  const conversation = await ownedConversation(deps, userId, id);
+  const doc = conversationDocument(conversation, await listMessages(deps.db, conversation.id));
   const name = `unisson-conversation-${conversation.id}.${format}`;
   return format === "json"
     ? { name, type: "application/json; charset=UTF-8", body: JSON.stringify(doc, null, 2) }

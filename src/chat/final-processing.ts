@@ -16,7 +16,7 @@ import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./tur
 import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
 
-export type ProcessResult = ReturnType<typeof answerOf>;
+export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
 const POLL_MS = 100;
 
@@ -31,28 +31,28 @@ export type ProcessOptions = { history?: ChatTurn[] };
  */
 export async function startRun(deps: Deps, user: UserRow, conversationId: number, opts: ProcessOptions = {}): Promise<RunRow> {
   const { db, clock } = deps;
-  const conversation = ownedConversation(deps, user.id, conversationId);
-  const all = listMessages(db, conversation.id);
+  const conversation = await ownedConversation(deps, user.id, conversationId);
+  const all = await listMessages(db, conversation.id);
   const turnMessage = all.findLast((m) => m.sender === "user");
   if (!turnMessage) throw new AppError("NOTHING_TO_PROCESS");
 
-  const existing = findRun(db, conversation.id, turnMessage.id);
+  const existing = await findRun(db, conversation.id, turnMessage.id);
   if (existing && existing.status !== "failed") return existing;
   if (all.at(-1)?.sender !== "user") throw new AppError("NOTHING_TO_PROCESS");
 
   assertCanQuery(user, clock.now());
   const models = assertOperational(deps);
 
-  const claim = await deps.ai.writes.run(() => {
-    const run = claimRun(db, { conversationId: conversation.id, turnMessageId: turnMessage.id, userId: user.id, now: clock.now() });
+  const claim = await deps.ai.writes.run(async (tx) => {
+    const run = await claimRun(tx, { conversationId: conversation.id, turnMessageId: turnMessage.id, userId: user.id, now: clock.now() });
     if (!run) return null;
-    const source = spendOneQuery(db, user.id, clock.now());
+    const source = await spendOneQuery(tx, user.id, clock.now());
     // Throwing rolls the claim back with it: a refused spend leaves no trace.
     if (!source) throw quotaError({ ...user, planQueries: 0, extraQueries: 0 }, clock.now());
-    markCharged(db, run.id, source);
+    await markCharged(tx, run.id, source);
     return { run, source: source! };
   });
-  if (!claim) return findRun(db, conversation.id, turnMessage.id)!;
+  if (!claim) return (await findRun(db, conversation.id, turnMessage.id))!;
 
   const lastId = (existing?.events ?? []).reduce((max, e) => Math.max(max, Number(e.id) || 0), 0);
   const live = new LiveRun(claim.run.id, conversation.id, lastId);
@@ -73,7 +73,7 @@ function storeEventsSoon(deps: Deps, live: LiveRun): () => void {
     pending = true;
     setTimeout(() => {
       pending = false;
-      if (!live.finished) void deps.ai.writes.run(() => saveRunEvents(deps.db, live.runId, live.storedEvents())).catch(() => {});
+      if (!live.finished) void deps.ai.writes.run(async (tx) => await saveRunEvents(tx, live.runId, live.storedEvents())).catch(() => {});
     }, EVENTS_WRITE_MS);
   };
 }
@@ -81,14 +81,14 @@ function storeEventsSoon(deps: Deps, live: LiveRun): () => void {
 /** POST /process for a JSON client: the answer once the run is over, exactly as before runs were streamed. */
 export async function processConversation(deps: Deps, user: UserRow, conversationId: number, opts: ProcessOptions = {}): Promise<ProcessResult> {
   const run = await startRun(deps, user, conversationId, opts);
-  return resultOf(deps, run);
+  return await resultOf(deps, run);
 }
 
 export async function resultOf(deps: Deps, run: RunRow): Promise<ProcessResult> {
-  if (run.status === "done") return answerOf(deps, run);
+  if (run.status === "done") return await answerOf(deps, run);
   const live = deps.ai.live.get(run.id);
   if (live?.result) return (await live.result) as ProcessResult;
-  return waitFor(deps, run);
+  return await waitFor(deps, run);
 }
 
 async function execute(
@@ -102,7 +102,7 @@ async function execute(
   history?: ChatTurn[],
 ) {
   const { db, clock, log } = deps;
-  const closed = closedTurns(db, run.conversationId, run.turnMessageId);
+  const closed = await closedTurns(db, run.conversationId, run.turnMessageId);
   const turn = currentTurn(all, closed);
   const logs: AiCallLog[] = [];
   const names = deps.ai.models.map((m) => m.name);
@@ -123,30 +123,31 @@ async function execute(
       },
     );
     const charged = isCharged(result.degraded);
-    const done = await deps.ai.writes.run(() => {
-      insertAiCalls(db, logs);
-      const [message] = appendMessages(
-        db,
+    const done = await deps.ai.writes.run(async (tx) => {
+      await insertAiCalls(tx, logs);
+      const [message] = await appendMessages(
+        tx,
         run.conversationId,
         [{ sender: "assistant", messageType: "final_response", content: result.final_response, resultData: { ...result, charged } }],
         clock.now(),
       );
       // The cost rule of degraded answers: shown, not charged.
-      if (!charged) refundOneQuery(db, user.id, source, clock.now());
-      const answer = answerOf(deps, { resultMessageId: message!.id });
+      if (!charged) await refundOneQuery(tx, user.id, source, clock.now());
+      const answer = await answerOf({ ...deps, db: tx }, { resultMessageId: message!.id });
       live.emit("final", answer);
-      finishRun(db, run.id, message!.id, clock.now(), live.storedEvents(), charged);
+      await finishRun(tx, run.id, message!.id, clock.now(), live.storedEvents(), charged);
       return answer;
     });
     return done;
   } catch (e) {
     const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
     const answers = e instanceof NoSynthesis ? e.answers : [];
-    await deps.ai.writes.run(() => {
+    await deps.ai.writes.run(async (tx) => {
+      await insertAiCalls(tx, logs);
+      await refundOneQuery(tx, user.id, source, clock.now());
+      // Announced once the refund is written (in this transaction): a client that reads on sees it.
       live.emit("failed", { code, detail: new AppError(code).message, refunded: true, answers });
-      insertAiCalls(db, logs);
-      refundOneQuery(db, user.id, source, clock.now());
-      failRun(db, run.id, code, clock.now(), live.storedEvents());
+      await failRun(tx, run.id, code, clock.now(), live.storedEvents());
     });
     if (!(e instanceof AppError)) log.error("final processing failed", { run: run.id, error: e });
     throw runFailure(code, answers);
@@ -167,8 +168,8 @@ function answersOf(run: RunRow): IndividualAnswer[] {
   return Array.isArray(answers) ? (answers as IndividualAnswer[]) : [];
 }
 
-export function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">) {
-  const message = findMessage(deps.db, run.resultMessageId!);
+export async function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">) {
+  const message = await findMessage(deps.db, run.resultMessageId!);
   if (!message) throw new AppError("CONVERSATION_NOT_FOUND");
   const data = (message.resultData ?? {}) as {
     final_response?: string;
@@ -192,8 +193,8 @@ async function waitFor(deps: Deps, run: RunRow): Promise<ProcessResult> {
   // Worst case of one run: the whole budget, plus the final write.
   const giveUpAt = performance.now() + deps.config.ai.budgetMs + 10_000;
   while (performance.now() < giveUpAt) {
-    const now = findRun(deps.db, run.conversationId, run.turnMessageId);
-    if (now?.status === "done") return answerOf(deps, now);
+    const now = await findRun(deps.db, run.conversationId, run.turnMessageId);
+    if (now?.status === "done") return await answerOf(deps, now);
     if (!now) throw new AppError("SERVICE_UNAVAILABLE");
     if (now.status === "failed") throw runFailure((now.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE", answersOf(now));
     await Bun.sleep(POLL_MS);

@@ -26,12 +26,12 @@ function toSummary(c: HistoryRow) {
  * search answers its best `limit` matches in rank order, with no cursor: a
  * rank is no stable key to page on, and a longer search is a better search.
  */
-export function history(deps: Deps, userId: number, input: HistoryInput) {
+export async function history(deps: Deps, userId: number, input: HistoryInput) {
   if (input.q) {
-    const rows = searchConversations(deps.db, userId, searchWords(input.q), input.limit);
+    const rows = await searchConversations(deps.db, userId, searchWords(input.q), input.limit);
     return { conversations: rows.map(toSummary), next_cursor: null };
   }
-  const page = historyPage(deps.db, userId, input.limit, parseCursor(input.cursor));
+  const page = await historyPage(deps.db, userId, input.limit, parseCursor(input.cursor));
   return {
     conversations: page.rows.map(toSummary),
     next_cursor: page.next ? `${page.next.updatedAt}.${page.next.id}` : null,

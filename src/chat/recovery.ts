@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import { refundOneQuery } from "../users/quota.queries.ts";
 import { leaseOwner } from "../system/lease.ts";
 import { failRun, listRunningRuns, type RunRow } from "./runs.queries.ts";
@@ -10,13 +10,13 @@ import { failRun, listRunningRuns, type RunRow } from "./runs.queries.ts";
  * one server owns a database). Each one gets its request back and is marked
  * failed, so the user can simply ask again and is never charged for nothing.
  */
-export function recoverInterruptedRuns(deps: Deps): number {
+export async function recoverInterruptedRuns(deps: Deps): Promise<number> {
   const { db, clock, log } = deps;
-  const runs = listRunningRuns(db).filter(abandonedBy(deps));
+  const runs = (await listRunningRuns(db)).filter(await abandonedBy(deps));
   for (const run of runs) {
-    immediate(db, () => {
-      if (run.charged && run.chargedFrom) refundOneQuery(db, run.userId, run.chargedFrom, clock.now());
-      failRun(db, run.id, "SERVICE_UNAVAILABLE", clock.now());
+    await transaction(db, async (tx) => {
+      if (run.charged && run.chargedFrom) await refundOneQuery(tx, run.userId, run.chargedFrom, clock.now());
+      await failRun(tx, run.id, "SERVICE_UNAVAILABLE", clock.now());
     });
   }
   if (runs.length) log.warn("interrupted final processings refunded", { count: runs.length });
@@ -27,7 +27,7 @@ export function recoverInterruptedRuns(deps: Deps): number {
  * Only runs whose holder's lease is gone: never those of another live server
  * on this database, nor those this process started after taking the lease.
  */
-function abandonedBy({ db, clock, lease }: Deps): (run: RunRow) => boolean {
-  const owner = leaseOwner(db, lease, clock.now());
+async function abandonedBy({ db, clock, lease }: Deps): Promise<(run: RunRow) => boolean> {
+  const owner = await leaseOwner(db, lease, clock.now());
   return (run) => owner === "none" || (owner === "ours" && !!lease && run.createdAt < lease.acquiredAt);
 }

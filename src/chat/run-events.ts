@@ -28,7 +28,7 @@ export function lastEventId(header: string | undefined): number {
 export function runStream(deps: Deps, run: RunRow | undefined, afterId: number): ReadableStream<Uint8Array> {
   let stop = () => {};
   return new ReadableStream<Uint8Array>({
-    start(controller) {
+    async start(controller) {
       let closed = false;
       const close = () => {
         if (closed) return;
@@ -60,20 +60,25 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
       }
       // A finished run, or one another server process runs: its stored events, read again until it ends.
       let seen = afterId;
-      const replay = (row: RunRow | undefined) => {
+      const replay = async (row: RunRow | undefined) => {
         for (const e of (row?.events ?? []) as RunEvent[]) {
           if (e.id <= seen) continue;
           seen = e.id;
-          send(e.type === "final" && row?.resultMessageId ? { ...e, data: answerOf(deps, row) } : e);
+          send(e.type === "final" && row?.resultMessageId ? { ...e, data: await answerOf(deps, row) } : e);
         }
         if (row?.status !== "running") close();
       };
-      const poll = setInterval(() => replay(findRunById(deps.db, run.id)), POLL_MS);
+      const poll = setInterval(() => {
+        // A read that fails (the database closing at shutdown) ends the stream; the client resumes with Last-Event-ID.
+        findRunById(deps.db, run.id)
+          .then(replay)
+          .catch(() => close());
+      }, POLL_MS);
       stop = () => {
         clearInterval(heartbeat);
         clearInterval(poll);
       };
-      replay(run);
+      await replay(run);
     },
     cancel() {
       stop();
@@ -88,7 +93,7 @@ export const SSE_HEADERS = {
 } as const;
 
 /** GET /conversation/{id}/events: the conversation's latest run, ownership checked. */
-export function conversationEvents(deps: Deps, userId: number, conversationId: number, afterId: number): ReadableStream<Uint8Array> {
-  const conversation = ownedConversation(deps, userId, conversationId);
-  return runStream(deps, latestRun(deps.db, conversation.id), afterId);
+export async function conversationEvents(deps: Deps, userId: number, conversationId: number, afterId: number): Promise<ReadableStream<Uint8Array>> {
+  const conversation = await ownedConversation(deps, userId, conversationId);
+  return runStream(deps, await latestRun(deps.db, conversation.id), afterId);
 }

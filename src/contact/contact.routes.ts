@@ -16,7 +16,7 @@ const CONTACT_RATE = { name: "contact", limit: 5, windowMs: 10 * 60_000 } as con
 export const contactRoutes = new Hono<AppEnv>().post("/", ipRateLimit(CONTACT_RATE), validate("json", contactSchema), async (c) => {
   const { db, clock } = c.var.deps;
   const token = bearerToken(c.req.header("authorization"));
-  const session = token ? findSession(db, token, clock.now()) : undefined;
+  const session = token ? await findSession(db, token, clock.now()) : undefined;
   await submitContact(c.var.deps, c.req.valid("json"), { userId: session?.user.id ?? null, ip: clientIp(c) });
   return c.json({ success: true, message: frAnswers.contactSent });
 });

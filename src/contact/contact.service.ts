@@ -1,3 +1,4 @@
+import { one } from "../db/transaction.ts";
 import { frDetails } from "../i18n/fr-details.ts";
 import { contactMessages } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -16,11 +17,12 @@ export async function submitContact(
   input: ContactInput,
   meta: { userId: number | null; ip: string | null },
 ): Promise<{ id: number }> {
-  const row = deps.db
-    .insert(contactMessages)
-    .values({ ...input, userId: meta.userId, ip: meta.ip, createdAt: deps.clock.now() })
-    .returning({ id: contactMessages.id })
-    .get();
+  const row = await one(
+    deps.db
+      .insert(contactMessages)
+      .values({ ...input, userId: meta.userId, ip: meta.ip, createdAt: deps.clock.now() })
+      .returning({ id: contactMessages.id }),
+  );
   const support = deps.config.mail.supportEmail;
   try {
     await deps.mailer.send(contactMail({ ...input, to: support, id: row.id, userId: meta.userId }));

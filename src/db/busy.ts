@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { type Db, handleOf } from "./client.ts";
 
 /**
  * bun:sqlite waits for a lock synchronously (the connection's busy timeout),
@@ -8,32 +9,39 @@ import type { Database } from "bun:sqlite";
  * SQLITE_BUSY (answered 503) instead of freezing the loop once each: while
  * the connection is marked, each such write first asks for the lock without
  * waiting, and goes ahead (clearing the mark) as soon as it is free again.
+ * SQLite-specific: on a database server there is no such process-wide freeze.
  */
-// Module state: a mark per connection (deps.db.$client), keyed by it, like bun:sqlite's own lock wait.
+// Module state: a mark per connection, keyed by it, like bun:sqlite's own lock wait.
 const busyUntil = new WeakMap<Database, number>();
 const HOLD_MS = 2_000;
 
+/** SQLITE_BUSY / SQLITE_LOCKED, also when drizzle wrapped the driver's error (its `cause`). */
 export function isBusyError(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+  for (let err = e, i = 0; err && i < 5; err = (err as { cause?: unknown }).cause, i++) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) return true;
+  }
+  return false;
 }
 
 /** Runs a write unless the connection met a lock moments ago; remembers a new one. */
-export function guardedWrite<T>(sqlite: Database, run: () => T): T {
-  assertNotBusy(sqlite);
+export async function guardedWrite<T>(db: Db, run: () => Promise<T>): Promise<T> {
+  assertNotBusy(db);
   try {
-    return run();
+    return await run();
   } catch (e) {
-    if (isBusyError(e)) markBusy(sqlite);
+    if (isBusyError(e)) markBusy(db);
     throw e;
   }
 }
 
-export function markBusy(sqlite: Database): void {
-  busyUntil.set(sqlite, Date.now() + HOLD_MS);
+export function markBusy(db: Db): void {
+  busyUntil.set(handleOf(db).conn.sqlite, Date.now() + HOLD_MS);
 }
 
-export function assertNotBusy(sqlite: Database): void {
+/** Synchronous on purpose: the check never yields, so nothing can take the connection in between. */
+export function assertNotBusy(db: Db): void {
+  const sqlite = handleOf(db).conn.sqlite;
   if (Date.now() >= (busyUntil.get(sqlite) ?? 0) || sqlite.inTransaction) return;
   if (lockIsFree(sqlite)) busyUntil.delete(sqlite);
   else throw Object.assign(new Error("database is locked by another process"), { code: "SQLITE_BUSY" });

@@ -1,16 +1,28 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { drizzle } from "drizzle-orm/bun-sqlite";
+import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
+import { type Connection, enterOrdinary, enterTransaction, newConnection } from "./connection.ts";
 import * as schema from "./schema/index.ts";
 
-export type Db = ReturnType<typeof drizzle<typeof schema>> & { $client: Database };
-
 /**
- * Opens the SQLite database with the pragmas of DECISIONS.md (Storage) and
- * checks that SQLite really applied them: a read-only mount or an old build
- * that silently ignores one would otherwise lose payments or fail under load.
+ * The asynchronous drizzle database every query module receives: the
+ * ordinary handle, or a transaction's handle (same type, see transaction.ts).
+ * `$client` is the SQLite connection: for src/db and tests only (a code test
+ * keeps it out of src/ and cli/, so the rest stays dialect-free).
  */
+export type Db = SqliteRemoteDatabase<typeof schema> & { $client: Database };
+
+type Handle = { conn: Connection; kind: "ordinary" | "transaction"; tx: Db };
+// Module state: which connection (and which kind of handle) a Db is, for transaction.ts and the raw helpers of src/db.
+const handles = new WeakMap<Db, Handle>();
+
+export function handleOf(db: Db): Handle {
+  const h = handles.get(db);
+  if (!h) throw new Error("Base de données inconnue (pas ouverte par openDb)");
+  return h;
+}
+
 /** How long a CLI statement waits for another process's write lock: the CLI may wait, nobody else waits on it. */
 const CLI_BUSY_TIMEOUT_MS = 5000;
 /**
@@ -20,6 +32,11 @@ const CLI_BUSY_TIMEOUT_MS = 5000;
  */
 export const SERVER_BUSY_TIMEOUT_MS = 1000;
 
+/**
+ * Opens the SQLite database with the pragmas of DECISIONS.md (Storage) and
+ * checks that SQLite really applied them: a read-only mount or an old build
+ * that silently ignores one would otherwise lose payments or fail under load.
+ */
 export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
   const memory = path === ":memory:";
   if (!memory) protectFiles(path);
@@ -30,7 +47,58 @@ export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
   sqlite.run("PRAGMA synchronous = FULL");
   sqlite.run("PRAGMA foreign_keys = ON");
   checkPragmas(sqlite, memory, busyTimeoutMs);
-  return drizzle({ client: sqlite, schema }) as Db;
+  return wrap(sqlite);
+}
+
+type Method = "run" | "all" | "values" | "get";
+
+/** Runs one statement of the drizzle proxy: rows as arrays (drizzle maps them), prepared statements cached by SQL. */
+function execute(conn: Connection, sql: string, params: unknown[], method: Method) {
+  // bun:sqlite keeps the statements query() prepared, by text, and finalizes them when the connection closes.
+  const stmt = conn.sqlite.query(sql);
+  if (method === "run") {
+    stmt.run(...(params as never[]));
+    return { rows: [] };
+  }
+  const rows = stmt.values(...(params as never[]));
+  return { rows: method === "get" ? (rows[0] as unknown as unknown[]) : rows };
+}
+
+function wrap(sqlite: Database): Db {
+  const conn = newConnection(sqlite);
+  const ordinary = drizzle(
+    (sql, params, method) => {
+      // The hot path: no transaction open, the statement runs at once, with no AsyncLocalStorage read and no
+      // promise of ours (drizzle awaits what this returns, and awaiting a plain value costs one microtask).
+      if (!conn.holder) return execute(conn, sql, params, method) as unknown as Promise<{ rows: unknown[] }>;
+      enterOrdinary(conn);
+      return afterTransaction(conn, sql, params, method);
+    },
+    { schema },
+  ) as Db;
+  const tx = drizzle(
+    (sql, params, method) => {
+      enterTransaction(conn);
+      return Promise.resolve(execute(conn, sql, params, method));
+    },
+    { schema },
+  ) as Db;
+  ordinary.$client = sqlite;
+  tx.$client = sqlite;
+  handles.set(ordinary, { conn, kind: "ordinary", tx });
+  handles.set(tx, { conn, kind: "transaction", tx });
+  return ordinary;
+}
+
+/** A statement of another request met an open transaction: it runs once the connection is free (checked again right before). */
+async function afterTransaction(conn: Connection, sql: string, params: unknown[], method: Method) {
+  while (conn.holder) await conn.released;
+  return execute(conn, sql, params, method);
+}
+
+/** Closes the connection (server shutdown, end of a CLI command, tests). */
+export function closeDb(db: Db): void {
+  handleOf(db).conn.sqlite.close();
 }
 
 /**
@@ -65,7 +133,17 @@ function checkPragmas(sqlite: Database, memory = false, busyTimeoutMs = CLI_BUSY
   }
 }
 
-/** Immediate transaction: read-then-write paths take the write lock up front (no SQLITE_BUSY upgrade deadlock). */
-export function immediate<T>(db: Db, fn: () => T): T {
-  return db.$client.transaction(fn).immediate();
+/**
+ * Runs synchronous bun:sqlite code on a handle's connection under the same
+ * rules as its statements (waits for another transaction, refused on the
+ * wrong handle). For src/db only: the SQLite-specific helpers of src/db/sqlite/.
+ */
+export async function onConnection<T>(db: Db, fn: (sqlite: Database) => T): Promise<T> {
+  const { conn, kind } = handleOf(db);
+  if (kind === "transaction") enterTransaction(conn);
+  else {
+    enterOrdinary(conn);
+    while (conn.holder) await conn.released;
+  }
+  return fn(conn.sqlite);
 }

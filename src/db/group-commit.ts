@@ -1,32 +1,33 @@
-import { type Db, immediate } from "./client.ts";
+import type { Db } from "./client.ts";
+import { transaction } from "./transaction.ts";
 
 /**
  * Group commit for hot write paths. With synchronous=FULL every commit is an
  * fsync (several ms on a real disk) that blocks the event loop; 50 final
  * answers landing together would wait on 50 fsyncs in a row. Writes queued
- * here run together in one immediate transaction, each in its own savepoint
- * (one failing write rolls back alone and rejects only its caller), so a
- * burst costs one fsync. Writes queued while a batch commits form the next.
+ * here run together in one transaction, one after the other, each in its own
+ * savepoint (one failing write rolls back alone and rejects only its caller),
+ * so a burst costs one fsync. Writes queued while a batch commits form the
+ * next. Each write gets the batch's transaction handle and uses only it.
  */
-export type GroupCommit = { run<T>(write: () => T): Promise<T> };
+export type GroupCommit = { run<T>(write: (tx: Db) => Promise<T>): Promise<T> };
 
-type Pending = { write: () => unknown; resolve(v: unknown): void; reject(e: unknown): void };
+type Pending = { write: (tx: Db) => Promise<unknown>; resolve(v: unknown): void; reject(e: unknown): void };
 
 export function createGroupCommit(db: Db): GroupCommit {
   let queue: Pending[] = [];
   let scheduled = false;
 
-  const flush = () => {
+  const flush = async () => {
     scheduled = false;
     const batch = queue;
     queue = [];
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
-      immediate(db, () => {
+      await transaction(db, async (tx) => {
         for (const p of batch) {
           try {
-            // A nested transaction is a savepoint in bun:sqlite.
-            outcomes.push({ ok: true, value: db.$client.transaction(p.write)() });
+            outcomes.push({ ok: true, value: await transaction(tx, p.write) });
           } catch (error) {
             outcomes.push({ ok: false, error });
           }
@@ -45,12 +46,12 @@ export function createGroupCommit(db: Db): GroupCommit {
   };
 
   return {
-    run<T>(write: () => T): Promise<T> {
+    run<T>(write: (tx: Db) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
         if (!scheduled) {
           scheduled = true;
-          setImmediate(flush);
+          setImmediate(() => void flush());
         }
       });
     },

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "./client.ts";
+import { appliedMigrations } from "./sqlite/health.ts";
 import { migrations } from "./migrations/index.ts";
 
 type MigrationMeta = { sql: string[]; bps: boolean; folderMillis: number; hash: string };
@@ -11,26 +12,23 @@ type MigrationMeta = { sql: string[]; bps: boolean; folderMillis: number; hash: 
  * hashes as drizzle's own folder migrator. Used by the server, CLI and tests
  * (which pass `list` to build a database of an older version).
  */
-export function runMigrations(db: Db, list: ReadonlyArray<(typeof migrations)[number]> = migrations): number {
+export async function runMigrations(db: Db, list: ReadonlyArray<(typeof migrations)[number]> = migrations): Promise<number> {
   const metas: MigrationMeta[] = list.map((m) => ({
     sql: m.sql.split("--> statement-breakpoint"),
     bps: m.breakpoints,
     folderMillis: m.when,
     hash: createHash("sha256").update(m.sql).digest("hex"),
   }));
-  const before = appliedCount(db);
-  // drizzle's dialect.migrate: the same code path as drizzle-orm/bun-sqlite/migrator.
-  (db as unknown as { dialect: { migrate: (m: MigrationMeta[], s: unknown, c: object) => void }; session: unknown }).dialect.migrate(
+  const before = await appliedCount(db);
+  // drizzle's dialect.migrate: the same code path as drizzle-orm/sqlite-proxy/migrator.
+  await (db as unknown as { dialect: { migrate: (m: MigrationMeta[], s: unknown, c: object) => Promise<void> }; session: unknown }).dialect.migrate(
     metas,
     (db as unknown as { session: unknown }).session,
     {},
   );
-  return appliedCount(db) - before;
+  return (await appliedCount(db)) - before;
 }
 
-function appliedCount(db: Db): number {
-  const exists = db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
-  if (!exists) return 0;
-  const row = db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number };
-  return row.n;
+async function appliedCount(db: Db): Promise<number> {
+  return (await appliedMigrations(db))?.n ?? 0;
 }

@@ -5,6 +5,7 @@ import { backupDatabase } from "../admin/backup.ts";
 import { RefusedError } from "../lib/errors.ts";
 import type { Db } from "./client.ts";
 import { runMigrations } from "./migrate.ts";
+import { appliedMigrations } from "./sqlite/health.ts";
 import { migrations } from "./migrations/index.ts";
 
 /** This executable's schema version: how many migrations it carries. */
@@ -17,11 +18,9 @@ export type SchemaState = { version: number; status: "empty" | "behind" | "curre
  * bookkeeping (drizzle applies every migration newer than the last recorded
  * one, so the last timestamp decides). Reads nothing else of the database.
  */
-export function schemaState(db: Db): SchemaState {
-  const table = db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
-  if (!table) return { version: 0, status: "empty" };
-  const row = db.$client.query("SELECT count(*) AS n, max(created_at) AS last FROM __drizzle_migrations").get() as { n: number; last: number | null };
-  if (row.n === 0) return { version: 0, status: "empty" };
+export async function schemaState(db: Db): Promise<SchemaState> {
+  const row = await appliedMigrations(db);
+  if (!row || row.n === 0) return { version: 0, status: "empty" };
   const known = migrations.at(-1)!.when;
   const last = Number(row.last);
   if (last > known || row.n > SCHEMA_VERSION) return { version: row.n, status: "newer" };
@@ -43,8 +42,8 @@ export function refuseMissing(path: string): void {
   }
 }
 
-export function requireCurrentSchema(db: Db, path: string, opts: { allowBehind?: boolean } = {}): SchemaState {
-  const state = schemaState(db);
+export async function requireCurrentSchema(db: Db, path: string, opts: { allowBehind?: boolean } = {}): Promise<SchemaState> {
+  const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
   if (state.status === "behind" && !opts.allowBehind) {
     throw new RefusedError(frOps.schema.behind(resolve(path), state.version, SCHEMA_VERSION));
@@ -57,15 +56,15 @@ export function requireCurrentSchema(db: Db, path: string, opts: { allowBehind?:
  * that holds data takes a verified backup, backups/pre-migrate-<version>.db
  * (the schema version it had), which is the way back to the previous executable.
  */
-export function migrateWithBackup(db: Db, path: string, dataDir: string): { applied: number; backup?: string } {
-  const state = schemaState(db);
+export async function migrateWithBackup(db: Db, path: string, dataDir: string): Promise<{ applied: number; backup?: string }> {
+  const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
   let backup: string | undefined;
   if (state.status === "behind" && path !== ":memory:") {
     const dir = join(dataDir, "backups");
     const name = `pre-migrate-${state.version}`;
     const target = existsSync(join(dir, `${name}.db`)) ? join(dir, `${name}-${Date.now()}.db`) : join(dir, `${name}.db`);
-    backup = backupDatabase(db, target).file;
+    backup = (await backupDatabase(db, target)).file;
   }
-  return { applied: runMigrations(db), backup };
+  return { applied: await runMigrations(db), backup };
 }

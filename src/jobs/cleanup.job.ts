@@ -12,16 +12,17 @@ import type { Job } from "./job.ts";
 export async function cleanupExpired({ db, clock }: Deps) {
   const cutoff = new Date(clock.now().getTime() - 7 * DAY);
   const removed = {
-    sessions: db
-      .delete(sessions)
-      .where(or(lt(sessions.expiresAt, cutoff), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, cutoff))))
-      .returning({ n: sql`1` })
-      .all().length,
-    devices: db.delete(rememberedDevices).where(lt(rememberedDevices.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
-    codes: db.delete(twoFactorCodes).where(lt(twoFactorCodes.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
-    resetTokens: db.delete(passwordResetTokens).where(lt(passwordResetTokens.expiresAt, cutoff)).returning({ n: sql`1` }).all().length,
-    mails: db.delete(mailOutbox).where(lt(mailOutbox.createdAt, cutoff)).returning({ n: sql`1` }).all().length,
-    failures: db.delete(authFailures).where(lt(authFailures.createdAt, cutoff)).returning({ n: sql`1` }).all().length,
+    sessions: (
+      await db
+        .delete(sessions)
+        .where(or(lt(sessions.expiresAt, cutoff), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, cutoff))))
+        .returning({ n: sql`1` })
+    ).length,
+    devices: (await db.delete(rememberedDevices).where(lt(rememberedDevices.expiresAt, cutoff)).returning({ n: sql`1` })).length,
+    codes: (await db.delete(twoFactorCodes).where(lt(twoFactorCodes.expiresAt, cutoff)).returning({ n: sql`1` })).length,
+    resetTokens: (await db.delete(passwordResetTokens).where(lt(passwordResetTokens.expiresAt, cutoff)).returning({ n: sql`1` })).length,
+    mails: (await db.delete(mailOutbox).where(lt(mailOutbox.createdAt, cutoff)).returning({ n: sql`1` })).length,
+    failures: (await db.delete(authFailures).where(lt(authFailures.createdAt, cutoff)).returning({ n: sql`1` })).length,
   };
   return removed;
 }

@@ -8,18 +8,20 @@ import type { Job } from "./job.ts";
 const AI_CALLS_KEEP_DAYS = 90;
 const PROBES_KEEP_DAYS = 7;
 
-export function trimAiCalls({ db, clock }: Deps) {
+export async function trimAiCalls({ db, clock }: Deps) {
   const now = clock.now().getTime();
-  const probes = db
-    .delete(aiCalls)
-    .where(and(eq(aiCalls.purpose, "probe"), lt(aiCalls.createdAt, new Date(now - PROBES_KEEP_DAYS * DAY))))
-    .returning({ n: sql`1` })
-    .all().length;
-  const calls = db
-    .delete(aiCalls)
-    .where(and(ne(aiCalls.purpose, "probe"), lt(aiCalls.createdAt, new Date(now - AI_CALLS_KEEP_DAYS * DAY))))
-    .returning({ n: sql`1` })
-    .all().length;
+  const probes = (
+    await db
+      .delete(aiCalls)
+      .where(and(eq(aiCalls.purpose, "probe"), lt(aiCalls.createdAt, new Date(now - PROBES_KEEP_DAYS * DAY))))
+      .returning({ n: sql`1` })
+  ).length;
+  const calls = (
+    await db
+      .delete(aiCalls)
+      .where(and(ne(aiCalls.purpose, "probe"), lt(aiCalls.createdAt, new Date(now - AI_CALLS_KEEP_DAYS * DAY))))
+      .returning({ n: sql`1` })
+  ).length;
   return { probes, calls };
 }
 

@@ -17,7 +17,7 @@ export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
     // A lock held by another process moments ago: skip this run rather than
     // freeze the event loop for the busy timeout (src/db/busy.ts).
     try {
-      assertNotBusy(deps.db.$client);
+      assertNotBusy(deps.db);
     } catch {
       deps.log.debug("job skipped: database busy", { job: job.name });
       return;
@@ -30,7 +30,7 @@ export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
         deps.log.debug("job done", { job: job.name, ms: Math.round(performance.now() - started), outcome });
       } catch (e) {
         deps.metrics.jobRuns.inc({ job: job.name, outcome: "failed" });
-        if (isBusyError(e)) markBusy(deps.db.$client);
+        if (isBusyError(e)) markBusy(deps.db);
         deps.log.error("job failed", { job: job.name, error: e });
       } finally {
         running.delete(job.name);

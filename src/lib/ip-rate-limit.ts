@@ -15,12 +15,12 @@ export function ipRateLimit(rule: LimitRule & { name: string }): MiddlewareHandl
     const mw = store.middleware(rule.name, () => {
       const prefix = `ip:${rule.name}:`;
       const adapter: Store<AppEnv> = {
-        increment: (key) => {
-          const hit = store.hit(prefix + key, rule.windowMs);
+        increment: async (key) => {
+          const hit = await store.hit(prefix + key, rule.windowMs);
           return { totalHits: hit.count, resetTime: new Date(hit.resetAt) };
         },
-        decrement: (key) => store.undo(prefix + key),
-        resetKey: (key) => store.reset(prefix + key),
+        decrement: async (key) => await store.undo(prefix + key),
+        resetKey: async (key) => await store.reset(prefix + key),
       };
       return rateLimiter<AppEnv>({
         windowMs: rule.windowMs,
@@ -28,8 +28,8 @@ export function ipRateLimit(rule: LimitRule & { name: string }): MiddlewareHandl
         standardHeaders: false,
         keyGenerator: (ctx) => clientIp(ctx),
         store: adapter,
-        handler: (ctx) => {
-          const hit = store.peek(prefix + clientIp(ctx));
+        handler: async (ctx) => {
+          const hit = await store.peek(prefix + clientIp(ctx));
           throw rateLimited(store, hit?.resetAt ?? store.clock.now().getTime() + rule.windowMs);
         },
       });

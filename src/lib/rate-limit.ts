@@ -1,6 +1,7 @@
-import type { Database, Statement } from "bun:sqlite";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import { guardedWrite } from "../db/busy.ts";
 import type { Db } from "../db/client.ts";
+import { rateLimits } from "../db/schema/index.ts";
 import type { Clock } from "./clock.ts";
 import { AppError } from "./errors.ts";
 
@@ -18,38 +19,54 @@ type Counter = { count: number; resetAt: number };
  */
 export class RateLimitStore {
   private readonly middlewares = new Map<string, unknown>();
-  private readonly sql: ReturnType<typeof prepare>;
-  private readonly sqlite: Database;
   private lastSweep = 0;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     readonly clock: Clock,
-  ) {
-    this.sqlite = db.$client;
-    this.sql = prepare(db.$client);
-  }
+  ) {}
 
   /** Counts one hit of `key`; returns the count in the current window and when it closes. */
-  hit(key: string, windowMs: number): Counter {
+  async hit(key: string, windowMs: number): Promise<Counter> {
     const now = this.clock.now().getTime();
-    this.sweep(now);
-    const row = this.write(() => this.sql.hit.get(key, now, windowMs)) as { count: number; reset_at: number };
-    return { count: row.count, resetAt: row.reset_at };
+    await this.sweep(now);
+    // In DO UPDATE, every right-hand side reads the row as it was: a closed window restarts at 1.
+    const [row] = await this.write(() =>
+      this.db
+        .insert(rateLimits)
+        .values({ key, count: 1, resetAt: now + windowMs })
+        .onConflictDoUpdate({
+          target: rateLimits.key,
+          set: {
+            count: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+            resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN ${now + windowMs} ELSE ${rateLimits.resetAt} END`,
+          },
+        })
+        .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt }),
+    );
+    return row!;
   }
 
   /** The current window of `key`, or undefined when it has none open. */
-  peek(key: string): Counter | undefined {
-    const row = this.sql.peek.get(key, this.clock.now().getTime()) as { count: number; reset_at: number } | null;
-    return row ? { count: row.count, resetAt: row.reset_at } : undefined;
+  async peek(key: string): Promise<Counter | undefined> {
+    const [row] = await this.db
+      .select({ count: rateLimits.count, resetAt: rateLimits.resetAt })
+      .from(rateLimits)
+      .where(and(eq(rateLimits.key, key), gt(rateLimits.resetAt, this.clock.now().getTime())));
+    return row;
   }
 
-  undo(key: string): void {
-    this.write(() => this.sql.undo.run(key));
+  async undo(key: string): Promise<void> {
+    await this.write(() =>
+      this.db
+        .update(rateLimits)
+        .set({ count: sql`${rateLimits.count} - 1` })
+        .where(and(eq(rateLimits.key, key), gt(rateLimits.count, 0))),
+    );
   }
 
-  reset(key: string): void {
-    this.write(() => this.sql.reset.run(key));
+  async reset(key: string): Promise<void> {
+    await this.write(() => this.db.delete(rateLimits).where(eq(rateLimits.key, key)));
   }
 
   /** hono-rate-limiter middlewares are built once per app and per limiter name (src/lib/ip-rate-limit.ts). */
@@ -63,33 +80,16 @@ export class RateLimitStore {
   }
 
   /** Drops closed windows, at most once a minute, so the table never grows without bound. */
-  private sweep(now: number) {
+  private async sweep(now: number): Promise<void> {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    this.write(() => this.sql.sweep.run(now));
+    await this.write(() => this.db.delete(rateLimits).where(lte(rateLimits.resetAt, now)));
   }
 
   /** Counter writes give up at once while the database is locked elsewhere (src/db/busy.ts). */
-  private write<T>(run: () => T): T {
-    return guardedWrite(this.sqlite, run);
+  private async write<T>(run: () => PromiseLike<T>): Promise<T> {
+    return await guardedWrite(this.db, async () => await run());
   }
-}
-
-function prepare(sqlite: Database): Record<"hit" | "peek" | "undo" | "reset" | "sweep", Statement> {
-  return {
-    // In DO UPDATE, every right-hand side reads the row as it was: a closed window restarts at 1.
-    hit: sqlite.prepare(
-      `INSERT INTO rate_limits (key, count, reset_at) VALUES (?1, 1, ?2 + ?3)
-       ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN reset_at <= ?2 THEN 1 ELSE count + 1 END,
-         reset_at = CASE WHEN reset_at <= ?2 THEN ?2 + ?3 ELSE reset_at END
-       RETURNING count, reset_at`,
-    ),
-    peek: sqlite.prepare("SELECT count, reset_at FROM rate_limits WHERE key = ?1 AND reset_at > ?2"),
-    undo: sqlite.prepare("UPDATE rate_limits SET count = count - 1 WHERE key = ?1 AND count > 0"),
-    reset: sqlite.prepare("DELETE FROM rate_limits WHERE key = ?1"),
-    sweep: sqlite.prepare("DELETE FROM rate_limits WHERE reset_at <= ?1"),
-  };
 }
 
 export function createRateLimitStore(db: Db, clock: Clock): RateLimitStore {
@@ -106,7 +106,7 @@ export function rateLimited(store: RateLimitStore, resetAt: number): AppError {
  * Per-key limit (per account: the e-mail of the body, once validated; per
  * user: the user id). Throws the 429 when `key` went past `limit` hits in `windowMs`.
  */
-export function consumeLimit(store: RateLimitStore, name: string, key: string, rule: LimitRule): void {
-  const hit = store.hit(`key:${name}:${key}`, rule.windowMs);
+export async function consumeLimit(store: RateLimitStore, name: string, key: string, rule: LimitRule): Promise<void> {
+  const hit = await store.hit(`key:${name}:${key}`, rule.windowMs);
   if (hit.count > rule.limit) throw rateLimited(store, hit.resetAt);
 }

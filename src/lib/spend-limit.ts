@@ -27,7 +27,7 @@ export function spendLimit(opts: { trialCap: boolean }) {
       rules.push({ key: `spend:trial-day:${user.id}`, windowMs: DAY, limit: config.spend.trialPerDay, code: "TRIAL_DAILY_LIMITED" });
     }
     for (const rule of rules) {
-      const hit = store.hit(rule.key, rule.windowMs);
+      const hit = await store.hit(rule.key, rule.windowMs);
       if (hit.count > rule.limit) {
         const seconds = Math.max(1, Math.ceil((hit.resetAt - clock.now().getTime()) / 1000));
         throw new AppError(rule.code, undefined, { "Retry-After": String(seconds) });

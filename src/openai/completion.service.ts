@@ -1,6 +1,6 @@
 import { moderate } from "../ai/moderation.ts";
 import type { ChatTurn } from "../ai/types.ts";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { assertCanQuery, assertOperational } from "../chat/access.ts";
@@ -54,7 +54,7 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   const verdict = await moderate(deps, input.question, { userId: user.id });
   const userMessage: NewMessage = { sender: "user", messageType: null, content: input.question };
   if (verdict.flagged) {
-    store(deps, user.id, [
+    await store(deps, user.id, [
       userMessage,
       {
         sender: "assistant",
@@ -67,7 +67,7 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   }
   input.signal?.throwIfAborted();
 
-  const conversationId = store(deps, user.id, [userMessage]);
+  const conversationId = await store(deps, user.id, [userMessage]);
   const run = await startRun(deps, user, conversationId, { history: input.context });
   const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta) : null;
   const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
@@ -94,11 +94,11 @@ function forwardSafely(deps: Deps, forwarder: SynthesisForwarder, e: RunEvent) {
   }
 }
 
-function store(deps: Deps, userId: number, rows: NewMessage[]): number {
+async function store(deps: Deps, userId: number, rows: NewMessage[]): Promise<number> {
   const now = deps.clock.now();
-  return immediate(deps.db, () => {
-    const conversation = insertConversation(deps.db, userId, titleFrom(rows[0]!.content), now, "api");
-    appendMessages(deps.db, conversation.id, rows, now);
+  return await transaction(deps.db, async (tx) => {
+    const conversation = await insertConversation(tx, userId, titleFrom(rows[0]!.content), now, "api");
+    await appendMessages(tx, conversation.id, rows, now);
     return conversation.id;
   });
 }

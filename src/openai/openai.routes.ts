@@ -31,7 +31,7 @@ const model = { id: MODEL_ID, object: "model", created: MODEL_CREATED, owned_by:
 const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
   const { db, clock } = c.var.deps;
   const secret = bearerToken(c.req.header("authorization"));
-  const found = secret ? findApiKey(db, secret, clock.now()) : undefined;
+  const found = secret ? await findApiKey(db, secret, clock.now()) : undefined;
   if (!found) throw new AppError("API_KEY_INVALID");
   c.set("user", found.user);
   c.set("apiKey", found.key);
@@ -67,7 +67,7 @@ export function v1Routes(log: Logger) {
       const body = c.req.valid("json");
       const { question, context } = toQuestion(body);
       // The app's rate-limit store (in the database), keyed by the API key.
-      consumeLimit(c.var.rateLimits, "v1.key", String(c.var.apiKey.id), API_BURST);
+      await consumeLimit(c.var.rateLimits, "v1.key", String(c.var.apiKey.id), API_BURST);
       const { deps, user } = c.var;
       const id = `chatcmpl-${randomToken(18)}`;
       const created = Math.floor(deps.clock.now().getTime() / 1000);
@@ -96,8 +96,8 @@ export function v1Routes(log: Logger) {
       let first = true;
       return openStream({
         abort,
-        run: (write) =>
-          complete(deps, user, {
+        run: async (write) =>
+          await complete(deps, user, {
             question,
             context,
             signal: abort.signal,

@@ -20,9 +20,9 @@ function stamp(d: Date): string {
  * then rotation: only the newest BACKUP_KEEP automatic copies stay. The
  * pre-migration copies and an operator's own files are never removed.
  */
-export function takeAutomaticBackup({ db, config, clock }: Deps): { file: string; removed: string[] } {
+export async function takeAutomaticBackup({ db, config, clock }: Deps): Promise<{ file: string; removed: string[] }> {
   const dir = backupDir(config.dataDir);
-  const { file } = backupDatabase(db, join(dir, `unisson-${stamp(clock.now())}.db`));
+  const { file } = await backupDatabase(db, join(dir, `unisson-${stamp(clock.now())}.db`));
   const automatic = readdirSync(dir)
     .filter((n) => AUTO.test(n))
     .sort();

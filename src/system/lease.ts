@@ -2,7 +2,9 @@ import { frOps } from "../i18n/fr-ops.ts";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { eq } from "drizzle-orm";
-import { type Db, immediate } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
+import { tableExists } from "../db/sqlite/health.ts";
+import { first, transaction } from "../db/transaction.ts";
 import { serverLease } from "../db/schema/index.ts";
 import { RefusedError } from "../lib/errors.ts";
 
@@ -35,18 +37,18 @@ function holderAlive(row: LeaseRow, now: Date): boolean {
 }
 
 /** A database from before the lease has no lease table until its migration. */
-export function hasLeaseTable(db: Db): boolean {
-  return !!db.$client.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'server_lease'").get();
+export function hasLeaseTable(db: Db): Promise<boolean> {
+  return tableExists(db, "server_lease");
 }
 
-export function readLease(db: Db): LeaseRow | undefined {
-  if (!hasLeaseTable(db)) return undefined;
-  return db.select().from(serverLease).where(eq(serverLease.id, 1)).get();
+export async function readLease(db: Db): Promise<LeaseRow | undefined> {
+  if (!(await hasLeaseTable(db))) return undefined;
+  return await first(db.select().from(serverLease).where(eq(serverLease.id, 1)));
 }
 
 /** The lease of a live holder, or undefined when the database is free to take. */
-export function liveLease(db: Db, now: Date): LeaseRow | undefined {
-  const row = readLease(db);
+export async function liveLease(db: Db, now: Date): Promise<LeaseRow | undefined> {
+  const row = await readLease(db);
   return row && holderAlive(row, now) ? row : undefined;
 }
 
@@ -56,10 +58,10 @@ function describe(row: LeaseRow, now: Date): string {
 }
 
 /** Takes the database for this process, or throws LeaseHeldError naming the live holder. */
-export function acquireLease(db: Db, now: Date, url: string | null): Lease {
+export async function acquireLease(db: Db, now: Date, url: string | null): Promise<Lease> {
   const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
-  return immediate(db, () => {
-    const current = liveLease(db, now);
+  return await transaction(db, async (tx) => {
+    const current = await liveLease(tx, now);
     if (current) {
       throw new LeaseHeldError(frOps.lease.held(describe(current, now)));
     }
@@ -72,33 +74,32 @@ export function acquireLease(db: Db, now: Date, url: string | null): Lease {
       heartbeatAt: now,
       expiresAt: new Date(now.getTime() + LEASE_TTL_MS),
     };
-    db.insert(serverLease)
+    await tx
+      .insert(serverLease)
       .values({ id: 1, ...values })
-      .onConflictDoUpdate({ target: serverLease.id, set: values })
-      .run();
+      .onConflictDoUpdate({ target: serverLease.id, set: values });
     return { holder, acquiredAt: now };
   });
 }
 
 /** Extends the lease; false when someone else holds it now (this process slept past its expiry). */
-export function renewLease(db: Db, lease: Lease, now: Date): boolean {
-  const r = db
+export async function renewLease(db: Db, lease: Lease, now: Date): Promise<boolean> {
+  const r = await db
     .update(serverLease)
     .set({ heartbeatAt: now, expiresAt: new Date(now.getTime() + LEASE_TTL_MS) })
     .where(eq(serverLease.holder, lease.holder))
-    .returning({ id: serverLease.id })
-    .all();
+    .returning({ id: serverLease.id });
   return r.length === 1;
 }
 
 /** Frees the database at a clean stop, so the next start needs no liveness guess. */
-export function releaseLease(db: Db, lease: Lease): void {
-  db.delete(serverLease).where(eq(serverLease.holder, lease.holder)).run();
+export async function releaseLease(db: Db, lease: Lease): Promise<void> {
+  await db.delete(serverLease).where(eq(serverLease.holder, lease.holder));
 }
 
 /** Whether this process holds the lease right now (readiness). */
-export function holdsLease(db: Db, lease: Lease | undefined, now: Date): boolean {
-  const row = readLease(db);
+export async function holdsLease(db: Db, lease: Lease | undefined, now: Date): Promise<boolean> {
+  const row = await readLease(db);
   return !!lease && row?.holder === lease.holder && row.expiresAt.getTime() > now.getTime();
 }
 
@@ -106,8 +107,8 @@ export function holdsLease(db: Db, lease: Lease | undefined, now: Date): boolean
  * Whose runs are in flight: "ours" (this process holds the lease), "other"
  * (a live server does: its runs are not ours to touch), "none".
  */
-export function leaseOwner(db: Db, lease: Lease | undefined, now: Date): "ours" | "other" | "none" {
-  const row = readLease(db);
+export async function leaseOwner(db: Db, lease: Lease | undefined, now: Date): Promise<"ours" | "other" | "none"> {
+  const row = await readLease(db);
   if (!row) return "none";
   if (lease && row.holder === lease.holder) return "ours";
   return holderAlive(row, now) ? "other" : "none";

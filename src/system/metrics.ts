@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { count } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { processingRuns } from "../db/schema/index.ts";
 
 /**
  * The process's Prometheus metrics (prom-client), served by GET /metrics.
@@ -69,11 +71,10 @@ export function bindMetrics(metrics: Metrics, live: { size: number }, db: Db): v
     help: "Traitements finaux enregistrés, par état (running, done, failed)",
     labelNames: ["status"] as const,
     registers: [metrics.registry],
-    collect() {
+    async collect() {
+      const rows = await db.select({ status: processingRuns.status, n: count() }).from(processingRuns).groupBy(processingRuns.status);
       this.reset();
-      for (const r of db.$client.query("SELECT status, count(*) AS n FROM processing_runs GROUP BY status").all() as Array<{ status: string; n: number }>) {
-        this.set({ status: r.status }, r.n);
-      }
+      for (const r of rows) this.set({ status: r.status }, r.n);
     },
   });
 }

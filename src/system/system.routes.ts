@@ -2,27 +2,25 @@ import { Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
 import { errorMessage } from "../lib/errors.ts";
 import { readiness } from "./readiness.ts";
+import { pingDatabase, warmDatabase } from "../db/sqlite/health.ts";
 import { APP_VERSION } from "../contracts/version.ts";
 
 export { APP_VERSION };
 
 export const systemRoutes = new Hono<AppEnv>()
-  .get("/health", (c) => {
+  .get("/health", async (c) => {
     // A cheap real read: a healthy process with a broken database is not healthy.
-    c.var.deps.db.$client.query("SELECT 1").get();
+    await pingDatabase(c.var.deps.db);
     return c.json({ status: "ok", version: APP_VERSION });
   })
-  .get("/health/ready", (c) => {
-    const r = readiness(c.var.deps);
+  .get("/health/ready", async (c) => {
+    const r = await readiness(c.var.deps);
     if (r.ready) return c.json({ status: "ready", version: APP_VERSION, checks: r.checks }, 200);
     return c.json({ detail: errorMessage("NOT_READY"), checks: r.checks }, 503);
   })
-  .get("/warmup", (c) => {
+  .get("/warmup", async (c) => {
     const start = performance.now();
-    const { db } = c.var.deps;
-    // Touch the pages and statements a first real request needs.
-    db.$client.query("SELECT count(*) FROM users").get();
-    db.$client.query("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").get();
+    await warmDatabase(c.var.deps.db);
     const warmup_time = Math.round((performance.now() - start) * 1000) / 1000;
     return c.json({ warmup_time });
   });

@@ -2,7 +2,7 @@ import { frDetails } from "../i18n/fr-details.ts";
 import { frBilling } from "../i18n/fr-billing.ts";
 import type { Deps } from "../deps.ts";
 import { revokeAllApiKeys } from "../auth/api-keys.ts";
-import { immediate } from "../db/client.ts";
+import { transaction } from "../db/transaction.ts";
 import { AppError } from "../lib/errors.ts";
 import { deleteUserRow } from "../admin/admin.queries.ts";
 import { noteBillingChange } from "../billing/entitlements.ts";
@@ -19,7 +19,7 @@ import { findUserById } from "./users.queries.ts";
  * accounting with user_id set null. `actor`: "cli", "admin:<id>", "user:<id>".
  */
 export async function deleteAccount(deps: Deps, userId: number, actor: string): Promise<void> {
-  const user = findUserById(deps.db, userId);
+  const user = await findUserById(deps.db, userId);
   if (!user) throw new AppError("USER_NOT_FOUND");
   const subId = user.stripeSubscriptionId;
   if (subId) {
@@ -32,11 +32,11 @@ export async function deleteAccount(deps: Deps, userId: number, actor: string): 
     }
   }
   const now = deps.clock.now();
-  immediate(deps.db, () => {
-    if (subId) noteBillingChange(deps.db, now, userId, { actor, action: "deletion", detail: frBilling.change.deletion(userId, subId), stripeRef: subId });
+  await transaction(deps.db, async (tx) => {
+    if (subId) await noteBillingChange(tx, now, userId, { actor, action: "deletion", detail: frBilling.change.deletion(userId, subId), stripeRef: subId });
     // Explicit, not only by cascade: a deletion path that keeps the row (soft delete) still closes /v1.
-    revokeAllApiKeys(deps.db, userId, now);
-    if (!deleteUserRow(deps.db, userId)) throw new AppError("USER_NOT_FOUND");
+    await revokeAllApiKeys(tx, userId, now);
+    if (!(await deleteUserRow(tx, userId))) throw new AppError("USER_NOT_FOUND");
   });
   deps.log.info("account deleted", { user_id: userId, actor, subscription_cancelled: subId ?? null });
 }

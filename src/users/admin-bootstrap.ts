@@ -1,3 +1,4 @@
+import { first } from "../db/transaction.ts";
 import { frOps } from "../i18n/fr-ops.ts";
 import { eq } from "drizzle-orm";
 import { users } from "../db/schema/index.ts";
@@ -18,8 +19,8 @@ export async function ensureAdmin(deps: Pick<Deps, "db" | "config" | "clock" | "
   const { db, config, clock, log } = deps;
   const email = config.admin.email;
   if (!email) return;
-  if (db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).get()) return;
-  if (findUserByEmail(db, email)) {
+  if (await first(db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)))) return;
+  if (await findUserByEmail(db, email)) {
     log.warn(frOps.bootstrap.notPromoted(email));
     return;
   }

@@ -1,3 +1,4 @@
+import { first, one } from "../db/transaction.ts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type UserRow, users } from "../db/schema/index.ts";
@@ -7,28 +8,30 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function findUserById(db: Db, id: number): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  return await first(db.select().from(users).where(eq(users.id, id)));
 }
 
-export function findUserByEmail(db: Db, email: string): UserRow | undefined {
-  return db
-    .select()
-    .from(users)
-    .where(eq(users.email, normalizeEmail(email)))
-    .get();
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return await first(
+    db
+      .select()
+      .from(users)
+      .where(eq(users.email, normalizeEmail(email))),
+  );
 }
 
 export type NewUser = typeof users.$inferInsert;
 
-export function insertUser(db: Db, values: NewUser): UserRow {
-  return db
-    .insert(users)
-    .values({ ...values, email: normalizeEmail(values.email) })
-    .returning()
-    .get();
+export async function insertUser(db: Db, values: NewUser): Promise<UserRow> {
+  return await one(
+    db
+      .insert(users)
+      .values({ ...values, email: normalizeEmail(values.email) })
+      .returning(),
+  );
 }
 
-export function updateUser(db: Db, id: number, values: Partial<NewUser>): UserRow | undefined {
-  return db.update(users).set(values).where(eq(users.id, id)).returning().get();
+export async function updateUser(db: Db, id: number, values: Partial<NewUser>): Promise<UserRow | undefined> {
+  return await first(db.update(users).set(values).where(eq(users.id, id)).returning());
 }

@@ -17,10 +17,10 @@ export type CreateUserInput = {
  * The password is hashed with argon2id (Bun.password).
  */
 export async function createUser(db: Db, now: Date, input: CreateUserInput): Promise<UserRow> {
-  if (findUserByEmail(db, input.email)) throw new AppError("EMAIL_TAKEN");
+  if (await findUserByEmail(db, input.email)) throw new AppError("EMAIL_TAKEN");
   const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
   try {
-    return insertUser(db, {
+    return await insertUser(db, {
       email: input.email,
       passwordHash,
       firstName: input.firstName.trim(),

@@ -17,11 +17,11 @@ export const ROOT = join(import.meta.dir, "..", "..");
 export const UNMETERED = { CHAT_LIMIT_PER_10_MIN: "1000000", CHAT_LIMIT_PER_DAY: "1000000", TRIAL_CHAT_LIMIT_PER_DAY: "1000000" };
 
 /** Opens (and migrates) the data folder's database for seeding, then closes it. */
-export function withDataDb<T>(dataDir: string, fn: (db: Db) => T): T {
+export async function withDataDb<T>(dataDir: string, fn: (db: Db) => T | Promise<T>): Promise<T> {
   const db = openDb(join(dataDir, "unisson.db"));
   try {
-    runMigrations(db);
-    return fn(db);
+    await runMigrations(db);
+    return await fn(db);
   } finally {
     db.$client.close();
   }
@@ -42,8 +42,8 @@ export function seedConversations(db: Db, userId: number, count: number, now: Da
 }
 
 /** A signed-in user straight in the database; returns the bearer token. */
-export function seedUser(db: Db, values: Parameters<typeof makeUser>[2] = {}): { token: string; userId: number } {
-  const { user, token } = makeUser(db, new Date(), values);
+export async function seedUser(db: Db, values: Parameters<typeof makeUser>[2] = {}): Promise<{ token: string; userId: number }> {
+  const { user, token } = await makeUser(db, new Date(), values);
   return { token, userId: user.id };
 }
 

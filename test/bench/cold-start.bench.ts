@@ -40,13 +40,13 @@ async function coldStart(dataDir: string): Promise<number> {
 
 // 500 users, 100 of them with 500 conversations of 2 messages: 100,000 messages.
 const big = tempDir("unisson-bench-cold-");
-withDataDb(big.path, (db) => {
+await withDataDb(big.path, async (db) => {
   for (let i = 0; i < 500; i++) {
-    const { userId } = seedUser(db);
+    const { userId } = await seedUser(db);
     if (i % 5 === 0) seedConversations(db, userId, 500, new Date());
   }
 });
-const count = withDataDb(big.path, (db) => (db.$client.query("SELECT count(*) AS n FROM messages").get() as { n: number }).n);
+const count = await withDataDb(big.path, (db) => (db.$client.query("SELECT count(*) AS n FROM messages").get() as { n: number }).n);
 const size = Bun.file(join(big.path, "unisson.db")).size;
 
 await coldStart(big.path); // the page cache warm, as after any earlier start of the box

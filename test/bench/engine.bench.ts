@@ -27,13 +27,13 @@ const scripts = Object.fromEntries(Object.entries(LATENCIES).map(([m, latencyMs]
 const { env: fakeEnv, proc: fakeProc } = await spawnFakeProviders(scripts);
 
 const dir = mkdtempSync(join(tmpdir(), "unisson-bench-"));
-const t = createTestApp({
+const t = await createTestApp({
   env: { ...fakeEnv, DATABASE_PATH: process.env.BENCH_DB ?? join(dir, "bench.db"), LOG_LEVEL: "error", AI_TIMEOUT_MS: "10000", ...UNMETERED },
   deps: { clock: systemClock },
 });
 const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: t.app.fetch });
 const base = `http://127.0.0.1:${server.port}/api/unisson`;
-const { token } = makeUser(t.db, systemClock.now(), { subscriptionType: "pro", planQueries: 100_000 });
+const { token } = await makeUser(t.db, systemClock.now(), { subscriptionType: "pro", planQueries: 100_000 });
 const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
 
 async function newConversation(i: number): Promise<number> {

@@ -29,10 +29,10 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 
 const dir = tempDir("unisson-bench-history-");
 console.log(`seeding ${CONVERSATIONS} conversations for the user (and as many for 20 others)…`);
-const seeded = withDataDb(dir.path, (db) => {
-  for (let u = 0; u < 20; u++) seedHistory(db, makeUser(db, new Date()).user.id, CONVERSATIONS / 20);
-  const { user, token } = makeUser(db, new Date());
-  const ids = seedHistory(db, user.id, CONVERSATIONS);
+const seeded = await withDataDb(dir.path, async (db) => {
+  for (let u = 0; u < 20; u++) await seedHistory(db, (await makeUser(db, new Date())).user.id, CONVERSATIONS / 20);
+  const { user, token } = await makeUser(db, new Date());
+  const ids = await seedHistory(db, user.id, CONVERSATIONS);
   db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
   return { token, publicUser: toPublicUser(user, new Date()), ids };
 });

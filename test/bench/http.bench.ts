@@ -23,11 +23,11 @@ const LOAD_BEFORE = loadavg()
 requireWrk();
 
 const dir = tempDir("unisson-bench-http-");
-const { plain, heavy } = withDataDb(dir.path, (db) => {
+const { plain, heavy } = await withDataDb(dir.path, async (db) => {
   // A realistic table: a thousand other users and sessions around ours.
-  for (let i = 0; i < 1000; i++) seedUser(db);
-  const plain = seedUser(db, { subscriptionType: "pro" });
-  const heavy = seedUser(db, { subscriptionType: "pro" });
+  for (let i = 0; i < 1000; i++) await seedUser(db);
+  const plain = await seedUser(db, { subscriptionType: "pro" });
+  const heavy = await seedUser(db, { subscriptionType: "pro" });
   seedConversations(db, heavy.userId, 200, new Date());
   return { plain, heavy };
 });

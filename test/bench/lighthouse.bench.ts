@@ -45,7 +45,7 @@ type Row = {
 const fakes = startFakeProviders();
 const dir = tempDir("unisson-bench-lh-");
 const server = await startServer(dir.path, { LOG_LEVEL: "warn", ...fakes.env });
-const { token } = withDataDb(dir.path, (db) => seedUser(db, { firstName: "Camille", subscriptionType: "pro", planQueries: 100 }));
+const { token } = await withDataDb(dir.path, async (db) => await seedUser(db, { firstName: "Camille", subscriptionType: "pro", planQueries: 100 }));
 const me = await (await fetch(`${server.url}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })).json();
 const chrome = await chromeLauncher.launch({ chromePath: "/usr/bin/chromium", chromeFlags: [...FLAGS, `--user-data-dir=${dir.path}/chrome`] });
 const rows: Row[] = [];

@@ -36,7 +36,7 @@ const scripts = Object.fromEntries(
 const { env: fakeEnv, proc: fakeProc } = await spawnFakeProviders(scripts);
 
 const dir = mkdtempSync(join(tmpdir(), "unisson-live-bench-"));
-function server(name: string, softMs: number) {
+async function server(name: string, softMs: number) {
   const env = {
     ...fakeEnv,
     ...UNMETERED,
@@ -46,12 +46,12 @@ function server(name: string, softMs: number) {
     AI_BUDGET_MS: String(S(120)),
     AI_SOFT_DEADLINE_MS: String(softMs),
   };
-  const t = createTestApp({ env, deps: { clock: systemClock } });
+  const t = await createTestApp({ env, deps: { clock: systemClock } });
   const srv = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: t.app.fetch, idleTimeout: 0 });
-  const { token } = makeUser(t.db, systemClock.now(), { subscriptionType: "pro", planQueries: 100_000 });
+  const { token } = await makeUser(t.db, systemClock.now(), { subscriptionType: "pro", planQueries: 100_000 });
   return { t, srv, base: `http://127.0.0.1:${srv.port}/api/unisson`, headers: { "content-type": "application/json", authorization: `Bearer ${token}` } };
 }
-type Server = ReturnType<typeof server>;
+type Server = Awaited<ReturnType<typeof server>>;
 
 async function ask(s: Server, i: number): Promise<number> {
   const res = await fetch(`${s.base}/chat`, {
@@ -87,8 +87,8 @@ const median = (xs: number[]) => {
 };
 const sec = (ms: number) => `${(ms / SCALE / 1000).toFixed(2)} s`;
 
-const soft = server("soft", S(SOFT_S));
-const waitAll = server("wait", S(TIMEOUT_S));
+const soft = await server("soft", S(SOFT_S));
+const waitAll = await server("wait", S(TIMEOUT_S));
 try {
   await run(soft, await ask(soft, -1));
   await run(waitAll, await ask(waitAll, -1));

@@ -16,8 +16,8 @@ requireWrk();
 const { env: fakeEnv, proc: fakes } = await spawnFakeProviders({});
 
 const dir = tempDir("unisson-bench-mem-");
-const { token } = withDataDb(dir.path, (db) => {
-  const u = seedUser(db, { subscriptionType: "pro" });
+const { token } = await withDataDb(dir.path, async (db) => {
+  const u = await seedUser(db, { subscriptionType: "pro" });
   seedConversations(db, u.userId, 200, new Date());
   return u;
 });

@@ -7,9 +7,9 @@ import { makeUser } from "../helpers/fixtures.ts";
 const dataDir = useDataDirs();
 
 describe("audit log of admin and CLI actions", () => {
-  test("CLI changes are recorded with who, when and what changed; `audit --user E --json` lists them newest first", () => {
-    const dir = dataDir();
-    withDb(dir, (db) => makeUser(db, new Date(), { email: "lea@example.fr" }));
+  test("CLI changes are recorded with who, when and what changed; `audit --user E --json` lists them newest first", async () => {
+    const dir = await dataDir();
+    await withDb(dir, async (db) => await makeUser(db, new Date(), { email: "lea@example.fr" }));
     expect(runCli(["users", "set-admin", "lea@example.fr", "on"], dir).code).toBe(0);
     expect(runCli(["users", "grant", "lea@example.fr", "3"], dir).code).toBe(0);
     expect(runCli(["users", "update", "lea@example.fr", "--email", "lea.petit@example.fr"], dir).code).toBe(0);
@@ -27,13 +27,13 @@ describe("audit log of admin and CLI actions", () => {
   });
 
   test("an edit and a delete through the admin API are recorded with the admin who made them", async () => {
-    const { call, db, clock } = createTestApp();
-    const admin = makeUser(db, clock.now(), { isAdmin: true });
-    const { user } = makeUser(db, clock.now());
+    const { call, db, clock } = await createTestApp();
+    const admin = await makeUser(db, clock.now(), { isAdmin: true });
+    const { user } = await makeUser(db, clock.now());
     const body = { first_name: "Nouveau", last_name: user.lastName, email: user.email, subscription_type: "pro" };
     expect((await call("PUT", `/api/admin/users/${user.id}`, { token: admin.token, json: body })).status).toBe(200);
     expect((await call("DELETE", `/api/admin/users/${user.id}`, { token: admin.token })).status).toBe(200);
-    const [deleted, updated] = listAudit(db, { email: user.email });
+    const [deleted, updated] = await listAudit(db, { email: user.email });
     expect(deleted).toMatchObject({ action: "user.delete", actor: `admin:${admin.user.id} ${admin.user.email}` });
     expect(updated).toMatchObject({ action: "user.update", actor: `admin:${admin.user.id} ${admin.user.email}` });
     expect(updated?.changes).toMatchObject({ first_name: ["Camille", "Nouveau"], subscription_type: ["trial", "pro"] });

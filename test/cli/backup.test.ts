@@ -37,10 +37,10 @@ function counts(file: string) {
 
 describe("unisson backup", () => {
   test("taken while another process writes: a sound, consistent copy that restores", async () => {
-    const live = dir();
-    withDb(live, () => undefined);
+    const live = await dir();
+    await withDb(live, () => undefined);
     const writer = await startWriter(dbPath(live));
-    const target = join(dir(), "sauvegardes", "unisson-copie.db");
+    const target = join(await dir(), "sauvegardes", "unisson-copie.db");
     let r: ReturnType<typeof runCli>;
     try {
       r = runCli(["backup", target, "--json"], live);
@@ -58,16 +58,16 @@ describe("unisson backup", () => {
     expect(copy.users).toBeLessThanOrEqual(counts(dbPath(live)).users);
 
     // Restore: the copy becomes the database of a new data folder, which the CLI reads.
-    const restored = dir({ empty: true });
+    const restored = await dir({ empty: true });
     copyFileSync(target, dbPath(restored));
     const list = runCli(["users", "list", "--json"], restored);
     expect(list.code).toBe(0);
     expect(list.json().total).toBe(copy.users);
   });
 
-  test("refuses to overwrite an existing file: exit 1, the file untouched", () => {
-    const live = dir();
-    const target = join(dir(), "existe.db");
+  test("refuses to overwrite an existing file: exit 1, the file untouched", async () => {
+    const live = await dir();
+    const target = join(await dir(), "existe.db");
     writeFileSync(target, "précieux");
     const r = runCli(["backup", target], live);
     expect(r.code).toBe(1);
@@ -75,10 +75,10 @@ describe("unisson backup", () => {
     expect(readFileSync(target, "utf8")).toBe("précieux");
   });
 
-  test("the copy holds the data and says so in French", () => {
-    const live = dir();
-    withDb(live, (db) => makeUser(db, new Date(), { email: "garde@example.fr" }));
-    const target = join(dir(), "copie.db");
+  test("the copy holds the data and says so in French", async () => {
+    const live = await dir();
+    await withDb(live, async (db) => await makeUser(db, new Date(), { email: "garde@example.fr" }));
+    const target = join(await dir(), "copie.db");
     const r = runCli(["backup", target], live);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Sauvegarde écrite et vérifiée (integrity_check : ok) : ${target}`);

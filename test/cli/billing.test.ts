@@ -1,3 +1,4 @@
+import { first } from "../../src/db/transaction.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../src/db/schema/index.ts";
@@ -13,7 +14,7 @@ afterEach(() => {
 
 /** A data folder with lea@example.fr on a Basic plan paid through the fake Stripe. */
 async function subscriberSetup() {
-  const dir = dataDir();
+  const dir = await dataDir();
   const fake = await startFakeStripe();
   fakes.push(fake);
   fake.state.createProduct({ id: "unisson_basic", name: "Basic" });
@@ -27,28 +28,30 @@ async function subscriberSetup() {
   });
   const subId = fake.state.pay(session.id).subscription as string;
   const item = fake.state.subscriptions.get(subId)!.items.data[0];
-  const lea = withDb(
+  const lea = await withDb(
     dir,
-    (db) =>
-      makeUser(db, new Date(), {
-        email: "lea@example.fr",
-        subscriptionType: "basic",
-        billingCycle: "monthly",
-        planQueries: 10,
-        stripeCustomerId: customer.id,
-        stripeSubscriptionId: subId,
-        planStartedAt: new Date(item.current_period_start * 1000),
-        periodEndsAt: new Date(item.current_period_end * 1000),
-      }).user,
+    async (db) =>
+      (
+        await makeUser(db, new Date(), {
+          email: "lea@example.fr",
+          subscriptionType: "basic",
+          billingCycle: "monthly",
+          planQueries: 10,
+          stripeCustomerId: customer.id,
+          stripeSubscriptionId: subId,
+          planStartedAt: new Date(item.current_period_start * 1000),
+          periodEndsAt: new Date(item.current_period_end * 1000),
+        })
+      ).user,
   );
   const cli = (...args: string[]) => runCliAsync(args, dir, fake.env);
-  const row = () => withDb(dir, (db) => db.select().from(users).where(eq(users.id, lea.id)).get());
+  const row = async () => await withDb(dir, async (db) => await first(db.select().from(users).where(eq(users.id, lea.id))));
   return { dir, fake, subId, cli, row, sub: () => fake.state.subscriptions.get(subId)! };
 }
 
 describe("unisson billing reconcile", () => {
-  test("without a Stripe key it says so and exits 1", () => {
-    const dir = dataDir();
+  test("without a Stripe key it says so and exits 1", async () => {
+    const dir = await dataDir();
     const r = runCli(["billing", "reconcile"], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Stripe n'est pas configuré");
@@ -61,12 +64,12 @@ describe("unisson billing reconcile", () => {
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("abonnement terminé");
     expect(dry.stdout).toContain("simulation");
-    expect(row()!.subscriptionType).toBe("basic");
+    expect((await row())!.subscriptionType).toBe("basic");
 
     const fixed = await cli("billing", "reconcile", "--json");
     expect(fixed.code).toBe(0);
     expect(fixed.json().differences).toEqual([expect.objectContaining({ kind: "abonnement terminé", stripe_ref: subId, fixed: true })]);
-    expect(row()).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
+    expect(await row()).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
     const again = await cli("billing", "reconcile");
     expect(again.stdout).toContain("Aucune différence.");
   });
@@ -78,7 +81,7 @@ describe("unisson users (a Stripe subscriber)", () => {
     const r = await cli("users", "set-plan", "lea@example.fr", "pro");
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("abonnement Stripe");
-    expect(row()!.subscriptionType).toBe("basic");
+    expect((await row())!.subscriptionType).toBe("basic");
   });
 
   test("set-plan expired goes through Stripe: the subscription is cancelled at once, then the plan expires", async () => {
@@ -86,7 +89,7 @@ describe("unisson users (a Stripe subscriber)", () => {
     const r = await cli("users", "set-plan", "lea@example.fr", "expired");
     expect(r.code).toBe(0);
     expect(sub().status).toBe("canceled");
-    expect(row()).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
+    expect(await row()).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
   });
 
   test("delete cancels the subscription at Stripe first", async () => {
@@ -94,7 +97,7 @@ describe("unisson users (a Stripe subscriber)", () => {
     const r = await cli("users", "delete", "lea@example.fr", "--yes");
     expect(r.code).toBe(0);
     expect(sub().status).toBe("canceled");
-    expect(row()).toBeUndefined();
+    expect(await row()).toBeUndefined();
   });
 
   test("delete is refused, account kept, when Stripe does not cancel", async () => {
@@ -103,7 +106,7 @@ describe("unisson users (a Stripe subscriber)", () => {
     const r = await cli("users", "delete", "lea@example.fr", "--yes");
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("la suppression est refusée");
-    expect(row()).toBeDefined();
+    expect(await row()).toBeDefined();
     expect(sub().status).toBe("active");
   });
 

@@ -11,18 +11,18 @@ import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
 const dataDir = useDataDirs();
 
 /** A data folder whose database stopped at the first migration, with one user: what an older executable left. */
-function olderDatabase(): string {
-  const dir = dataDir({ empty: true });
+async function olderDatabase(): Promise<string> {
+  const dir = await dataDir({ empty: true });
   const db = openDb(dbPath(dir));
-  runMigrations(db, migrations.slice(0, 1));
+  await runMigrations(db, migrations.slice(0, 1));
   db.$client.run("INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) VALUES ('ancien@example.fr', 'x', 'A', 'B', 0, 0)");
   db.$client.close();
   return dir;
 }
 
 /** A database a newer executable migrated: one more migration than this one knows. */
-function newerDatabase(): string {
-  const dir = dataDir();
+async function newerDatabase(): Promise<string> {
+  const dir = await dataDir();
   const db = openDb(dbPath(dir));
   db.$client.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('futur', ?)", [migrations.at(-1)!.when + 1000]);
   db.$client.close();
@@ -30,23 +30,23 @@ function newerDatabase(): string {
 }
 
 describe("CLI database opening rules", () => {
-  test("a command on a missing database is refused, names the path, and creates nothing", () => {
-    const dir = dataDir({ empty: true });
+  test("a command on a missing database is refused, names the path, and creates nothing", async () => {
+    const dir = await dataDir({ empty: true });
     const r = runCli(["users", "list"], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`Base de données introuvable : ${dbPath(dir)} (vérifiez DATA_DIR ou --data-dir ; elle n'est pas créée ici).`);
     expect(existsSync(dbPath(dir))).toBe(false);
   });
 
-  test("users create may create the database", () => {
-    const dir = dataDir({ empty: true });
+  test("users create may create the database", async () => {
+    const dir = await dataDir({ empty: true });
     const r = runCli(["users", "create", "--email", "premier@example.fr", "--first-name", "P", "--last-name", "R", "--password", "Secret123"], dir);
     expect(r.code).toBe(0);
     expect(runCli(["users", "list", "--json"], dir).json().total).toBe(1);
   });
 
-  test("a command on an out-of-date database is refused with `unisson migrate`, and nothing is migrated", () => {
-    const dir = olderDatabase();
+  test("a command on an out-of-date database is refused with `unisson migrate`, and nothing is migrated", async () => {
+    const dir = await olderDatabase();
     const r = runCli(["users", "list"], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
@@ -57,8 +57,8 @@ describe("CLI database opening rules", () => {
     db.$client.close();
   });
 
-  test("a command on a newer database is refused and never reads it", () => {
-    const dir = newerDatabase();
+  test("a command on a newer database is refused and never reads it", async () => {
+    const dir = await newerDatabase();
     for (const args of [
       ["users", "list"],
       ["migrate"],
@@ -72,8 +72,8 @@ describe("CLI database opening rules", () => {
     }
   });
 
-  test("migrate takes a pre-migration backup (0600) that still holds the old data, then the CLI works", () => {
-    const dir = olderDatabase();
+  test("migrate takes a pre-migration backup (0600) that still holds the old data, then the CLI works", async () => {
+    const dir = await olderDatabase();
     const r = runCli(["migrate", "--json"], dir);
     expect(r.code).toBe(0);
     const backup = join(dir, "backups", "pre-migrate-1.db");
@@ -87,8 +87,8 @@ describe("CLI database opening rules", () => {
     expect(runCli(["users", "list", "--json"], dir).json().total).toBe(1);
   });
 
-  test("migrate refuses while a live server holds the database", () => {
-    const dir = dataDir();
+  test("migrate refuses while a live server holds the database", async () => {
+    const dir = await dataDir();
     const db = openDb(dbPath(dir));
     // One migration short of this executable, and a lease held by a live process (this test's).
     db.$client.run("DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)");
@@ -106,8 +106,8 @@ describe("CLI database opening rules", () => {
     expect(existsSync(join(dir, "backups"))).toBe(false);
   });
 
-  test("migrate on an up-to-date database takes no backup", () => {
-    const dir = dataDir();
+  test("migrate on an up-to-date database takes no backup", async () => {
+    const dir = await dataDir();
     expect(runCli(["migrate"], dir).code).toBe(0);
     expect(existsSync(join(dir, "backups"))).toBe(false);
   });

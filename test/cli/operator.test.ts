@@ -1,3 +1,4 @@
+import { first, one } from "../../src/db/transaction.ts";
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { aiCalls, conversations, processingRuns, purchases, users } from "../../src/db/schema/index.ts";
@@ -11,18 +12,18 @@ import { makeUser } from "../helpers/fixtures.ts";
 
 const dataDir = useDataDirs();
 
-function setup() {
-  const dir = dataDir();
+async function setup() {
+  const dir = await dataDir();
   return { dir, cli: (...args: string[]) => runCli(args, dir) };
 }
 
 describe("unisson stats", () => {
-  test("--json answers the admin dashboard's numbers", () => {
-    const { dir, cli } = setup();
-    withDb(dir, (db) => {
-      const { user } = makeUser(db, new Date(), { subscriptionType: "pro" });
-      makeUser(db, new Date(), { trialEndsAt: new Date(Date.now() - HOUR) });
-      db.insert(purchases).values({ userId: user.id, productType: "subscription_pro", amountCents: 2990, createdAt: new Date() }).run();
+  test("--json answers the admin dashboard's numbers", async () => {
+    const { dir, cli } = await setup();
+    await withDb(dir, async (db) => {
+      const { user } = await makeUser(db, new Date(), { subscriptionType: "pro" });
+      await makeUser(db, new Date(), { trialEndsAt: new Date(Date.now() - HOUR) });
+      await db.insert(purchases).values({ userId: user.id, productType: "subscription_pro", amountCents: 2990, createdAt: new Date() });
     });
     const r = cli("stats", "--json");
     expect(r.code).toBe(0);
@@ -36,21 +37,21 @@ describe("unisson stats", () => {
     });
   });
 
-  test("shows the AI spend per model and per day, and the average cost of an answer", () => {
-    const { dir, cli } = setup();
-    withDb(dir, (db) => {
-      const { user } = makeUser(db, new Date());
-      const conversation = db.insert(conversations).values({ userId: user.id, title: "t", createdAt: new Date(), updatedAt: new Date() }).returning().get();
+  test("shows the AI spend per model and per day, and the average cost of an answer", async () => {
+    const { dir, cli } = await setup();
+    await withDb(dir, async (db) => {
+      const { user } = await makeUser(db, new Date());
+      const conversation = await one(
+        db.insert(conversations).values({ userId: user.id, title: "t", createdAt: new Date(), updatedAt: new Date() }).returning(),
+      );
       const call = { userId: user.id, provider: "openai", outcome: "ok" as const, latencyMs: 10, createdAt: new Date() };
-      db.insert(aiCalls)
-        .values([
-          { ...call, model: "GPT-4", purpose: "answer", costEur: 0.012 },
-          { ...call, model: "Claude Opus 4.1", purpose: "synthesis", costEur: 0.1 },
-        ])
-        .run();
-      db.insert(processingRuns)
-        .values({ conversationId: conversation.id, turnMessageId: 1, userId: user.id, status: "done", createdAt: new Date(), finishedAt: new Date() })
-        .run();
+      await db.insert(aiCalls).values([
+        { ...call, model: "GPT-4", purpose: "answer", costEur: 0.012 },
+        { ...call, model: "Claude Opus 4.1", purpose: "synthesis", costEur: 0.1 },
+      ]);
+      await db
+        .insert(processingRuns)
+        .values({ conversationId: conversation.id, turnMessageId: 1, userId: user.id, status: "done", createdAt: new Date(), finishedAt: new Date() });
     });
     const r = cli("stats");
     expect(r.stdout).toMatch(/Coût des IA, 30 derniers jours : 0,1120\s€ ; 1 réponses, 0,1120\s€ par réponse en moyenne/);
@@ -58,8 +59,8 @@ describe("unisson stats", () => {
     expect(r.stdout).toMatch(/\d{4}-\d\d-\d\d\s+0,1120\s€/);
   });
 
-  test("prints a French table with the revenue in euros", () => {
-    const { cli } = setup();
+  test("prints a French table with the revenue in euros", async () => {
+    const { cli } = await setup();
     const r = cli("stats");
     expect(r.stdout).toMatch(/Utilisateurs\s+0/);
     expect(r.stdout).toMatch(/Chiffre d'affaires\s+0,00\s€/);
@@ -67,8 +68,8 @@ describe("unisson stats", () => {
 });
 
 describe("unisson promo", () => {
-  test("create then list: the code is upper-cased and listed with its terms", () => {
-    const { cli } = setup();
+  test("create then list: the code is upper-cased and listed with its terms", async () => {
+    const { cli } = await setup();
     const created = cli("promo", "create", "bienvenue", "--percent", "20", "--max-uses", "50", "--expires", "2099-12-31", "--json");
     expect(created.code).toBe(0);
     expect(created.json()).toMatchObject({ code: "BIENVENUE", percent_off: 20, max_uses: 50, expires_at: "2099-12-31T23:59:59.999Z" });
@@ -76,21 +77,21 @@ describe("unisson promo", () => {
     expect(list.json().map((p: { code: string }) => p.code)).toEqual(["BIENVENUE"]);
   });
 
-  test("a code that exists already is refused, exit 1", () => {
-    const { cli } = setup();
+  test("a code that exists already is refused, exit 1", async () => {
+    const { cli } = await setup();
     cli("promo", "create", "ETE25", "--percent", "25");
     const r = cli("promo", "create", "ete25", "--percent", "10");
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe("Ce code promo existe déjà.");
   });
 
-  test("--percent 150 is a usage error, exit 2", () => {
-    const { cli } = setup();
+  test("--percent 150 is a usage error, exit 2", async () => {
+    const { cli } = await setup();
     expect(cli("promo", "create", "TROP", "--percent", "150").code).toBe(2);
   });
 
-  test("an expiry date in the past is refused, exit 1", () => {
-    const { cli } = setup();
+  test("an expiry date in the past is refused, exit 1", async () => {
+    const { cli } = await setup();
     const r = cli("promo", "create", "VIEUX", "--percent", "10", "--expires", "2000-01-01");
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe("La date d'expiration doit être dans le futur.");
@@ -99,9 +100,9 @@ describe("unisson promo", () => {
 
 describe("unisson mail list", () => {
   test("--last N answers the N newest mails of the outbox, with their text", async () => {
-    const { dir, cli } = setup();
+    const { dir, cli } = await setup();
     const db = openDb(dbPath(dir));
-    runMigrations(db);
+    await runMigrations(db);
     const mailer = createOutboxMailer(db, systemClock, createMemoryLogger());
     await mailer.send({ to: "a@example.fr", subject: "Premier", text: "un", kind: "test" });
     await mailer.send({ to: "b@example.fr", subject: "Second", text: "Lien : https://x/reset", kind: "reset" });
@@ -111,36 +112,36 @@ describe("unisson mail list", () => {
     expect(r.json()).toEqual([expect.objectContaining({ to: "b@example.fr", subject: "Second", status: "outbox", text: "Lien : https://x/reset" })]);
   });
 
-  test("an empty outbox says so", () => {
-    const { cli } = setup();
+  test("an empty outbox says so", async () => {
+    const { cli } = await setup();
     expect(cli("mail", "list").stdout.trim()).toBe("Aucun email.");
   });
 });
 
 describe("unisson renewals run", () => {
-  test("runs every job once: a trial past its end is written expired", () => {
-    const { dir, cli } = setup();
-    const user = withDb(dir, (db) => makeUser(db, new Date(), { trialEndsAt: new Date(Date.now() - HOUR) }).user);
+  test("runs every job once: a trial past its end is written expired", async () => {
+    const { dir, cli } = await setup();
+    const user = await withDb(dir, async (db) => (await makeUser(db, new Date(), { trialEndsAt: new Date(Date.now() - HOUR) })).user);
     const r = cli("renewals", "run", "--json");
     expect(r.code).toBe(0);
     expect(r.json()["trial-expiry"]).toEqual({ expired: 1 });
-    expect(withDb(dir, (db) => db.select().from(users).where(eq(users.id, user.id)).get()!.subscriptionType)).toBe("expired");
+    expect(await withDb(dir, async (db) => (await first(db.select().from(users).where(eq(users.id, user.id))))!.subscriptionType)).toBe("expired");
   });
 });
 
 describe("unisson (usage)", () => {
-  test("an unknown command is a usage error, exit 2", () => {
-    const { cli } = setup();
+  test("an unknown command is a usage error, exit 2", async () => {
+    const { cli } = await setup();
     expect(cli("nimporte").code).toBe(2);
   });
 
-  test("a missing argument is a usage error, exit 2", () => {
-    const { cli } = setup();
+  test("a missing argument is a usage error, exit 2", async () => {
+    const { cli } = await setup();
     expect(cli("users", "show").code).toBe(2);
   });
 
-  test("log lines never reach stdout: --json output stays parseable with LOG_LEVEL=debug", () => {
-    const { dir } = setup();
+  test("log lines never reach stdout: --json output stays parseable with LOG_LEVEL=debug", async () => {
+    const { dir } = await setup();
     const r = runCli(["promo", "list", "--json"], dir, { LOG_LEVEL: "debug" });
     expect(r.code).toBe(0);
     expect(r.json()).toEqual([]);

@@ -15,8 +15,8 @@ const CONVERSATIONS = 3_000;
 /** A user with a long history, signed in in the page (the stored session the SPA reads at start). */
 async function signedInWithHistory(e: E2E, size = PHONE, n = CONVERSATIONS) {
   const db = openDb(join(e.dataDir, "unisson.db"));
-  const { user, token } = makeUser(db, new Date());
-  seedHistory(db, user.id, n);
+  const { user, token } = await makeUser(db, new Date());
+  await seedHistory(db, user.id, n);
   db.$client.close();
   const { page, context, errors } = await e.newPage(size);
   await page.goto("/");

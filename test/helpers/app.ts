@@ -17,17 +17,17 @@ export function testConfig(env: TestEnv = {}): Config {
   return loadConfig({ DATABASE_PATH: ":memory:", PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "debug", ...env });
 }
 
-export type TestApp = ReturnType<typeof createTestApp>;
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 /**
  * A whole app on its own fresh, migrated in-memory database, with a test clock
  * and a logger that keeps its lines. `env` sets configuration variables;
  * `deps` replaces any dependency.
  */
-export function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}) {
+export async function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}) {
   const config = opts.deps?.config ?? testConfig(opts.env);
   const db = opts.deps?.db ?? openDb(config.databasePath);
-  runMigrations(db);
+  await runMigrations(db);
   const clock = (opts.deps?.clock as TestClock | undefined) ?? createTestClock();
   const log = createMemoryLogger();
   // Same factory as the server: the outbox, or SMTP when the test sets SMTP_URL.

@@ -47,11 +47,11 @@ export function dbPath(dataDir: string): string {
 }
 
 /** Opens the data folder's database (migrated), runs `fn`, closes it: seeding and checking from the test. */
-export function withDb<T>(dataDir: string, fn: (db: Db) => T): T {
+export async function withDb<T>(dataDir: string, fn: (db: Db) => T | Promise<T>): Promise<T> {
   const db = openDb(dbPath(dataDir));
   try {
-    runMigrations(db);
-    return fn(db);
+    await runMigrations(db);
+    return await fn(db);
   } finally {
     db.$client.close();
   }
@@ -64,17 +64,17 @@ export function withDb<T>(dataDir: string, fn: (db: Db) => T): T {
  * is raised because each CLI run is a real process that loads the whole product
  * (slow on a busy machine, never a timing assertion).
  */
-export function useDataDirs(): (opts?: { empty?: boolean }) => string {
+export function useDataDirs(): (opts?: { empty?: boolean }) => Promise<string> {
   setDefaultTimeout(60_000);
   let dirs: Array<{ cleanup(): void }> = [];
   afterEach(() => {
     for (const d of dirs) d.cleanup();
     dirs = [];
   });
-  return (opts = {}) => {
+  return async (opts = {}) => {
     const dir = tempDir("unisson-cli-");
     dirs.push(dir);
-    if (!opts.empty) withDb(dir.path, () => {});
+    if (!opts.empty) await withDb(dir.path, () => {});
     return dir.path;
   };
 }

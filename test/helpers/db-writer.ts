@@ -5,18 +5,19 @@
  * Usage: bun test/helpers/db-writer.ts <database file>; prints "ready" after
  * its first commit and writes until killed.
  */
-import { immediate, openDb } from "../../src/db/client.ts";
+import { openDb } from "../../src/db/client.ts";
+import { transaction } from "../../src/db/transaction.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { conversations } from "../../src/db/schema/index.ts";
 import { insertUser } from "../../src/users/users.queries.ts";
 
 const db = openDb(process.argv[2]!);
-runMigrations(db);
+await runMigrations(db);
 let i = 0;
 for (;;) {
   const now = new Date();
-  immediate(db, () => {
-    const u = insertUser(db, {
+  await transaction(db, async (tx) => {
+    const u = await insertUser(tx, {
       email: `ecrivain${i}-${process.pid}@example.fr`,
       passwordHash: "x",
       firstName: "Écrivain",
@@ -24,9 +25,7 @@ for (;;) {
       createdAt: now,
       updatedAt: now,
     });
-    db.insert(conversations)
-      .values({ userId: u.id, title: `Question ${i}`, createdAt: now, updatedAt: now })
-      .run();
+    await tx.insert(conversations).values({ userId: u.id, title: `Question ${i}`, createdAt: now, updatedAt: now });
   });
   if (i === 0) console.log("ready");
   i++;

@@ -17,10 +17,10 @@ function testHash(): string {
 let seq = 0;
 
 /** A user straight in the database (trial by default), with a live session token. */
-export function makeUser(db: Db, now: Date, values: Partial<NewUser> = {}): { user: UserRow; token: string } {
+export async function makeUser(db: Db, now: Date, values: Partial<NewUser> = {}): Promise<{ user: UserRow; token: string }> {
   seq += 1;
   const plan = values.subscriptionType ?? "trial";
-  const user = insertUser(db, {
+  const user = await insertUser(db, {
     email: `user${seq}-${Math.random().toString(36).slice(2, 8)}@example.fr`,
     passwordHash: testHash(),
     firstName: "Camille",
@@ -33,5 +33,5 @@ export function makeUser(db: Db, now: Date, values: Partial<NewUser> = {}): { us
     updatedAt: now,
     ...values,
   });
-  return { user, token: createSession(db, user.id, now) };
+  return { user, token: await createSession(db, user.id, now) };
 }

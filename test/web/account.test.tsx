@@ -14,8 +14,8 @@ afterEach(() => {
 });
 
 async function mount(env: Record<string, string> = {}, admin = false) {
-  const t = createTestApp({ env });
-  const { user, token } = makeUser(t.db, t.clock.now(), { isAdmin: admin });
+  const t = await createTestApp({ env });
+  const { user, token } = await makeUser(t.db, t.clock.now(), { isAdmin: admin });
   localStorage.setItem("unisson_token", token);
   restore = routeFetchTo(t.app);
   const { AccountDialog } = await import("../../web/features/account/account-dialog.tsx");
@@ -39,7 +39,7 @@ describe("Mon compte: deleting the account", () => {
     const code = await q.findByLabelText("Code de vérification (reçu par e-mail)");
     expect(q.getByText("Un code vient de vous être envoyé par e-mail.")).toBeTruthy();
     expect(deleted()).toBe(0);
-    fireEvent.change(code, { target: { value: lastCode(t.db, user.email) } });
+    fireEvent.change(code, { target: { value: await lastCode(t.db, user.email) } });
     fireEvent.click(q.getByRole("button", { name: "Supprimer définitivement" }));
     await until(() => deleted() > 0);
     expect(deleted()).toBe(1);

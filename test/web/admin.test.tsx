@@ -15,14 +15,14 @@ const body = () => within(document.body);
 
 let ctx: TestApp;
 let net: Routed;
-beforeEach(() => {
-  ctx = createTestApp();
+beforeEach(async () => {
+  ctx = await createTestApp();
   net = routeFetch(ctx.app);
 });
 afterEach(() => net.restore());
 
-function admin() {
-  const { user, token } = makeUser(ctx.db, ctx.clock.now(), { subscriptionType: "pro", isAdmin: true, firstName: "Alice", lastName: "Admin" });
+async function admin() {
+  const { user, token } = await makeUser(ctx.db, ctx.clock.now(), { subscriptionType: "pro", isAdmin: true, firstName: "Alice", lastName: "Admin" });
   return signIn(user, token, ctx.clock.now());
 }
 
@@ -73,7 +73,7 @@ describe("edit form rules (docs/PRODUCT.md#admin-edit)", () => {
 
 describe("admin panel", () => {
   test("a non-admin sees the access-denied screen and no admin call is made", async () => {
-    const { user, token } = makeUser(ctx.db, ctx.clock.now());
+    const { user, token } = await makeUser(ctx.db, ctx.clock.now());
     const me = signIn(user, token, ctx.clock.now());
     render(<AdminPanel user={me} onBack={() => {}} />);
     expect(await body().findByRole("heading", { name: t.deniedTitle })).toBeTruthy();
@@ -81,9 +81,9 @@ describe("admin panel", () => {
   });
 
   test("dashboard shows the stats and a bar per plan", async () => {
-    const me = admin();
-    makeUser(ctx.db, ctx.clock.now(), { subscriptionType: "basic" });
-    makeUser(ctx.db, ctx.clock.now());
+    const me = await admin();
+    await makeUser(ctx.db, ctx.clock.now(), { subscriptionType: "basic" });
+    await makeUser(ctx.db, ctx.clock.now());
     render(<AdminPanel user={me} onBack={() => {}} />);
     const chart = await body().findByRole("list", { name: t.stats.chartLabel });
     const rows = within(chart)
@@ -94,8 +94,8 @@ describe("admin panel", () => {
   });
 
   test("users: 10 a page, next disabled under 10 rows, search, no delete on one's own row", async () => {
-    const me = admin();
-    for (let i = 0; i < 11; i++) makeUser(ctx.db, ctx.clock.now(), { firstName: `Nom${i}` });
+    const me = await admin();
+    for (let i = 0; i < 11; i++) await makeUser(ctx.db, ctx.clock.now(), { firstName: `Nom${i}` });
     render(<AdminPanel user={me} onBack={() => {}} />);
     fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
     await waitFor(() => expect(body().getAllByRole("row")).toHaveLength(11)); // header + 10
@@ -116,9 +116,9 @@ describe("admin panel", () => {
   });
 
   test("edit: client rules block the save, the server's detail shows, success reloads", async () => {
-    const me = admin();
-    const other = makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand" }).user;
-    const taken = makeUser(ctx.db, ctx.clock.now()).user;
+    const me = await admin();
+    const other = (await makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand" })).user;
+    const taken = (await makeUser(ctx.db, ctx.clock.now())).user;
     render(<AdminPanel user={me} onBack={() => {}} />);
     fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
     fireEvent.click(await body().findByRole("button", { name: "Modifier Zoé Durand" }));
@@ -153,9 +153,9 @@ describe("admin panel", () => {
   });
 
   test("edit shows the account's billing history: who changed what and why (issue 12)", async () => {
-    const me = admin();
-    const other = makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand", subscriptionType: "basic" }).user;
-    noteBillingChange(ctx.db, ctx.clock.now(), other.id, {
+    const me = await admin();
+    const other = (await makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand", subscriptionType: "basic" })).user;
+    await noteBillingChange(ctx.db, ctx.clock.now(), other.id, {
       actor: "stripe",
       action: "refund",
       detail: "Remboursement intégral (9,99 €) : achat marqué remboursé.",
@@ -170,8 +170,8 @@ describe("admin panel", () => {
   });
 
   test("delete asks first, then says so", async () => {
-    const me = admin();
-    makeUser(ctx.db, ctx.clock.now(), { firstName: "Paul", lastName: "Dupont" });
+    const me = await admin();
+    await makeUser(ctx.db, ctx.clock.now(), { firstName: "Paul", lastName: "Dupont" });
     render(<AdminPanel user={me} onBack={() => {}} />);
     fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
     fireEvent.click(await body().findByRole("button", { name: "Supprimer Paul Dupont" }));
@@ -182,20 +182,20 @@ describe("admin panel", () => {
   });
 
   test("401, 403 and other failures have their messages", async () => {
-    const me = admin();
+    const me = await admin();
     localStorage.setItem("unisson_token", "x".repeat(40)); // a session the server does not know
     const first = render(<AdminPanel user={me} onBack={() => {}} />);
     expect((await body().findByRole("alert")).textContent).toBe(t.errors.unauthorized);
     first.unmount();
 
-    const plain = makeUser(ctx.db, ctx.clock.now());
+    const plain = await makeUser(ctx.db, ctx.clock.now());
     localStorage.setItem("unisson_token", plain.token); // signed in, but not an admin on the server
     const second = render(<AdminPanel user={me} onBack={() => {}} />);
     expect((await body().findByRole("alert")).textContent).toBe(t.errors.forbidden);
     expect(body().getByRole("heading", { name: t.deniedTitle })).toBeTruthy(); // the server said no: access denied
     second.unmount();
 
-    admin();
+    await admin();
     net.override((path) =>
       path.startsWith("/api/admin/users") ? Promise.resolve(Response.json({ detail: "Base indisponible" }, { status: 500 })) : undefined,
     );
@@ -205,7 +205,7 @@ describe("admin panel", () => {
   });
 
   test("a missing token is retried once after 1 s, then reported", async () => {
-    const me = admin();
+    const me = await admin();
     localStorage.removeItem("unisson_token");
     jest.useFakeTimers();
     try {

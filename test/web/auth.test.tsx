@@ -41,7 +41,7 @@ describe("login", () => {
   test("a wrong password shows the server's French detail", async () => {
     const r = await renderApp();
     restore = r.restore;
-    const { user } = makeUser(r.db, r.clock.now());
+    const { user } = await makeUser(r.db, r.clock.now());
     r.fireEvent.change(r.q.getByLabelText("Email"), { target: { value: user.email } });
     r.fireEvent.change(r.q.getByLabelText("Mot de passe"), { target: { value: "wrong-password" } });
     r.fireEvent.click(r.q.getByRole("button", { name: "Se connecter" }));
@@ -53,7 +53,7 @@ describe("login", () => {
     window.history.replaceState(null, "", "/?x=1");
     const r = await renderApp();
     restore = r.restore;
-    const { user } = makeUser(r.db, r.clock.now(), { firstName: "Léa" });
+    const { user } = await makeUser(r.db, r.clock.now(), { firstName: "Léa" });
     r.fireEvent.change(r.q.getByLabelText("Email"), { target: { value: user.email } });
     r.fireEvent.change(r.q.getByLabelText("Mot de passe"), { target: { value: TEST_PASSWORD } });
     r.fireEvent.click(r.q.getByRole("button", { name: "Se connecter" }));
@@ -68,7 +68,7 @@ describe("two-factor", () => {
   async function toTwoFactor() {
     const r = await renderApp({ env: { TWO_FACTOR: "all" } });
     restore = r.restore;
-    const { user } = makeUser(r.db, r.clock.now());
+    const { user } = await makeUser(r.db, r.clock.now());
     r.fireEvent.change(r.q.getByLabelText("Email"), { target: { value: user.email } });
     r.fireEvent.change(r.q.getByLabelText("Mot de passe"), { target: { value: TEST_PASSWORD } });
     r.fireEvent.click(r.q.getByRole("button", { name: "Se connecter" }));
@@ -76,7 +76,7 @@ describe("two-factor", () => {
     // The code is requested on entry (docs/PRODUCT.md#two-factor): a mail is in the outbox.
     for (let i = 0; i < 50; i++) {
       try {
-        lastCode(r.db, user.email);
+        await lastCode(r.db, user.email);
         break;
       } catch {
         await new Promise((res) => setTimeout(res, 10));
@@ -100,9 +100,9 @@ describe("two-factor", () => {
 
   test("countdown from 10:00; resend disabled until 60 s with 'Renvoyer dans m:ss'", async () => {
     // The view alone, on fake time; its code request is the real API call.
-    const t = createTestApp({ env: { TWO_FACTOR: "all" } });
+    const t = await createTestApp({ env: { TWO_FACTOR: "all" } });
     restore = routeFetchTo(t.app);
-    const { user } = makeUser(t.db, t.clock.now());
+    const { user } = await makeUser(t.db, t.clock.now());
     let pending: Promise<unknown> = Promise.resolve();
     let requests = 0;
     jest.useFakeTimers();
@@ -150,7 +150,7 @@ describe("two-factor", () => {
 
   test("a wrong code shows the error and clears the field; the right one says 'Connexion réussie !' then signs in after 1 s", async () => {
     const { r, user } = await toTwoFactor();
-    const right = lastCode(r.db, user.email);
+    const right = await lastCode(r.db, user.email);
     const code = r.q.getByLabelText("Code de vérification") as HTMLInputElement;
     r.fireEvent.change(code, { target: { value: wrongCode(right) } });
     r.fireEvent.click(r.q.getByRole("button", { name: "Vérifier" }));

@@ -22,8 +22,8 @@ afterEach(() => {
 
 /** A signed-in user on the real app with the fake providers (or none: maintenance). */
 async function signedIn(values: Parameters<typeof makeUser>[2] = {}, env: Record<string, string> = fakes.env) {
-  const t = serverSide(() => createTestApp({ env }));
-  const { user, token } = makeUser(t.db, t.clock.now(), { firstName: "Zoé", ...values });
+  const t = await serverSide(async () => await createTestApp({ env }));
+  const { user, token } = await makeUser(t.db, t.clock.now(), { firstName: "Zoé", ...values });
   localStorage.setItem("unisson_token", token);
   localStorage.setItem("unisson_user", JSON.stringify(toPublicUser(user, t.clock.now())));
   restore = routeFetchTo(t.app);

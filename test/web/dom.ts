@@ -141,7 +141,7 @@ export function routeFetchTo(app: AppLike, log?: string[]): () => void {
  * constructed in a "browser-like environment", and the in-process server of a
  * component test builds its SDK clients while happy-dom is registered.
  */
-export function serverSide<T>(fn: () => T): T {
+export async function serverSide<T>(fn: () => Promise<T> | T): Promise<T> {
   const g = globalThis as Record<string, unknown>;
   const keys = ["window", "document", "fetch", "Request", "Response", "Headers"] as const;
   const saved = Object.fromEntries(keys.map((k) => [k, g[k]]));
@@ -149,7 +149,7 @@ export function serverSide<T>(fn: () => T): T {
   delete g.document;
   Object.assign(g, NATIVE);
   try {
-    return fn();
+    return await fn();
   } finally {
     Object.assign(g, saved);
   }

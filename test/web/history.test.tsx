@@ -16,13 +16,13 @@ const status = { models: [], aiStatus: [], operational: true, loaded: true, avai
 const HOUR = 3_600_000;
 
 /** A user with `n` conversations, one an hour back from now, and the paths the page asked for. */
-function historyOf(n: number, text = (i: number) => `Question numéro ${i}`) {
-  const t = createTestApp();
-  const { user, token } = makeUser(t.db, t.clock.now());
+async function historyOf(n: number, text = (i: number) => `Question numéro ${i}`) {
+  const t = await createTestApp();
+  const { user, token } = await makeUser(t.db, t.clock.now());
   for (let i = n - 1; i >= 0; i--) {
     const at = new Date(Date.now() - i * HOUR);
-    const c = insertConversation(t.db, user.id, text(i), at);
-    appendMessages(t.db, c.id, [{ sender: "user", messageType: null, content: text(i) }], at);
+    const c = await insertConversation(t.db, user.id, text(i), at);
+    await appendMessages(t.db, c.id, [{ sender: "user", messageType: null, content: text(i) }], at);
   }
   localStorage.setItem("unisson_token", token);
   const asked: string[] = [];
@@ -64,7 +64,7 @@ describe("date groups", () => {
 
 describe("history tab", () => {
   test("opens on the first page only, under date headings", async () => {
-    const { asked } = historyOf(120);
+    const { asked } = await historyOf(120);
     const q = await mount();
     await q.findByText("Question numéro 0", { selector: ".history-title" });
     expect(asked).toEqual(["/api/unisson/history?limit=50"]);
@@ -73,7 +73,7 @@ describe("history tab", () => {
   });
 
   test("loads the next pages with the cursor, and the DOM stays a screenful", async () => {
-    const { asked } = historyOf(180);
+    const { asked } = await historyOf(180);
     const q = await mount();
     await q.findByText("Question numéro 0", { selector: ".history-title" });
     for (let page = 0; page < 2; page++) {
@@ -90,7 +90,7 @@ describe("history tab", () => {
   });
 
   test("the search box asks once after typing stops, and shows the matches without date headings", async () => {
-    const { asked } = historyOf(30, (i) => (i === 17 ? "Comment tailler mes hortensias ?" : `Question numéro ${i}`));
+    const { asked } = await historyOf(30, (i) => (i === 17 ? "Comment tailler mes hortensias ?" : `Question numéro ${i}`));
     const q = await mount();
     await q.findByText("Question numéro 0", { selector: ".history-title" });
     const box = q.getByRole("searchbox", { name: "Rechercher dans vos conversations" });

@@ -21,10 +21,10 @@ beforeAll(async () => {
   stripe = await startFakeStripe();
 });
 afterAll(() => stripe.stop());
-beforeEach(() => {
-  ctx = appWithStripe(() => createTestApp({ env: stripe.env })) as TestApp;
+beforeEach(async () => {
+  ctx = (await appWithStripe(async () => await createTestApp({ env: stripe.env }))) as TestApp;
   net = routeFetch(ctx.app);
-  const made = makeUser(ctx.db, ctx.clock.now());
+  const made = await makeUser(ctx.db, ctx.clock.now());
   token = made.token;
   signIn(made.user, token, ctx.clock.now());
 });

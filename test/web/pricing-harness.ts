@@ -110,8 +110,8 @@ export async function retype(el: HTMLElement, text: string, advanceTimers?: (ms:
  * (Bun's or happy-dom's, depending on which test file came first); mixed, the
  * dispatch throws. The product never listens to those events: they are muted.
  */
-export function appWithStripe(make: () => TestAppLike): TestAppLike {
-  const ctx = make();
+export async function appWithStripe(make: () => Promise<TestAppLike>): Promise<TestAppLike> {
+  const ctx = await make();
   const emitter = (ctx.deps.stripe as { _emitter?: { emit(...a: unknown[]): boolean } } | null)?._emitter;
   if (emitter) emitter.emit = () => true;
   return ctx;

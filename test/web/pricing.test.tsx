@@ -23,8 +23,8 @@ beforeAll(async () => {
   stripe = await startFakeStripe();
 });
 afterAll(() => stripe.stop());
-beforeEach(() => {
-  ctx = appWithStripe(() => createTestApp({ env: stripe.env })) as TestApp;
+beforeEach(async () => {
+  ctx = (await appWithStripe(async () => await createTestApp({ env: stripe.env }))) as TestApp;
   net = routeFetch(ctx.app);
   redirects = [];
   redirect.to = (url) => redirects.push(url);
@@ -36,7 +36,7 @@ afterEach(() => {
 
 /** Renders the overlay for a user made with `values`; resolves once the cards are there. */
 async function open(values: Partial<NewUser> = {}, app = ctx) {
-  const { user, token } = makeUser(app.db, app.clock.now(), values);
+  const { user, token } = await makeUser(app.db, app.clock.now(), values);
   const me = signIn(user, token, app.clock.now());
   const refresh = mock(async () => {});
   const onClose = mock(() => {});
@@ -188,7 +188,7 @@ describe("buying (docs/PRODUCT.md#payment)", () => {
     expect(await notice()).toBe("Session expirée. Veuillez vous reconnecter et réessayer.");
     a.view.unmount();
 
-    const noStripe = createTestApp();
+    const noStripe = await createTestApp();
     net.restore();
     net = routeFetch(noStripe.app);
     const b = await open({}, noStripe);
@@ -294,7 +294,7 @@ describe("changing plan", () => {
 
   test("change and cancel failures: the prefix and the server's detail", async () => {
     // The overlay believes the user is basic; the server knows a trial (no subscription to change).
-    const { user, token } = makeUser(ctx.db, ctx.clock.now());
+    const { user, token } = await makeUser(ctx.db, ctx.clock.now());
     const me = { ...signIn(user, token, ctx.clock.now()), subscription_type: "basic" as const };
     localStorage.setItem("unisson_token", token);
     render(<PricingOverlay open user={me} onClose={() => {}} onUserRefresh={async () => {}} />);

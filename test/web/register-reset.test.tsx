@@ -83,10 +83,10 @@ describe("forgot and reset password", () => {
     bad.cleanup();
 
     const r0 = await import("../helpers/app.ts");
-    const t = r0.createTestApp();
-    const { user } = makeUser(t.db, t.clock.now());
+    const t = await r0.createTestApp();
+    const { user } = await makeUser(t.db, t.clock.now());
     await t.call("POST", "/api/auth/forgot-password", { json: { email: user.email } });
-    const token = lastResetToken(t.db, user.email);
+    const token = await lastResetToken(t.db, user.email);
     const { routeFetchTo } = await import("./dom.ts");
     restore = routeFetchTo(t.app);
     const { App } = await import("../../web/app.tsx");

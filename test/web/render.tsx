@@ -5,7 +5,7 @@ import * as rtl from "./rtl.ts";
 
 /** Renders the whole SPA against a fresh in-process app; call inside a test (after useDom's registration). */
 export async function renderApp(opts: { entry?: Partial<EntryUrl>; env?: Record<string, string> } = {}) {
-  const t = createTestApp({ env: opts.env });
+  const t = await createTestApp({ env: opts.env });
   const calls: string[] = [];
   const restore = routeFetchTo(t.app, calls);
   const { App } = await import("../../web/app.tsx");

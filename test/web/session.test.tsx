@@ -10,8 +10,8 @@ afterEach(() => restore?.());
 
 async function seeded(store: (token: string, userJson: string) => void) {
   const { createTestApp } = await import("../helpers/app.ts");
-  const t = createTestApp();
-  const { user, token } = makeUser(t.db, t.clock.now(), { firstName: "Hélène" });
+  const t = await createTestApp();
+  const { user, token } = await makeUser(t.db, t.clock.now(), { firstName: "Hélène" });
   store(token, JSON.stringify(toPublicUser(user, t.clock.now())));
   return { t, user, token };
 }
@@ -21,7 +21,7 @@ describe("session", () => {
     const r = await renderApp();
     restore = r.restore;
     r.cleanup();
-    const { user, token } = makeUser(r.db, r.clock.now(), { firstName: "Hélène" });
+    const { user, token } = await makeUser(r.db, r.clock.now(), { firstName: "Hélène" });
     localStorage.setItem("unisson_token", token);
     localStorage.setItem("unisson_user", JSON.stringify(toPublicUser(user, r.clock.now())));
     const { App } = await import("../../web/app.tsx");
@@ -36,7 +36,7 @@ describe("session", () => {
     const r = await renderApp();
     restore = r.restore;
     r.cleanup();
-    const { user, token } = makeUser(r.db, r.clock.now(), { firstName: "Hélène" });
+    const { user, token } = await makeUser(r.db, r.clock.now(), { firstName: "Hélène" });
     localStorage.setItem("token", token);
     localStorage.setItem("unisson_user", JSON.stringify(toPublicUser(user, r.clock.now())));
     const { App } = await import("../../web/app.tsx");

@@ -128,7 +128,7 @@ describe("install banner", () => {
 
 describe("contact dialog", () => {
   test("submit disabled until filled; sending, success closes after 2 s", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     restore = routeFetchTo(t.app);
     const { ContactDialog } = await import("../../web/features/contact/contact-dialog.tsx");
     let closed = 0;
@@ -157,12 +157,12 @@ describe("contact dialog", () => {
 
 describe("history", () => {
   test("lists conversations (title, first message, count, relative time), loads one, deletes with confirmation", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     restore = routeFetchTo(t.app);
-    const { user, token } = makeUser(t.db, t.clock.now());
+    const { user, token } = await makeUser(t.db, t.clock.now());
     localStorage.setItem("unisson_token", token);
-    const conv = insertConversation(t.db, user.id, "Capitale de la France", t.clock.now());
-    appendMessages(t.db, conv.id, [{ sender: "user", messageType: null, content: "Quelle est la capitale de la France ?" }], t.clock.now());
+    const conv = await insertConversation(t.db, user.id, "Capitale de la France", t.clock.now());
+    await appendMessages(t.db, conv.id, [{ sender: "user", messageType: null, content: "Quelle est la capitale de la France ?" }], t.clock.now());
     const { HistoryView } = await import("../../web/features/history/history-view.tsx");
     const opened: number[] = [];
     const deleted: number[] = [];

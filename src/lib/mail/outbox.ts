@@ -1,3 +1,4 @@
+import { one } from "../../db/transaction.ts";
 import type { Db } from "../../db/client.ts";
 import { mailOutbox } from "../../db/schema/index.ts";
 import type { Clock } from "../clock.ts";
@@ -12,11 +13,12 @@ import type { Mailer } from "./mailer.ts";
 export function createOutboxMailer(db: Db, clock: Clock, log: Logger): Mailer {
   return {
     async send(m) {
-      const row = db
-        .insert(mailOutbox)
-        .values({ to: m.to, subject: m.subject, text: m.text, html: m.html ?? null, kind: m.kind, status: "outbox", createdAt: clock.now() })
-        .returning({ id: mailOutbox.id })
-        .get();
+      const row = await one(
+        db
+          .insert(mailOutbox)
+          .values({ to: m.to, subject: m.subject, text: m.text, html: m.html ?? null, kind: m.kind, status: "outbox", createdAt: clock.now() })
+          .returning({ id: mailOutbox.id }),
+      );
       log.info("mail kept in outbox (SMTP_URL unset): read it with `unisson mail list`", { id: row.id, to: m.to, kind: m.kind });
     },
   };

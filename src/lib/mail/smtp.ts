@@ -31,31 +31,29 @@ export function createSmtpMailer(db: Db, clock: Clock, log: Logger, opts: SmtpOp
         await (await transporter()).sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html, replyTo: m.replyTo });
       } catch (e) {
         const error = e instanceof Error ? e.message : String(e);
-        record(db, clock, m, "failed", error);
+        await record(db, clock, m, "failed", error);
         log.error("mail failed", { to: m.to, kind: m.kind, error });
         throw new AppError("MAIL_FAILED");
       }
-      record(db, clock, m, "sent");
+      await record(db, clock, m, "sent");
       // Not the subject: a two-factor mail carries its code there, and logs are not a second factor's place.
       log.info("mail sent", { to: m.to, kind: m.kind });
     },
   };
 }
 
-function record(db: Db, clock: Clock, mail: MailMessage, status: "sent" | "failed", error?: string) {
+async function record(db: Db, clock: Clock, mail: MailMessage, status: "sent" | "failed", error?: string) {
   const now = clock.now();
   const m = redacted(mail);
-  db.insert(mailOutbox)
-    .values({
-      to: m.to,
-      subject: m.subject,
-      text: m.text,
-      html: m.html ?? null,
-      kind: m.kind,
-      status,
-      error: error?.slice(0, 500) ?? null,
-      createdAt: now,
-      sentAt: status === "sent" ? now : null,
-    })
-    .run();
+  await db.insert(mailOutbox).values({
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html ?? null,
+    kind: m.kind,
+    status,
+    error: error?.slice(0, 500) ?? null,
+    createdAt: now,
+    sentAt: status === "sent" ? now : null,
+  });
 }

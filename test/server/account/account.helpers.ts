@@ -17,30 +17,26 @@ export const MARK = {
  * remembered device, a contact message, mails, AI-call counts, a reset link.
  */
 export async function richUser(env: TestEnv = {}) {
-  const t = createTestApp({ env });
+  const t = await createTestApp({ env });
   const now = t.clock.now();
-  const referrer = makeUser(t.db, now, { subscriptionType: "pro", referralCode: "PARRAIN1" });
-  const { user, token } = makeUser(t.db, now, { email: MARK.email, firstName: MARK.firstName, lastName: MARK.lastName, subscriptionType: "basic" });
+  const referrer = await makeUser(t.db, now, { subscriptionType: "pro", referralCode: "PARRAIN1" });
+  const { user, token } = await makeUser(t.db, now, { email: MARK.email, firstName: MARK.firstName, lastName: MARK.lastName, subscriptionType: "basic" });
   const h = { ...t, user, token };
-  const conversationId = seedConversation(h, MARK.question, MARK.answer);
-  seedConversation(h, "Une deuxième question sur les rosiers");
-  t.db
+  const conversationId = await seedConversation(h, MARK.question, MARK.answer);
+  await seedConversation(h, "Une deuxième question sur les rosiers");
+  await t.db
     .insert(purchases)
-    .values({ userId: user.id, productType: "subscription_basic", checkoutSessionId: "cs_test_zoe", amountCents: 1199, createdAt: now })
-    .run();
-  t.db
+    .values({ userId: user.id, productType: "subscription_basic", checkoutSessionId: "cs_test_zoe", amountCents: 1199, createdAt: now });
+  await t.db
     .insert(checkoutSessions)
-    .values({ id: "cs_test_zoe", userId: user.id, productType: "subscription_basic", referrerId: referrer.user.id, createdAt: now })
-    .run();
-  t.db.insert(referrals).values({ referrerId: referrer.user.id, refereeId: user.id, checkoutSessionId: "cs_test_zoe", bonus: 10, createdAt: now }).run();
-  t.db
+    .values({ id: "cs_test_zoe", userId: user.id, productType: "subscription_basic", referrerId: referrer.user.id, createdAt: now });
+  await t.db.insert(referrals).values({ referrerId: referrer.user.id, refereeId: user.id, checkoutSessionId: "cs_test_zoe", bonus: 10, createdAt: now });
+  await t.db
     .insert(pendingPlanChanges)
-    .values({ userId: user.id, targetPlan: "pro", targetCycle: "monthly", reason: "Plus de requêtes", scheduledAt: now, createdAt: now })
-    .run();
-  t.db
+    .values({ userId: user.id, targetPlan: "pro", targetCycle: "monthly", reason: "Plus de requêtes", scheduledAt: now, createdAt: now });
+  await t.db
     .insert(aiCalls)
-    .values({ userId: user.id, conversationId, model: "GPT-4", provider: "openai", purpose: "answer", outcome: "ok", latencyMs: 120, createdAt: now })
-    .run();
+    .values({ userId: user.id, conversationId, model: "GPT-4", provider: "openai", purpose: "answer", outcome: "ok", latencyMs: 120, createdAt: now });
   await t.call("POST", "/api/contact", {
     json: { name: `${MARK.firstName} ${MARK.lastName}`, email: MARK.email, subject: "Hortensias", message: "Une question pour le support" },
   });
@@ -53,7 +49,7 @@ export async function richUser(env: TestEnv = {}) {
 }
 
 /** Every row of every ordinary table, as text: what a leak would be found in. */
-export function everyRow(t: { db: ReturnType<typeof createTestApp>["db"] }): Array<{ table: string; row: Record<string, unknown> }> {
+export function everyRow(t: { db: Awaited<ReturnType<typeof createTestApp>>["db"] }): Array<{ table: string; row: Record<string, unknown> }> {
   const tables = t.db.$client
     .query(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'chat_search%' AND name <> '__drizzle_migrations'",

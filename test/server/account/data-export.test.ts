@@ -33,7 +33,7 @@ describe("GET /api/auth/export", () => {
 
   test("every conversation, however many", async () => {
     const t = await richUser();
-    for (let i = 0; i < 300; i++) seedConversation(t, `Question ${i}`, `Réponse ${i}`);
+    for (let i = 0; i < 300; i++) await seedConversation(t, `Question ${i}`, `Réponse ${i}`);
     const res = await t.call("GET", "/api/auth/export", { token: t.token });
     expect(res.body.conversations).toHaveLength(302);
     expect(res.body.conversations.every((c: { messages: unknown[] }) => c.messages.length >= 1)).toBe(true);

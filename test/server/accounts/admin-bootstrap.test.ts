@@ -7,11 +7,11 @@ const ADMIN = "operator@example.fr";
 
 describe("admin bootstrap (ADMIN_EMAIL)", () => {
   test("an account registered with ADMIN_EMAIL before the first start is not promoted, and says what to do", async () => {
-    const { call, deps, db, log } = createTestApp({ env: { ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: "Operator-Pass-1" } });
+    const { call, deps, db, log } = await createTestApp({ env: { ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: "Operator-Pass-1" } });
     const attacker = await call("POST", "/api/auth/register", { json: { email: ADMIN, password: "attacker-pw", first_name: "A", last_name: "B" } });
     expect(attacker.status).toBe(200);
     await ensureAdmin(deps);
-    expect(findUserByEmail(db, ADMIN)?.isAdmin).toBe(false);
+    expect((await findUserByEmail(db, ADMIN))?.isAdmin).toBe(false);
     expect((await call("GET", "/api/admin/stats", { token: attacker.body.token })).status).toBe(403);
     const lines = log.lines.filter((l) => l.includes("ADMIN_EMAIL"));
     expect(lines).toHaveLength(1);
@@ -21,9 +21,9 @@ describe("admin bootstrap (ADMIN_EMAIL)", () => {
   });
 
   test("without an account, the admin is created and a generated password is written once through the logger", async () => {
-    const { deps, db, log } = createTestApp({ env: { ADMIN_EMAIL: ADMIN } });
+    const { deps, db, log } = await createTestApp({ env: { ADMIN_EMAIL: ADMIN } });
     await ensureAdmin(deps);
-    expect(findUserByEmail(db, ADMIN)?.isAdmin).toBe(true);
+    expect((await findUserByEmail(db, ADMIN))?.isAdmin).toBe(true);
     const printed = log.lines.filter((l) => l.includes("affiché une seule fois"));
     expect(printed).toHaveLength(1);
     const password = printed[0]!.match(/: (\S{12,})$/)?.[1];

@@ -13,7 +13,7 @@ describe("the most common passwords are refused", () => {
   });
 
   test("register refuses 123456, azerty and Password1 with a French 400, and creates nothing", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     for (const password of ["123456", "azerty", "soleil", "Password1"]) {
       const body = register(password);
       const res = await call("POST", "/api/auth/register", { json: body });
@@ -23,17 +23,17 @@ describe("the most common passwords are refused", () => {
   });
 
   test("register keeps the 6-character minimum and accepts an uncommon password", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     expect((await call("POST", "/api/auth/register", { json: register("x7#q") })).body.detail).toBe("Le mot de passe doit contenir au moins 6 caractères");
     expect((await call("POST", "/api/auth/register", { json: register("girafe-violette-42") })).status).toBe(200);
   });
 
   test("reset refuses a common password that meets the form's rules", async () => {
-    const { call, db, clock } = createTestApp();
-    const { user } = makeUser(db, clock.now());
+    const { call, db, clock } = await createTestApp();
+    const { user } = await makeUser(db, clock.now());
     await call("POST", "/api/auth/forgot-password", { json: { email: user.email } });
     await Bun.sleep(10);
-    const token = lastResetToken(db, user.email);
+    const token = await lastResetToken(db, user.email);
     const res = await call("POST", "/api/auth/reset-password", { json: { token, new_password: "Password1" } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe(TOO_COMMON);

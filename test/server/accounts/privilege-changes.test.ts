@@ -11,9 +11,9 @@ const dataDir = useDataDirs();
 
 describe("privilege changes end the account's other sessions", () => {
   test("`unisson users set-admin on` does not hand admin rights to a session opened before", async () => {
-    const dir = dataDir();
-    const { call, db, clock } = createTestApp({ deps: { db: openDb(dbPath(dir)) } });
-    const { user, token } = makeUser(db, clock.now(), { email: "future-admin@example.fr" });
+    const dir = await dataDir();
+    const { call, db, clock } = await createTestApp({ deps: { db: openDb(dbPath(dir)) } });
+    const { user, token } = await makeUser(db, clock.now(), { email: "future-admin@example.fr" });
     expect((await call("GET", "/api/admin/stats", { token })).status).toBe(403);
     expect(runCli(["users", "set-admin", user.email, "on"], dir).code).toBe(0);
     expect((await call("GET", "/api/admin/stats", { token })).status).toBe(401);
@@ -21,31 +21,31 @@ describe("privilege changes end the account's other sessions", () => {
   });
 
   test("set-admin off ends the old admin session", async () => {
-    const { call, deps, db, clock } = createTestApp();
-    const { user, token } = makeUser(db, clock.now(), { isAdmin: true });
+    const { call, deps, db, clock } = await createTestApp();
+    const { user, token } = await makeUser(db, clock.now(), { isAdmin: true });
     expect((await call("GET", "/api/admin/stats", { token })).status).toBe(200);
-    setAdmin(deps, user.id, false);
+    await setAdmin(deps, user.id, false);
     expect((await call("GET", "/api/auth/me", { token })).status).toBe(401);
   });
 
   test("set-admin forgets remembered devices: the next admin login asks for the e-mail code again", async () => {
-    const { call, deps, db, clock } = createTestApp();
-    const { user } = makeUser(db, clock.now(), { isAdmin: true });
+    const { call, deps, db, clock } = await createTestApp();
+    const { user } = await makeUser(db, clock.now(), { isAdmin: true });
     const creds = { email: user.email, password: TEST_PASSWORD };
     expect((await call("POST", "/api/auth/login", { json: creds })).status).toBe(202);
     await call("POST", "/api/auth/2fa/request", { json: creds });
-    const verified = await call("POST", "/api/auth/2fa/verify", { json: { email: user.email, code: lastCode(db, user.email), remember_device: true } });
+    const verified = await call("POST", "/api/auth/2fa/verify", { json: { email: user.email, code: await lastCode(db, user.email), remember_device: true } });
     const cookie = deviceCookie(verified.headers)!;
     expect((await call("POST", "/api/auth/login", { json: creds, headers: { cookie } })).status).toBe(200);
-    setAdmin(deps, user.id, false);
-    setAdmin(deps, user.id, true);
+    await setAdmin(deps, user.id, false);
+    await setAdmin(deps, user.id, true);
     expect((await call("POST", "/api/auth/login", { json: creds, headers: { cookie } })).status).toBe(202);
   });
 
   test("an admin changing a user's e-mail ends that user's sessions", async () => {
-    const { call, db, clock } = createTestApp();
-    const admin = makeUser(db, clock.now(), { isAdmin: true });
-    const { user, token } = makeUser(db, clock.now());
+    const { call, db, clock } = await createTestApp();
+    const admin = await makeUser(db, clock.now(), { isAdmin: true });
+    const { user, token } = await makeUser(db, clock.now());
     const body = { first_name: user.firstName, last_name: user.lastName, email: "new-address@example.fr" };
     expect((await call("PUT", `/api/admin/users/${user.id}`, { token: admin.token, json: body })).status).toBe(200);
     expect((await call("GET", "/api/auth/me", { token })).status).toBe(401);
@@ -53,8 +53,8 @@ describe("privilege changes end the account's other sessions", () => {
   });
 
   test("a session used every day still ends 90 days after sign-in", async () => {
-    const { call, db, clock } = createTestApp();
-    const { token } = makeUser(db, clock.now());
+    const { call, db, clock } = await createTestApp();
+    const { token } = await makeUser(db, clock.now());
     for (let day = 1; day < 90; day++) {
       clock.advance(DAY);
       expect((await call("GET", "/api/auth/me", { token })).status).toBe(200);

@@ -9,7 +9,7 @@ const dataDir = useDataDirs();
 
 /** The app behind a real loopback connection, so the TCP peer is 127.0.0.1. */
 async function overLoopback(env: TestEnv, fn: (post: (xff?: string) => Promise<number>) => Promise<void>) {
-  const { app } = createTestApp({ env });
+  const { app } = await createTestApp({ env });
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.fetch });
   try {
     await fn(async (xff) => {
@@ -27,21 +27,21 @@ async function overLoopback(env: TestEnv, fn: (post: (xff?: string) => Promise<n
 
 describe("rate limits that survive and see the right client", () => {
   test("counters survive a restart: a new process on the same database still refuses", async () => {
-    const file = dbPath(dataDir());
-    const first = createTestApp({ deps: { db: openDb(file) } });
+    const file = dbPath(await dataDir());
+    const first = await createTestApp({ deps: { db: openDb(file) } });
     const forgot = (t: typeof first) => t.call("POST", "/api/auth/forgot-password", { json: { email: "target@example.fr" } });
     for (let i = 0; i < AUTH_LIMITS.forgotPassword.account.limit; i++) expect((await forgot(first)).status).toBe(200);
     first.db.$client.close();
-    const restarted = createTestApp({ deps: { db: openDb(file), clock: first.clock } });
+    const restarted = await createTestApp({ deps: { db: openDb(file), clock: first.clock } });
     const res = await forgot(restarted);
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
   test("two processes on one database share the counters", async () => {
-    const file = dbPath(dataDir());
-    const a = createTestApp({ deps: { db: openDb(file) } });
-    const b = createTestApp({ deps: { db: openDb(file), clock: a.clock } });
+    const file = dbPath(await dataDir());
+    const a = await createTestApp({ deps: { db: openDb(file) } });
+    const b = await createTestApp({ deps: { db: openDb(file), clock: a.clock } });
     const limit = AUTH_LIMITS.forgotPassword.account.limit;
     for (let i = 0; i < limit; i++) await (i % 2 ? a : b).call("POST", "/api/auth/forgot-password", { json: { email: "t@example.fr" } });
     expect((await a.call("POST", "/api/auth/forgot-password", { json: { email: "t@example.fr" } })).status).toBe(429);

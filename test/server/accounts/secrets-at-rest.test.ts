@@ -24,16 +24,16 @@ const mode = (file: string) => statSync(file).mode & 0o777;
 describe("secrets at rest", () => {
   test("with SMTP, no sent code or reset link is readable in the database, a backup or the log", async () => {
     smtp = await startSmtpFake();
-    const t = createTestApp({ env: { SMTP_URL: smtp.url } });
-    const { user } = makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+    const { user } = await makeUser(t.db, t.clock.now(), { isAdmin: true });
     await t.call("POST", "/api/auth/2fa/request", { json: { email: user.email, password: TEST_PASSWORD } });
     await t.call("POST", "/api/auth/forgot-password", { json: { email: user.email } });
     const code = extractCode(await smtp.waitForMessage((m) => m.subject.includes("code")));
     const token = resetTokenOf(extractResetLink(await smtp.waitForMessage((m) => m.subject.includes("Réinitialisation"))));
-    const rows = JSON.stringify(mails(t.db, user.email));
+    const rows = JSON.stringify(await mails(t.db, user.email));
     expect(rows).toContain("[masqué]");
-    const backup = join(dataDir(), "copy.db");
-    backupDatabase(t.db, backup);
+    const backup = join(await dataDir(), "copy.db");
+    await backupDatabase(t.db, backup);
     const places = { database: rows, backup: readFileSync(backup).toString("latin1"), log: t.log.lines.join("\n") };
     for (const [place, text] of Object.entries(places)) {
       expect({ place, code: text.includes(code) }).toEqual({ place, code: false });
@@ -44,50 +44,50 @@ describe("secrets at rest", () => {
   });
 
   test("without SMTP, the log says where to read the mail but never holds its code", async () => {
-    const t = createTestApp();
-    const { user } = makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const t = await createTestApp();
+    const { user } = await makeUser(t.db, t.clock.now(), { isAdmin: true });
     await t.call("POST", "/api/auth/2fa/request", { json: { email: user.email, password: TEST_PASSWORD } });
-    const code = lastCode(t.db, user.email);
+    const code = await lastCode(t.db, user.email);
     expect(t.log.lines.some((l) => l.includes("unisson mail list"))).toBe(true);
     expect(t.log.lines.filter((l) => l.includes(code))).toEqual([]);
   });
 
   test("mails older than 7 days are purged from the outbox", async () => {
-    const t = createTestApp();
-    const { user } = makeUser(t.db, t.clock.now());
+    const t = await createTestApp();
+    const { user } = await makeUser(t.db, t.clock.now());
     await t.call("POST", "/api/auth/forgot-password", { json: { email: user.email } });
     await Bun.sleep(10);
     t.clock.advance(7 * DAY + 1);
     await cleanupExpired(t.deps);
-    expect(mails(t.db)).toHaveLength(0);
+    expect(await mails(t.db)).toHaveLength(0);
   });
 
   test("a new reset link ends the older ones", async () => {
-    const t = createTestApp();
-    const { user } = makeUser(t.db, t.clock.now());
+    const t = await createTestApp();
+    const { user } = await makeUser(t.db, t.clock.now());
     await t.call("POST", "/api/auth/forgot-password", { json: { email: user.email } });
     await Bun.sleep(10);
-    const first = lastResetToken(t.db, user.email);
+    const first = await lastResetToken(t.db, user.email);
     await t.call("POST", "/api/auth/forgot-password", { json: { email: user.email } });
     await Bun.sleep(10);
-    const second = lastResetToken(t.db, user.email);
+    const second = await lastResetToken(t.db, user.email);
     expect((await t.call("GET", `/api/auth/validate-reset-token/${first}`)).body.valid).toBe(false);
     expect((await t.call("GET", `/api/auth/validate-reset-token/${second}`)).body.valid).toBe(true);
   });
 
-  test("the database file, its WAL and a backup are readable by their owner only (0600)", () => {
+  test("the database file, its WAL and a backup are readable by their owner only (0600)", async () => {
     const previous = process.umask(0o022);
     try {
-      const dir = dataDir();
+      const dir = await dataDir();
       const file = join(dir, "unisson.db");
       const db = openDb(file);
-      runMigrations(db);
-      makeUser(db, new Date());
+      await runMigrations(db);
+      await makeUser(db, new Date());
       expect(mode(file)).toBe(0o600);
       expect(mode(`${file}-wal`)).toBe(0o600);
       expect(mode(`${file}-shm`)).toBe(0o600);
       const backup = join(dir, "backup.db");
-      backupDatabase(db, backup);
+      await backupDatabase(db, backup);
       expect(mode(backup)).toBe(0o600);
       db.$client.close();
     } finally {

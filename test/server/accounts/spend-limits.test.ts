@@ -8,7 +8,7 @@ const SPAM = "Quelle est la capitale de la France ?";
 
 describe("spend limits per user on the model endpoints", () => {
   test("/chat spam past the 10-minute limit answers 429 before any upstream call", async () => {
-    const t = chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "3" }, user: { subscriptionType: "pro", planQueries: 30 } });
+    const t = await chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "3" }, user: { subscriptionType: "pro", planQueries: 30 } });
     fakes().control.clarify(["Précisez ?"]);
     for (let i = 0; i < 3; i++) expect((await t.call("POST", CHAT, { token: t.token, json: { message: SPAM } })).status).toBe(200);
     const upstream = fakes().control.callsOf("clarification").length;
@@ -22,7 +22,7 @@ describe("spend limits per user on the model endpoints", () => {
   });
 
   test("/process counts in the same windows: past the limit it answers 429 and asks no model", async () => {
-    const t = chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "1" }, user: { subscriptionType: "pro", planQueries: 30 } });
+    const t = await chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "1" }, user: { subscriptionType: "pro", planQueries: 30 } });
     const id = (await t.call("POST", CHAT, { token: t.token, json: { message: SPAM } })).body.conversation_id;
     const res = await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
     expect(res.status).toBe(429);
@@ -30,7 +30,7 @@ describe("spend limits per user on the model endpoints", () => {
   });
 
   test("a daily limit holds across the 10-minute windows", async () => {
-    const t = chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "5", CHAT_LIMIT_PER_DAY: "2" }, user: { subscriptionType: "pro", planQueries: 30 } });
+    const t = await chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "5", CHAT_LIMIT_PER_DAY: "2" }, user: { subscriptionType: "pro", planQueries: 30 } });
     for (let i = 0; i < 2; i++) {
       expect((await t.call("POST", CHAT, { token: t.token, json: { message: SPAM } })).status).toBe(200);
       t.clock.advance(10 * MINUTE);
@@ -41,7 +41,7 @@ describe("spend limits per user on the model endpoints", () => {
   });
 
   test("a trial user's messages (moderation and clarification, never charged) meet a daily cap", async () => {
-    const t = chatApp(fakes(), { env: { TRIAL_CHAT_LIMIT_PER_DAY: "2" } });
+    const t = await chatApp(fakes(), { env: { TRIAL_CHAT_LIMIT_PER_DAY: "2" } });
     fakes().control.clarify(["Précisez ?"]);
     for (let i = 0; i < 2; i++) expect((await t.call("POST", CHAT, { token: t.token, json: { message: SPAM } })).status).toBe(200);
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: SPAM } });

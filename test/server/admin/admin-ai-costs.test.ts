@@ -6,8 +6,8 @@ const fakes = useFakeProviders();
 
 describe("GET /api/admin/ai-costs", () => {
   test("turns the tokens of every call into euros with the price table: per model, per day, per answer", async () => {
-    const t = chatApp(fakes(), { env: { AI_PRICE_GPT4: "1000000,0" } });
-    const admin = makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const t = await chatApp(fakes(), { env: { AI_PRICE_GPT4: "1000000,0" } });
+    const admin = await makeUser(t.db, t.clock.now(), { isAdmin: true });
     const id = await askReady(t);
     const res = await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
     const gpt = res.body.message.result_data.models.find((m: { name: string }) => m.name === "GPT-4");

@@ -13,9 +13,9 @@ const NOW = Date.parse("2026-01-15T10:00:00.000Z");
  * Mistral 1 failed call, probes (never counted), one call 40 days old (outside 30 days),
  * and final processings on two days.
  */
-function seed(db: Db, now = NOW) {
-  const a = makeUser(db, new Date(now), { email: "alice@example.fr" }).user.id;
-  const b = makeUser(db, new Date(now), { email: "bob@example.fr" }).user.id;
+async function seed(db: Db, now = NOW) {
+  const a = (await makeUser(db, new Date(now), { email: "alice@example.fr" })).user.id;
+  const b = (await makeUser(db, new Date(now), { email: "bob@example.fr" })).user.id;
   const call = (
     user: number | null,
     model: string,
@@ -76,10 +76,10 @@ const EXPECTED = {
 
 describe("usage figures", () => {
   test("GET /api/admin/usage answers figures that match the rows it reads", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     t.clock.set(NOW);
-    const { a, b } = seed(t.db);
-    const { token } = makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
+    const { a, b } = await seed(t.db);
+    const { token } = await makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
     const res = await t.call("GET", "/api/admin/usage", { token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -92,8 +92,8 @@ describe("usage figures", () => {
   });
 
   test("days out of range answers 400 in French", async () => {
-    const t = createTestApp();
-    const { token } = makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
+    const t = await createTestApp();
+    const { token } = await makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
     for (const days of ["0", "91", "trois"]) {
       const res = await t.call("GET", `/api/admin/usage?days=${days}`, { token });
       expect(res.status).toBe(400);
@@ -101,9 +101,9 @@ describe("usage figures", () => {
     }
   });
 
-  test("`unisson usage --json --days 90` reads the same rows, the 40-day-old call included", () => {
-    const dir = dataDir();
-    withDb(dir, (db) => seed(db, Date.now()));
+  test("`unisson usage --json --days 90` reads the same rows, the 40-day-old call included", async () => {
+    const dir = await dataDir();
+    await withDb(dir, async (db) => await seed(db, Date.now()));
     // The CLI runs on today's clock: ask for a window that holds the seeded days whatever today is.
     const r = runCli(["usage", "--json", "--days", "90"], dir);
     expect(r.code).toBe(0);
@@ -132,10 +132,10 @@ describe("usage figures", () => {
   });
 
   test("the spend of /usage adds up to /ai-costs: the days plus the probes, and the models plus the probes, make its total", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     t.clock.set(NOW);
-    seed(t.db);
-    const { token } = makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
+    await seed(t.db);
+    const { token } = await makeUser(t.db, t.clock.now(), { email: "admin@example.fr", isAdmin: true });
     const usage = (await t.call("GET", "/api/admin/usage", { token })).body;
     const costs = (await t.call("GET", "/api/admin/ai-costs", { token })).body;
     expect(usage.spend.total_eur).toBe(costs.total_eur);
@@ -144,17 +144,17 @@ describe("usage figures", () => {
     expect(usage.spend.average_per_answer_eur).toBe(costs.average_per_answer_eur);
   });
 
-  test("`unisson usage` prints French tables", () => {
-    const dir = dataDir();
+  test("`unisson usage` prints French tables", async () => {
+    const dir = await dataDir();
     const r = runCli(["usage", "--days", "7"], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage des 7 derniers jours");
     expect(r.stdout).toContain("Aucun appel aux modèles.");
   });
 
-  test("`unisson usage` prints the spend: per day, per model, the total with the probes and per answer", () => {
-    const dir = dataDir();
-    withDb(dir, (db) => seed(db, Date.now()));
+  test("`unisson usage` prints the spend: per day, per model, the total with the probes and per answer", async () => {
+    const dir = await dataDir();
+    await withDb(dir, async (db) => await seed(db, Date.now()));
     const r = runCli(["usage", "--days", "7"], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Dépense des IA : 0,0351\s€ \(dont sondes 0,0001\s€\), 0,0117\s€ par réponse en moyenne/);

@@ -7,23 +7,18 @@ import { mailOutbox } from "../../../src/db/schema/index.ts";
 import { extractCode, extractResetLink, resetTokenOf } from "../../fakes/smtp.ts";
 
 /** Mails kept in the outbox table (no SMTP_URL), newest first. */
-export function mails(db: Db, to?: string, kind?: string) {
-  return db
-    .select()
-    .from(mailOutbox)
-    .orderBy(desc(mailOutbox.id))
-    .all()
-    .filter((m) => (!to || m.to === to) && (!kind || m.kind === kind));
+export async function mails(db: Db, to?: string, kind?: string) {
+  return (await db.select().from(mailOutbox).orderBy(desc(mailOutbox.id))).filter((m) => (!to || m.to === to) && (!kind || m.kind === kind));
 }
 
-export function lastCode(db: Db, to: string): string {
-  const m = mails(db, to, "two_factor")[0];
+export async function lastCode(db: Db, to: string): Promise<string> {
+  const m = (await mails(db, to, "two_factor"))[0];
   if (!m) throw new Error(`no two-factor mail to ${to}`);
   return extractCode(m);
 }
 
-export function lastResetToken(db: Db, to: string): string {
-  const m = mails(db, to, "reset")[0];
+export async function lastResetToken(db: Db, to: string): Promise<string> {
+  const m = (await mails(db, to, "reset"))[0];
   if (!m) throw new Error(`no reset mail to ${to}`);
   return resetTokenOf(extractResetLink(m));
 }
@@ -40,7 +35,7 @@ export function wrongCode(right: string): string {
 }
 
 /** `n` failed logins of `email` in the current window, as the throttle counts them (without waiting its delays). */
-export function seedLoginFailures(db: Db, clock: Clock, email: string, n: number): void {
+export async function seedLoginFailures(db: Db, clock: Clock, email: string, n: number): Promise<void> {
   const store = new RateLimitStore(db, clock);
-  for (let i = 0; i < n; i++) store.hit(`fail:login:${email}`, LOGIN_THROTTLE.windowMs);
+  for (let i = 0; i < n; i++) await store.hit(`fail:login:${email}`, LOGIN_THROTTLE.windowMs);
 }

@@ -35,8 +35,8 @@ const payload = fc.oneof(
 
 describe("hostile input on every auth endpoint", () => {
   test("random JSON bodies never get a 5xx; every refusal is a 4xx with a detail", async () => {
-    const { call, db, clock } = createTestApp();
-    makeUser(db, clock.now(), { email: "a@b.fr" });
+    const { call, db, clock } = await createTestApp();
+    await makeUser(db, clock.now(), { email: "a@b.fr" });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...POST_ENDPOINTS), payload, fc.nat(250), async (path, json, ip) => {
         const res = await call("POST", path, { json, headers: { "x-forwarded-for": `10.0.${ip}.1` } });
@@ -50,7 +50,7 @@ describe("hostile input on every auth endpoint", () => {
   }, 60_000);
 
   test("random raw bodies (not JSON) only ever get a 4xx", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...POST_ENDPOINTS),
@@ -67,7 +67,7 @@ describe("hostile input on every auth endpoint", () => {
   });
 
   test("random reset tokens in the path never get a 5xx", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: "binary", minLength: 1 }), async (token) => {
         const res = await app.request(`/api/auth/validate-reset-token/${encodeURIComponent(token)}`);

@@ -7,7 +7,7 @@ const valid = { email: "camille@example.fr", password: "s3cret-girafe", first_na
 
 describe("POST /api/auth/register", () => {
   test("creates the account on a 7-day, 5-request trial and answers user and token", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("POST", "/api/auth/register", { json: valid });
     expect(res.status).toBe(200);
     expect(typeof res.body.token).toBe("string");
@@ -25,7 +25,7 @@ describe("POST /api/auth/register", () => {
   });
 
   test("the token it answers opens a session", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const { body } = await call("POST", "/api/auth/register", { json: valid });
     const me = await call("GET", "/api/auth/me", { token: body.token });
     expect(me.status).toBe(200);
@@ -33,40 +33,40 @@ describe("POST /api/auth/register", () => {
   });
 
   test("stores the e-mail trimmed and lower-cased", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("POST", "/api/auth/register", { json: { ...valid, email: "  Camille@Example.FR " } });
     expect(res.body.user.email).toBe("camille@example.fr");
   });
 
   test("refuses an e-mail already registered, whatever its case and spaces", async () => {
-    const { call, db } = createTestApp();
+    const { call, db } = await createTestApp();
     await call("POST", "/api/auth/register", { json: valid });
     const res = await call("POST", "/api/auth/register", { json: { ...valid, email: " CAMILLE@example.fr" } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ detail: "Un compte existe déjà avec cette adresse email." });
-    expect(db.select().from(users).all()).toHaveLength(1);
+    expect(await db.select().from(users)).toHaveLength(1);
   });
 
   test("sends a French welcome mail", async () => {
-    const { call, db } = createTestApp();
+    const { call, db } = await createTestApp();
     await call("POST", "/api/auth/register", { json: valid });
-    const [mail] = mails(db, "camille@example.fr", "welcome");
+    const [mail] = await mails(db, "camille@example.fr", "welcome");
     expect(mail?.subject).toBe("Bienvenue sur Unisson");
     expect(mail?.text).toContain("5 requêtes pendant 7 jours");
     expect(mail?.html).toContain("Bonjour Camille");
   });
 
   test("normalises names to NFC and trims them", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const decomposed = "Ele\u0301onore";
     const res = await call("POST", "/api/auth/register", { json: { ...valid, first_name: `  ${decomposed} ` } });
     expect(res.body.user.first_name).toBe("El\u00e9onore");
   });
 
   test("escapes a name in the welcome mail's HTML", async () => {
-    const { call, db } = createTestApp();
+    const { call, db } = await createTestApp();
     await call("POST", "/api/auth/register", { json: { ...valid, first_name: "<b>Jo</b>" } });
-    expect(mails(db, valid.email, "welcome")[0]?.html).toContain("Bonjour &lt;b&gt;Jo&lt;/b&gt;");
+    expect((await mails(db, valid.email, "welcome"))[0]?.html).toContain("Bonjour &lt;b&gt;Jo&lt;/b&gt;");
   });
 
   const cases: Array<[string, Record<string, unknown>, string]> = [
@@ -83,30 +83,30 @@ describe("POST /api/auth/register", () => {
   ];
   for (const [what, change, detail] of cases) {
     test(`refuses ${what} with the spec's French message and stores nothing`, async () => {
-      const { call, db } = createTestApp();
+      const { call, db } = await createTestApp();
       const res = await call("POST", "/api/auth/register", { json: { ...valid, ...change } });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ detail });
-      expect(db.select().from(users).all()).toHaveLength(0);
+      expect(await db.select().from(users)).toHaveLength(0);
     });
   }
 
   test("refuses a number where a name is expected with a French message", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("POST", "/api/auth/register", { json: { ...valid, first_name: 42 } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Le prénom est requis");
   });
 
   test("refuses a body that is not JSON", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const res = await app.request("/api/auth/register", { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
     expect(res.status).toBe(400);
     expect((await res.json()).detail).toBe("Le corps de la requête doit être un JSON valide.");
   });
 
   test("refuses a huge body with 413", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("POST", "/api/auth/register", { json: { ...valid, first_name: "a".repeat(400_000) } });
     expect(res.status).toBe(413);
     expect(res.body.detail).toBe("Requête trop volumineuse.");

@@ -7,9 +7,9 @@ import { deviceCookie, lastCode, lastResetToken, mails } from "./auth.helpers.ts
 
 const NEW_PASSWORD = "Nouveau2026";
 
-function setup(values: Parameters<typeof makeUser>[2] = {}) {
-  const t = createTestApp();
-  const { user, token } = makeUser(t.db, t.clock.now(), values);
+async function setup(values: Parameters<typeof makeUser>[2] = {}) {
+  const t = await createTestApp();
+  const { user, token } = await makeUser(t.db, t.clock.now(), values);
   const forgot = (email = user.email) => t.call("POST", "/api/auth/forgot-password", { json: { email } });
   const reset = (tok: string, new_password = NEW_PASSWORD) => t.call("POST", "/api/auth/reset-password", { json: { token: tok, new_password } });
   const login = (password: string, headers: Record<string, string> = {}) =>
@@ -19,26 +19,26 @@ function setup(values: Parameters<typeof makeUser>[2] = {}) {
 
 describe("POST /api/auth/forgot-password", () => {
   test("mails a reset link PUBLIC_URL/reset-password?token=... to a known address", async () => {
-    const { forgot, db, user } = setup();
+    const { forgot, db, user } = await setup();
     const res = await forgot();
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    const [mail] = mails(db, user.email, "reset");
+    const [mail] = await mails(db, user.email, "reset");
     expect(mail?.text).toMatch(/http:\/\/localhost:3000\/reset-password\?token=[\w-]{40,}/);
     expect(mail?.text).toContain("valable 60 minutes");
   });
 
   test("answers an unknown address exactly like a known one, and mails nothing", async () => {
-    const { forgot, db } = setup();
+    const { forgot, db } = await setup();
     const known = await forgot();
     const unknown = await forgot("nobody@example.fr");
     expect(unknown.status).toBe(known.status);
     expect(unknown.body).toEqual(known.body);
-    expect(mails(db, "nobody@example.fr")).toHaveLength(0);
+    expect(await mails(db, "nobody@example.fr")).toHaveLength(0);
   });
 
   test("refuses a blank address with 'Veuillez saisir votre adresse email'", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const res = await call("POST", "/api/auth/forgot-password", { json: { email: "" } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Veuillez saisir votre adresse email");
@@ -47,31 +47,31 @@ describe("POST /api/auth/forgot-password", () => {
 
 describe("GET /api/auth/validate-reset-token/{token}", () => {
   test("a fresh link is valid for 60 minutes and names its account", async () => {
-    const { forgot, call, db, user } = setup();
+    const { forgot, call, db, user } = await setup();
     await forgot();
-    const res = await call("GET", `/api/auth/validate-reset-token/${lastResetToken(db, user.email)}`);
+    const res = await call("GET", `/api/auth/validate-reset-token/${await lastResetToken(db, user.email)}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ valid: true, email: user.email, expires_in_minutes: 60, error: null });
   });
 
   test("counts down the minutes left", async () => {
-    const { forgot, call, clock, db, user } = setup();
+    const { forgot, call, clock, db, user } = await setup();
     await forgot();
     clock.advance(45 * MINUTE);
-    const res = await call("GET", `/api/auth/validate-reset-token/${lastResetToken(db, user.email)}`);
+    const res = await call("GET", `/api/auth/validate-reset-token/${await lastResetToken(db, user.email)}`);
     expect(res.body.expires_in_minutes).toBe(15);
   });
 
   test("a link older than one hour is invalid, with the spec's message", async () => {
-    const { forgot, call, clock, db, user } = setup();
+    const { forgot, call, clock, db, user } = await setup();
     await forgot();
     clock.advance(60 * MINUTE);
-    const res = await call("GET", `/api/auth/validate-reset-token/${lastResetToken(db, user.email)}`);
+    const res = await call("GET", `/api/auth/validate-reset-token/${await lastResetToken(db, user.email)}`);
     expect(res.body).toEqual({ valid: false, email: null, expires_in_minutes: 0, error: "Ce lien de réinitialisation est invalide ou a expiré." });
   });
 
   test("an unknown token is invalid", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const res = await call("GET", "/api/auth/validate-reset-token/nope");
     expect(res.status).toBe(200);
     expect(res.body.valid).toBe(false);
@@ -80,9 +80,9 @@ describe("GET /api/auth/validate-reset-token/{token}", () => {
 
 describe("POST /api/auth/reset-password", () => {
   test("sets the new password: it logs in, the old one no longer does", async () => {
-    const { forgot, reset, login, db, user } = setup();
+    const { forgot, reset, login, db, user } = await setup();
     await forgot();
-    const res = await reset(lastResetToken(db, user.email));
+    const res = await reset(await lastResetToken(db, user.email));
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect((await login(NEW_PASSWORD)).status).toBe(200);
@@ -90,33 +90,35 @@ describe("POST /api/auth/reset-password", () => {
   });
 
   test("does not sign the user in (no token in the answer)", async () => {
-    const { forgot, reset, db, user } = setup();
+    const { forgot, reset, db, user } = await setup();
     await forgot();
-    const res = await reset(lastResetToken(db, user.email));
+    const res = await reset(await lastResetToken(db, user.email));
     expect(res.body.token).toBeUndefined();
   });
 
   test("revokes every session of the account", async () => {
-    const { forgot, reset, call, db, user, token } = setup();
+    const { forgot, reset, call, db, user, token } = await setup();
     await forgot();
-    await reset(lastResetToken(db, user.email));
+    await reset(await lastResetToken(db, user.email));
     expect((await call("GET", "/api/auth/me", { token })).status).toBe(401);
   });
 
   test("forgets every remembered device of the account", async () => {
-    const t = setup({ isAdmin: true });
+    const t = await setup({ isAdmin: true });
     await t.call("POST", "/api/auth/2fa/request", { json: { email: t.user.email, password: TEST_PASSWORD } });
-    const verified = await t.call("POST", "/api/auth/2fa/verify", { json: { email: t.user.email, code: lastCode(t.db, t.user.email), remember_device: true } });
+    const verified = await t.call("POST", "/api/auth/2fa/verify", {
+      json: { email: t.user.email, code: await lastCode(t.db, t.user.email), remember_device: true },
+    });
     const cookie = deviceCookie(verified.headers)!;
     await t.forgot();
-    await t.reset(lastResetToken(t.db, t.user.email));
+    await t.reset(await lastResetToken(t.db, t.user.email));
     expect((await t.login(NEW_PASSWORD, { cookie })).status).toBe(202);
   });
 
   test("a link works once only", async () => {
-    const { forgot, reset, db, user } = setup();
+    const { forgot, reset, db, user } = await setup();
     await forgot();
-    const tok = lastResetToken(db, user.email);
+    const tok = await lastResetToken(db, user.email);
     await reset(tok);
     const again = await reset(tok, "Encore2027x");
     expect(again.status).toBe(400);
@@ -124,10 +126,10 @@ describe("POST /api/auth/reset-password", () => {
   });
 
   test("an expired link is refused and the password stays", async () => {
-    const { forgot, reset, login, clock, db, user } = setup();
+    const { forgot, reset, login, clock, db, user } = await setup();
     await forgot();
     clock.advance(61 * MINUTE);
-    expect((await reset(lastResetToken(db, user.email))).status).toBe(400);
+    expect((await reset(await lastResetToken(db, user.email))).status).toBe(400);
     expect((await login(TEST_PASSWORD)).status).toBe(200);
   });
 
@@ -139,9 +141,9 @@ describe("POST /api/auth/reset-password", () => {
   ];
   for (const [password, detail] of weak) {
     test(`refuses "${password}" with "${detail}" and keeps the link usable`, async () => {
-      const { forgot, reset, call, db, user } = setup();
+      const { forgot, reset, call, db, user } = await setup();
       await forgot();
-      const tok = lastResetToken(db, user.email);
+      const tok = await lastResetToken(db, user.email);
       const res = await reset(tok, password);
       expect(res.status).toBe(400);
       expect(res.body.detail).toBe(detail);
@@ -150,8 +152,8 @@ describe("POST /api/auth/reset-password", () => {
   }
 
   test("createPasswordResetLink makes a working link for the CLI", async () => {
-    const { deps, reset, login, user } = setup();
-    const link = createPasswordResetLink(deps, user.id);
+    const { deps, reset, login, user } = await setup();
+    const link = await createPasswordResetLink(deps, user.id);
     expect(link.url.startsWith("http://localhost:3000/reset-password?token=")).toBe(true);
     expect(link.expiresAt.getTime() - deps.clock.now().getTime()).toBe(60 * MINUTE);
     expect((await reset(new URL(link.url).searchParams.get("token")!)).status).toBe(200);

@@ -18,8 +18,8 @@ afterEach(async () => {
 
 async function setup() {
   smtp = await startSmtpFake();
-  const t = createTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Unisson <no-reply@unisson.test>" } });
-  const { user } = makeUser(t.db, t.clock.now(), { isAdmin: true });
+  const t = await createTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Unisson <no-reply@unisson.test>" } });
+  const { user } = await makeUser(t.db, t.clock.now(), { isAdmin: true });
   return { ...t, smtp, user };
 }
 
@@ -57,7 +57,7 @@ describe("mail over real SMTP (SMTP_URL)", () => {
   test("a sent mail is recorded in mail_outbox with status sent", async () => {
     const { call, db, user } = await setup();
     await call("POST", "/api/auth/2fa/request", { json: { email: user.email, password: TEST_PASSWORD } });
-    const rows = db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email)).all();
+    const rows = await db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email));
     expect(rows.map((r) => [r.kind, r.status])).toEqual([["two_factor", "sent"]]);
     expect(rows[0]?.sentAt).not.toBeNull();
   });
@@ -69,7 +69,7 @@ describe("mail over real SMTP (SMTP_URL)", () => {
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ detail: "L'envoi de l'email a échoué. Veuillez réessayer dans quelques instants." });
     expect(log.lines.some((l) => l.includes("ERROR mail failed"))).toBe(true);
-    const [row] = db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email)).all();
+    const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email));
     expect(row?.status).toBe("failed");
     expect(row?.error).toContain("Mailbox unavailable");
   });
@@ -99,7 +99,7 @@ describe("mail over real SMTP (SMTP_URL)", () => {
     smtp.setMode("refuse");
     const res = await call("POST", "/api/auth/forgot-password", { json: { email: user.email } });
     expect(res.status).toBe(200);
-    const failed = async () => db.select().from(mailOutbox).where(eq(mailOutbox.status, "failed")).all();
+    const failed = async () => await db.select().from(mailOutbox).where(eq(mailOutbox.status, "failed"));
     for (let i = 0; i < 100 && (await failed()).length === 0; i++) await Bun.sleep(20);
     expect((await failed())[0]?.kind).toBe("reset");
   });
@@ -108,14 +108,14 @@ describe("mail over real SMTP (SMTP_URL)", () => {
     const silent = await startSilentServer();
     try {
       const db = openDb(":memory:");
-      runMigrations(db);
+      await runMigrations(db);
       const mailer = createSmtpMailer(db, createTestClock(), createMemoryLogger(), {
         url: silent.url,
         from: "no-reply@unisson.test",
         timeouts: { connectionTimeout: 300, greetingTimeout: 300, socketTimeout: 300 },
       });
-      const t = createTestApp({ deps: { db, mailer } });
-      const { user } = makeUser(t.db, t.clock.now(), { isAdmin: true });
+      const t = await createTestApp({ deps: { db, mailer } });
+      const { user } = await makeUser(t.db, t.clock.now(), { isAdmin: true });
       const res = await t.call("POST", "/api/auth/2fa/request", { json: { email: user.email, password: TEST_PASSWORD } });
       expect(res.status).toBe(503);
     } finally {

@@ -4,9 +4,9 @@ import { createTestApp } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";
 import { deviceCookie, lastCode, mails, wrongCode } from "./auth.helpers.ts";
 
-function setup(env: Record<string, string> = {}) {
-  const t = createTestApp({ env });
-  const { user } = makeUser(t.db, t.clock.now(), { isAdmin: true });
+async function setup(env: Record<string, string> = {}) {
+  const t = await createTestApp({ env });
+  const { user } = await makeUser(t.db, t.clock.now(), { isAdmin: true });
   const creds = { email: user.email, password: TEST_PASSWORD };
   const request = () => t.call("POST", "/api/auth/2fa/request", { json: creds });
   const verify = (code: string, remember_device = false, headers: Record<string, string> = {}) =>
@@ -17,24 +17,24 @@ function setup(env: Record<string, string> = {}) {
 
 describe("POST /api/auth/2fa/request", () => {
   test("mails a 6-digit code and answers success with a French message", async () => {
-    const { request, db, user } = setup();
+    const { request, db, user } = await setup();
     const res = await request();
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: "Un code de vérification a été envoyé à votre adresse email." });
-    const [mail] = mails(db, user.email, "two_factor");
+    const [mail] = await mails(db, user.email, "two_factor");
     expect(mail?.text).toMatch(/\b\d{6}\b/);
     expect(mail?.text).toContain("valable 10 minutes");
   });
 
   test("re-checks the password: a wrong one answers 401 and sends nothing", async () => {
-    const { call, db, user } = setup();
+    const { call, db, user } = await setup();
     const res = await call("POST", "/api/auth/2fa/request", { json: { email: user.email, password: "wrong-password" } });
     expect(res.status).toBe(401);
-    expect(mails(db, user.email, "two_factor")).toHaveLength(0);
+    expect(await mails(db, user.email, "two_factor")).toHaveLength(0);
   });
 
   test("refuses a new request within 60 seconds with 429, a French detail and Retry-After", async () => {
-    const { request, clock } = setup();
+    const { request, clock } = await setup();
     await request();
     clock.advance(45_000);
     const res = await request();
@@ -44,19 +44,19 @@ describe("POST /api/auth/2fa/request", () => {
   });
 
   test("accepts a new request once 60 seconds have passed", async () => {
-    const { request, clock } = setup();
+    const { request, clock } = await setup();
     await request();
     clock.advance(60_000);
     expect((await request()).status).toBe(200);
   });
 
   test("a new code kills the old one", async () => {
-    const { request, verify, clock, db, user } = setup();
+    const { request, verify, clock, db, user } = await setup();
     await request();
-    const first = lastCode(db, user.email);
+    const first = await lastCode(db, user.email);
     clock.advance(61_000);
     await request();
-    const second = lastCode(db, user.email);
+    const second = await lastCode(db, user.email);
     if (first !== second) expect((await verify(first)).status).toBe(400);
     expect((await verify(second)).status).toBe(200);
   });
@@ -64,84 +64,84 @@ describe("POST /api/auth/2fa/request", () => {
 
 describe("POST /api/auth/2fa/verify", () => {
   test("the mailed code signs in: user and a working token", async () => {
-    const { request, verify, call, db, user } = setup();
+    const { request, verify, call, db, user } = await setup();
     await request();
-    const res = await verify(lastCode(db, user.email));
+    const res = await verify(await lastCode(db, user.email));
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(user.id);
     expect((await call("GET", "/api/auth/me", { token: res.body.token })).status).toBe(200);
   });
 
   test("a wrong code answers 400 'Code incorrect ou expiré'", async () => {
-    const { request, verify, db, user } = setup();
+    const { request, verify, db, user } = await setup();
     await request();
-    const res = await verify(wrongCode(lastCode(db, user.email)));
+    const res = await verify(wrongCode(await lastCode(db, user.email)));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ detail: "Code incorrect ou expiré" });
   });
 
   test("a code is refused once its 10 minutes are over", async () => {
-    const { request, verify, clock, db, user } = setup();
+    const { request, verify, clock, db, user } = await setup();
     await request();
     clock.advance(10 * MINUTE);
-    const res = await verify(lastCode(db, user.email));
+    const res = await verify(await lastCode(db, user.email));
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Code incorrect ou expiré");
   });
 
   test("a code still works just before its 10 minutes are over", async () => {
-    const { request, verify, clock, db, user } = setup();
+    const { request, verify, clock, db, user } = await setup();
     await request();
     clock.advance(10 * MINUTE - 1000);
-    expect((await verify(lastCode(db, user.email))).status).toBe(200);
+    expect((await verify(await lastCode(db, user.email))).status).toBe(200);
   });
 
   test("a code works once only", async () => {
-    const { request, verify, db, user } = setup();
+    const { request, verify, db, user } = await setup();
     await request();
-    const code = lastCode(db, user.email);
+    const code = await lastCode(db, user.email);
     await verify(code);
     expect((await verify(code)).status).toBe(400);
   });
 
   test("after 5 wrong tries the right code is refused too", async () => {
-    const { request, verify, db, user } = setup();
+    const { request, verify, db, user } = await setup();
     await request();
-    const code = lastCode(db, user.email);
+    const code = await lastCode(db, user.email);
     for (let i = 0; i < 5; i++) await verify(wrongCode(code));
     expect((await verify(code)).status).toBe(400);
   });
 
   test("after 4 wrong tries the right code still works", async () => {
-    const { request, verify, db, user } = setup();
+    const { request, verify, db, user } = await setup();
     await request();
-    const code = lastCode(db, user.email);
+    const code = await lastCode(db, user.email);
     for (let i = 0; i < 4; i++) await verify(wrongCode(code));
     expect((await verify(code)).status).toBe(200);
   });
 
   // Behaviour changed by issue 13: wrong codes kill their code, never the account (no 10-failure lock).
   test("10 wrong codes over two codes lock nothing: a fresh code still signs in", async () => {
-    const { request, verify, clock, db, user } = setup();
+    const { request, verify, clock, db, user } = await setup();
     for (let round = 0; round < 2; round++) {
       await request();
-      const code = lastCode(db, user.email);
+      const code = await lastCode(db, user.email);
       for (let i = 0; i < 5; i++) await verify(wrongCode(code));
       clock.advance(61_000);
     }
     expect((await request()).status).toBe(200);
-    expect((await verify(lastCode(db, user.email))).status).toBe(200);
+    expect((await verify(await lastCode(db, user.email))).status).toBe(200);
   });
 
   test("refuses a code that is not 6 digits with the spec's message", async () => {
-    const { verify } = setup();
+    const { verify } = await setup();
     const res = await verify("12a456");
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Veuillez saisir un code à 6 chiffres");
   });
 
   test("an unknown e-mail answers the same 400 as a wrong code", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const res = await call("POST", "/api/auth/2fa/verify", { json: { email: "nobody@example.fr", code: "123456", remember_device: false } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Code incorrect ou expiré");
@@ -150,9 +150,9 @@ describe("POST /api/auth/2fa/verify", () => {
 
 describe("remembered device", () => {
   test("remember_device sets an HttpOnly, SameSite=Lax, 30-day cookie on /api/auth", async () => {
-    const { request, verify, db, user } = setup();
+    const { request, verify, db, user } = await setup();
     await request();
-    const res = await verify(lastCode(db, user.email), true);
+    const res = await verify(await lastCode(db, user.email), true);
     const set = res.headers.get("set-cookie") ?? "";
     expect(set).toContain("unisson_device=");
     expect(set).toContain("HttpOnly");
@@ -163,48 +163,48 @@ describe("remembered device", () => {
   });
 
   test("the cookie is Secure when PUBLIC_URL is https", async () => {
-    const { request, verify, db, user } = setup({ PUBLIC_URL: "https://unisson.example.fr" });
+    const { request, verify, db, user } = await setup({ PUBLIC_URL: "https://unisson.example.fr" });
     await request();
-    const res = await verify(lastCode(db, user.email), true);
+    const res = await verify(await lastCode(db, user.email), true);
     expect(res.headers.get("set-cookie")).toContain("Secure");
   });
 
   test("without remember_device no cookie is set", async () => {
-    const { request, verify, db, user } = setup();
+    const { request, verify, db, user } = await setup();
     await request();
-    const res = await verify(lastCode(db, user.email), false);
+    const res = await verify(await lastCode(db, user.email), false);
     expect(res.headers.get("set-cookie")).toBeNull();
   });
 
   test("a remembered device logs in without two-factor", async () => {
-    const { request, verify, login, db, user } = setup();
+    const { request, verify, login, db, user } = await setup();
     await request();
-    const cookie = deviceCookie((await verify(lastCode(db, user.email), true)).headers)!;
+    const cookie = deviceCookie((await verify(await lastCode(db, user.email), true)).headers)!;
     const res = await login({ cookie });
     expect(res.status).toBe(200);
     expect(typeof res.body.token).toBe("string");
   });
 
   test("another device (no cookie) still gets two-factor", async () => {
-    const { request, verify, login, db, user } = setup();
+    const { request, verify, login, db, user } = await setup();
     await request();
-    await verify(lastCode(db, user.email), true);
+    await verify(await lastCode(db, user.email), true);
     expect((await login()).status).toBe(202);
   });
 
   test("the device is forgotten after 30 days", async () => {
-    const { request, verify, login, clock, db, user } = setup();
+    const { request, verify, login, clock, db, user } = await setup();
     await request();
-    const cookie = deviceCookie((await verify(lastCode(db, user.email), true)).headers)!;
+    const cookie = deviceCookie((await verify(await lastCode(db, user.email), true)).headers)!;
     clock.advance(30 * DAY + 1000);
     expect((await login({ cookie })).status).toBe(202);
   });
 
   test("one user's device cookie does not skip two-factor for another account", async () => {
-    const t = setup();
+    const t = await setup();
     await t.request();
-    const cookie = deviceCookie((await t.verify(lastCode(t.db, t.user.email), true)).headers)!;
-    const { user: other } = makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const cookie = deviceCookie((await t.verify(await lastCode(t.db, t.user.email), true)).headers)!;
+    const { user: other } = await makeUser(t.db, t.clock.now(), { isAdmin: true });
     const res = await t.call("POST", "/api/auth/login", { json: { email: other.email, password: TEST_PASSWORD }, headers: { cookie } });
     expect(res.status).toBe(202);
   });

@@ -18,7 +18,7 @@ export async function billingApp(env: Record<string, string> = {}) {
   const clock = createTestClock();
   const fake = await startFakeStripe({ now: () => Math.floor(clock.now().getTime() / 1000) });
   running.push(fake);
-  const t = createTestApp({ env: { ...fake.env, ...env }, deps: { clock } });
+  const t = await createTestApp({ env: { ...fake.env, ...env }, deps: { clock } });
 
   /** Posts a signed event to the webhook route, as Stripe does (no Origin, raw JSON body). */
   async function webhook(evt: unknown, signature?: string) {
@@ -46,7 +46,7 @@ export async function billingApp(env: Record<string, string> = {}) {
     return id;
   }
 
-  const user = (values: Partial<NewUser> = {}) => makeUser(t.db, clock.now(), values);
+  const user = async (values: Partial<NewUser> = {}) => await makeUser(t.db, clock.now(), values);
   const me = (token: string) => t.call("GET", "/api/subscription/status", { token });
 
   return { ...t, clock, fake, webhook, checkout, subscribe, user, me };

@@ -1,3 +1,5 @@
+import type { Db } from "../../../src/db/client.ts";
+import { first } from "../../../src/db/transaction.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { renewalJobs } from "../../../src/billing/renewals.job.ts";
@@ -8,12 +10,12 @@ import { billingApp, stopFakes } from "./billing.helpers.ts";
 
 afterEach(stopFakes);
 
-const userRow = (db: any, id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
+const userRow = async (db: Db, id: number) => (await first(db.select().from(users).where(eq(users.id, id))))!;
 type T = Awaited<ReturnType<typeof billingApp>>;
 
 /** A Stripe subscriber on `product`, paid on the test clock's day (15 Jan 2026). */
 async function subscriber(t: T, product = "subscription_basic") {
-  const { user, token } = t.user();
+  const { user, token } = await t.user();
   const id = await t.subscribe(token, product);
   const subId = t.fake.sessions.get(id)!.subscription!;
   return { user, token, subId };
@@ -25,11 +27,11 @@ describe("subscription changes", () => {
   test("basic -> pro is immediate: Stripe prorates and 30 requests are added to what remains", async () => {
     const t = await billingApp();
     const { user, token, subId } = await subscriber(t);
-    t.db.update(users).set({ planQueries: 4 }).where(eq(users.id, user.id)).run();
+    await t.db.update(users).set({ planQueries: 4 }).where(eq(users.id, user.id));
     const res = await change(t, token, { target_subscription_type: "pro", target_billing_cycle: "monthly", user_reason: "plus de requêtes" });
     expect(res.status).toBe(200);
     expect(res.body.current_plan).toBe("pro");
-    expect(userRow(t.db, user.id).planQueries).toBe(34);
+    expect((await userRow(t.db, user.id)).planQueries).toBe(34);
     const sub = t.fake.state.subscriptions.get(subId)!;
     expect(sub.items.data[0].price.unit_amount).toBe(2990);
     expect(t.fake.requests.some((r) => r.path === `/v1/subscriptions/${subId}` && r.body.proration_behavior === "always_invoice")).toBe(true);
@@ -43,12 +45,12 @@ describe("subscription changes", () => {
     t.clock.set("2026-02-15T10:00:00.000Z");
     // Stripe decides: the local job leaves a Stripe subscriber's downgrade to Stripe's schedule.
     await runJobsOnce(t.deps, renewalJobs);
-    expect(userRow(t.db, user.id).subscriptionType).toBe("pro");
+    expect((await userRow(t.db, user.id)).subscriptionType).toBe("pro");
     await t.webhook(t.fake.event("invoice.paid", t.fake.state.renew(subId)));
-    const row = userRow(t.db, user.id);
+    const row = await userRow(t.db, user.id);
     expect(row.subscriptionType).toBe("basic");
     expect(row.planQueries).toBe(10);
-    expect(t.db.select().from(pendingPlanChanges).get()!.status).toBe("applied");
+    expect((await first(t.db.select().from(pendingPlanChanges)))!.status).toBe("applied");
   });
 
   test("a downgrade at Stripe is a subscription schedule whose next phase is the new price", async () => {
@@ -67,9 +69,9 @@ describe("subscription changes", () => {
     await change(t, token, { target_subscription_type: "basic", target_billing_cycle: "annual" });
     t.clock.set("2026-02-15T10:00:00.000Z");
     await t.webhook(t.fake.event("invoice.paid", t.fake.state.renew(subId)));
-    const row = userRow(t.db, user.id);
+    const row = await userRow(t.db, user.id);
     expect(row.billingCycle).toBe("annual");
-    expect(row.periodEndsAt.toISOString()).toBe("2027-02-15T10:00:00.000Z");
+    expect(row.periodEndsAt!.toISOString()).toBe("2027-02-15T10:00:00.000Z");
   });
 
   test("cancel sets cancel_at_period_end at Stripe and expires the plan at the renewal date", async () => {
@@ -79,10 +81,10 @@ describe("subscription changes", () => {
     expect(res.status).toBe(200);
     expect(res.body.message).toContain("15/02/2026");
     expect(t.fake.state.subscriptions.get(subId)!.cancel_at_period_end).toBe(true);
-    expect(userRow(t.db, user.id).subscriptionType).toBe("basic");
+    expect((await userRow(t.db, user.id)).subscriptionType).toBe("basic");
     t.clock.advance(31 * DAY);
     await runJobsOnce(t.deps, renewalJobs);
-    expect(userRow(t.db, user.id).subscriptionType).toBe("expired");
+    expect((await userRow(t.db, user.id)).subscriptionType).toBe("expired");
   });
 
   test("cancel-change drops a pending cancellation, at Stripe too, and the plan carries on", async () => {
@@ -94,7 +96,7 @@ describe("subscription changes", () => {
     expect(t.fake.state.subscriptions.get(subId)!.cancel_at_period_end).toBe(false);
     t.clock.advance(31 * DAY);
     await runJobsOnce(t.deps, renewalJobs);
-    expect(userRow(t.db, user.id).subscriptionType).toBe("basic");
+    expect((await userRow(t.db, user.id)).subscriptionType).toBe("basic");
   });
 
   test("cancel-change releases the Stripe schedule of a downgrade", async () => {
@@ -131,7 +133,7 @@ describe("subscription changes", () => {
 
   test("a trial user cannot request a change", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await change(t, token, { target_subscription_type: "pro", target_billing_cycle: "monthly" });
     expect(res.status).toBe(400);
   });
@@ -141,7 +143,7 @@ describe("subscription changes", () => {
     test(`a plan set by the CLI is not changed to ${target} for free: 400, sent to Checkout, no Stripe call`, async () => {
       const t = await billingApp();
       const plan = target === "pro" ? "basic" : "pro";
-      const { user, token } = t.user({
+      const { user, token } = await t.user({
         subscriptionType: plan,
         billingCycle: "monthly",
         planStartedAt: t.clock.now(),
@@ -152,17 +154,17 @@ describe("subscription changes", () => {
       expect(res.status).toBe(400);
       expect(res.body.detail).toContain("Tarifs");
       expect(t.fake.requests.length).toBe(before);
-      expect(userRow(t.db, user.id)).toMatchObject({ subscriptionType: plan, planQueries: plan === "pro" ? 30 : 10 });
+      expect(await userRow(t.db, user.id)).toMatchObject({ subscriptionType: plan, planQueries: plan === "pro" ? 30 : 10 });
       expect((await t.me(token)).body.pending_change).toBeNull();
     });
   }
 
   test("a plan set by the CLI can be replaced by a paid subscription through Checkout", async () => {
     const t = await billingApp();
-    const { user, token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
+    const { user, token } = await t.user({ subscriptionType: "basic", billingCycle: "monthly" });
     await t.subscribe(token, "subscription_pro");
-    expect(userRow(t.db, user.id)).toMatchObject({ subscriptionType: "pro", planQueries: 30 });
-    expect(userRow(t.db, user.id).stripeSubscriptionId).toMatch(/^sub_/);
+    expect(await userRow(t.db, user.id)).toMatchObject({ subscriptionType: "pro", planQueries: 30 });
+    expect((await userRow(t.db, user.id)).stripeSubscriptionId).toMatch(/^sub_/);
   });
 
   test("a Stripe failure leaves nothing scheduled", async () => {
@@ -193,7 +195,7 @@ describe("GET /api/subscription/status and upgrade prices", () => {
     const t = await billingApp();
     const start = new Date("2026-01-01T00:00:00.000Z");
     t.clock.set("2026-01-16T12:00:00.000Z");
-    const { token } = t.user({
+    const { token } = await t.user({
       subscriptionType: "basic",
       billingCycle: "monthly",
       planStartedAt: start,
@@ -209,7 +211,7 @@ describe("GET /api/subscription/status and upgrade prices", () => {
   test("a plan an operator set gets no proration credit: Checkout charges the full price", async () => {
     const t = await billingApp();
     t.clock.set("2026-01-16T12:00:00.000Z");
-    const { token } = t.user({
+    const { token } = await t.user({
       subscriptionType: "basic",
       billingCycle: "monthly",
       planStartedAt: new Date("2026-01-01T00:00:00.000Z"),
@@ -221,7 +223,7 @@ describe("GET /api/subscription/status and upgrade prices", () => {
 
   test("an annual offer that is not an upgrade shows its savings", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.call("GET", "/api/stripe/upgrade-price/subscription_pro_annual", { token });
     expect(res.body).toMatchObject({ is_upgrade: false, prorated_credit: 0, upgrade_price: 299 });
     expect(res.body.savings_message).toBe("Économisez 59,80 € par an (2 mois gratuits).");

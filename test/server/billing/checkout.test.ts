@@ -1,3 +1,5 @@
+import type { Db } from "../../../src/db/client.ts";
+import { first } from "../../../src/db/transaction.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { purchases, users } from "../../../src/db/schema/index.ts";
@@ -7,12 +9,12 @@ import { billingApp, ORIGIN, sessionId, stopFakes } from "./billing.helpers.ts";
 
 afterEach(stopFakes);
 
-const userRow = (db: any, id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
+const userRow = async (db: Db, id: number) => (await first(db.select().from(users).where(eq(users.id, id))))!;
 
 describe("POST /api/stripe/create-payment-intent", () => {
   test("without a Stripe key it answers 402 with the spec's message", async () => {
-    const { call, db, clock } = createTestApp();
-    const { token } = makeUser(db, clock.now());
+    const { call, db, clock } = await createTestApp();
+    const { token } = await makeUser(db, clock.now());
     const res = await call("POST", "/api/stripe/create-payment-intent", {
       token,
       json: { product_type: "subscription_basic", is_annual: false, origin_url: ORIGIN },
@@ -31,7 +33,7 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("an origin_url of another site is refused with 400 (no open redirect)", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.checkout(token, "subscription_basic", { origin_url: "https://evil.example" });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("L'adresse de retour doit être celle de Unisson.");
@@ -40,7 +42,7 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("an unknown product is refused with a French 400", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.checkout(token, "subscription_gold");
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Offre inconnue.");
@@ -48,7 +50,7 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("a plan opens a subscription Checkout Session returning to /?session_id=", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.checkout(token, "subscription_pro");
     expect(res.status).toBe(200);
     const s = t.fake.sessions.get(sessionId(res.body.checkout_url))!;
@@ -60,7 +62,7 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("is_annual turns a monthly plan into its annual offer", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.checkout(token, "subscription_basic", { is_annual: true });
     const s = t.fake.sessions.get(sessionId(res.body.checkout_url))!;
     expect(s.amount_total).toBe(11900);
@@ -69,7 +71,7 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("a subscriber asking for a new subscription gets 409 pointing to the change-plan flow", async () => {
     const t = await billingApp();
-    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", stripeSubscriptionId: "sub_existing" });
+    const { token } = await t.user({ subscriptionType: "basic", billingCycle: "monthly", stripeSubscriptionId: "sub_existing" });
     const res = await t.checkout(token, "subscription_pro");
     expect(res.status).toBe(409);
     expect(res.body.detail).toContain("Changer de forfait");
@@ -77,7 +79,7 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("the pack is refused to a trial user", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.checkout(token, "token_pack_10");
     expect(res.status).toBe(403);
     expect(res.body.detail).toBe("Le pack de requêtes est réservé aux abonnés Basic et Pro.");
@@ -85,10 +87,10 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("the pack is a one-off payment for a basic user, adding 10 extra requests once paid", async () => {
     const t = await billingApp();
-    const { user, token } = t.user({ subscriptionType: "basic", billingCycle: "monthly", planQueries: 3 });
+    const { user, token } = await t.user({ subscriptionType: "basic", billingCycle: "monthly", planQueries: 3 });
     const id = await t.subscribe(token, "token_pack_10");
     expect(t.fake.sessions.get(id)!.mode).toBe("payment");
-    const row = userRow(t.db, user.id);
+    const row = await userRow(t.db, user.id);
     expect(row.extraQueries).toBe(10);
     expect(row.planQueries).toBe(3);
     expect(row.subscriptionType).toBe("basic");
@@ -96,7 +98,7 @@ describe("POST /api/stripe/create-payment-intent", () => {
 
   test("an unknown promo code is refused with its reason", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.checkout(token, "subscription_basic", { promo_code: "nope" });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Ce code n'existe pas.");
@@ -106,31 +108,31 @@ describe("POST /api/stripe/create-payment-intent", () => {
 describe("GET /api/stripe/checkout-status/{session_id}", () => {
   test("an unpaid session reads unpaid and credits nothing", async () => {
     const t = await billingApp();
-    const { user, token } = t.user();
+    const { user, token } = await t.user();
     const res = await t.checkout(token, "subscription_basic");
     const status = await t.call("GET", `/api/stripe/checkout-status/${sessionId(res.body.checkout_url)}`, { token });
     expect(status.body).toEqual({ payment_status: "unpaid", status: "open" });
-    expect(userRow(t.db, user.id).subscriptionType).toBe("trial");
+    expect((await userRow(t.db, user.id)).subscriptionType).toBe("trial");
   });
 
   test("a paid subscription sets plan, cycle, renewal date, allowance and the purchase amount", async () => {
     const t = await billingApp();
-    const { user, token } = t.user();
+    const { user, token } = await t.user();
     const id = await t.subscribe(token, "subscription_pro", { is_annual: true });
-    const row = userRow(t.db, user.id);
+    const row = await userRow(t.db, user.id);
     expect(row.subscriptionType).toBe("pro");
     expect(row.billingCycle).toBe("annual");
     expect(row.planQueries).toBe(30);
     expect(row.periodEndsAt!.toISOString()).toBe("2027-01-15T10:00:00.000Z");
     expect(row.quotaRenewsAt!.toISOString()).toBe("2026-02-15T10:00:00.000Z");
     expect(row.stripeSubscriptionId).toStartWith("sub_");
-    const p = t.db.select().from(purchases).where(eq(purchases.checkoutSessionId, id)).get()!;
+    const p = (await first(t.db.select().from(purchases).where(eq(purchases.checkoutSessionId, id))))!;
     expect(p.amountCents).toBe(29900);
   });
 
   test("an expired session reads expired", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.checkout(token, "subscription_basic");
     const id = sessionId(res.body.checkout_url);
     t.fake.state.expire(id);
@@ -140,19 +142,19 @@ describe("GET /api/stripe/checkout-status/{session_id}", () => {
 
   test("another user's session answers 404", async () => {
     const t = await billingApp();
-    const a = t.user();
-    const b = t.user();
+    const a = await t.user();
+    const b = await t.user();
     const res = await t.checkout(a.token, "subscription_basic");
     const id = sessionId(res.body.checkout_url);
     await t.fake.pay(id);
     const status = await t.call("GET", `/api/stripe/checkout-status/${id}`, { token: b.token });
     expect(status.status).toBe(404);
-    expect(userRow(t.db, b.user.id).subscriptionType).toBe("trial");
+    expect((await userRow(t.db, b.user.id)).subscriptionType).toBe("trial");
   });
 
   test("a malformed session id is refused with 400", async () => {
     const t = await billingApp();
-    const { token } = t.user();
+    const { token } = await t.user();
     const res = await t.call("GET", "/api/stripe/checkout-status/not-a-session", { token });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Identifiant de session de paiement invalide.");
@@ -160,7 +162,7 @@ describe("GET /api/stripe/checkout-status/{session_id}", () => {
 
   test("a Stripe outage answers 502 in French and credits nothing", async () => {
     const t = await billingApp();
-    const { user, token } = t.user();
+    const { user, token } = await t.user();
     const res = await t.checkout(token, "subscription_basic");
     const id = sessionId(res.body.checkout_url);
     t.fake.state.pay(id);
@@ -168,6 +170,6 @@ describe("GET /api/stripe/checkout-status/{session_id}", () => {
     const status = await t.call("GET", `/api/stripe/checkout-status/${id}`, { token });
     expect(status.status).toBe(502);
     expect(status.body.detail).toBe("Le service de paiement est momentanément indisponible. Veuillez réessayer dans quelques instants.");
-    expect(userRow(t.db, user.id).subscriptionType).toBe("trial");
+    expect((await userRow(t.db, user.id)).subscriptionType).toBe("trial");
   });
 });

@@ -6,7 +6,7 @@ import { createTestApp } from "../../helpers/app.ts";
 
 describe("GET /api/pricing/products", () => {
   test("lists the five offers without a session", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("GET", "/api/pricing/products");
     expect(res.status).toBe(200);
     expect(res.body.products.map((p: any) => p.product_type)).toEqual([
@@ -19,7 +19,7 @@ describe("GET /api/pricing/products", () => {
   });
 
   test("gives prices, equivalents and savings in French format", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const { products } = (await call("GET", "/api/pricing/products")).body;
     const byId = Object.fromEntries(products.map((p: any) => [p.product_type, p]));
     expect(byId.subscription_pro.price_label).toBe("29,90 €");

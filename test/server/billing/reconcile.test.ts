@@ -1,3 +1,4 @@
+import { first } from "../../../src/db/transaction.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { reconcile } from "../../../src/billing/reconcile.service.ts";
@@ -8,10 +9,10 @@ import { billingApp, stopFakes } from "./billing.helpers.ts";
 afterEach(stopFakes);
 
 type T = Awaited<ReturnType<typeof billingApp>>;
-const userRow = (t: T, id: number) => t.db.select().from(users).where(eq(users.id, id)).get()!;
+const userRow = async (t: T, id: number) => (await first(t.db.select().from(users).where(eq(users.id, id))))!;
 
 async function subscriber(t: T, product = "subscription_basic") {
-  const { user, token } = t.user();
+  const { user, token } = await t.user();
   const id = await t.subscribe(token, product);
   const subId = t.fake.sessions.get(id)!.subscription!;
   return { user, token, subId, sub: () => t.fake.state.subscriptions.get(subId)! };
@@ -31,15 +32,8 @@ describe("billing reconciliation", () => {
     const report = await reconcile(t.deps);
     expect(report.differences).toHaveLength(1);
     expect(report.differences[0]).toMatchObject({ kind: "forfait différent", user_id: user.id, stripe_ref: sub().id, fixed: true });
-    expect(userRow(t, user.id).subscriptionType).toBe("pro");
-    expect(
-      t.db
-        .select()
-        .from(billingChanges)
-        .where(eq(billingChanges.userId, user.id))
-        .all()
-        .some((c) => c.actor === "reconcile"),
-    ).toBe(true);
+    expect((await userRow(t, user.id)).subscriptionType).toBe("pro");
+    expect((await t.db.select().from(billingChanges).where(eq(billingChanges.userId, user.id))).some((c) => c.actor === "reconcile")).toBe(true);
     // A second run finds nothing left.
     expect((await reconcile(t.deps)).differences).toEqual([]);
   });
@@ -50,19 +44,19 @@ describe("billing reconciliation", () => {
     t.fake.state.cancelSubscription(sub().id);
     const report = await reconcile(t.deps);
     expect(report.differences.map((d) => d.kind)).toEqual(["abonnement terminé"]);
-    expect(userRow(t, user.id)).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
+    expect(await userRow(t, user.id)).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null });
   });
 
   test("a missed invoice.paid: the renewal is credited once and the payment recorded", async () => {
     const t = await billingApp();
     const { user, subId } = await subscriber(t);
-    t.db.update(users).set({ planQueries: 1 }).where(eq(users.id, user.id)).run();
+    await t.db.update(users).set({ planQueries: 1 }).where(eq(users.id, user.id));
     t.clock.advance(31 * 86_400_000);
     const invoice = t.fake.state.renew(subId); // paid at Stripe, the webhook never arrived
     const report = await reconcile(t.deps);
     expect(report.differences.map((d) => d.kind)).toEqual(["forfait différent"]);
-    expect(userRow(t, user.id).planQueries).toBe(10);
-    expect(t.db.select().from(purchases).where(eq(purchases.invoiceId, invoice.id)).all()).toHaveLength(1);
+    expect((await userRow(t, user.id)).planQueries).toBe(10);
+    expect(await t.db.select().from(purchases).where(eq(purchases.invoiceId, invoice.id))).toHaveLength(1);
     expect((await reconcile(t.deps)).differences).toEqual([]);
   });
 
@@ -70,13 +64,13 @@ describe("billing reconciliation", () => {
     const t = await billingApp();
     const { user, sub } = await subscriber(t);
     switchToPro(t, sub());
-    const before = userRow(t, user.id);
+    const before = await userRow(t, user.id);
     const report = await reconcile(t.deps, { dryRun: true });
     expect(report.dry_run).toBe(true);
     expect(report.differences.map((d) => [d.kind, d.fixed])).toEqual([["forfait différent", false]]);
     expect(report.differences[0]!.detail).toContain("pro");
-    expect(userRow(t, user.id)).toEqual(before);
-    expect(t.db.select().from(billingChanges).where(eq(billingChanges.actor, "reconcile")).all()).toEqual([]);
+    expect(await userRow(t, user.id)).toEqual(before);
+    expect(await t.db.select().from(billingChanges).where(eq(billingChanges.actor, "reconcile"))).toEqual([]);
   });
 
   test("reads Stripe's lists page by page (starting_after) and a duplicate found there is cancelled and refunded", async () => {
@@ -91,7 +85,7 @@ describe("billing reconciliation", () => {
     expect(extra.status).toBe(409); // the product itself refuses a second one...
     const session = t.fake.state.createSession({
       mode: "subscription",
-      customer: userRow(t, user.id).stripeCustomerId,
+      customer: (await userRow(t, user.id)).stripeCustomerId,
       success_url: "x",
       line_items: [{ price_data: { currency: "eur", product: "unisson_basic", unit_amount: "1199", recurring: { interval: "month" } } }],
       subscription_data: { metadata: { user_id: String(user.id) } },
@@ -104,20 +98,20 @@ describe("billing reconciliation", () => {
     expect(report.differences.map((d) => [d.kind, d.stripe_ref])).toEqual([["abonnement en double", dup]]);
     expect(t.fake.state.subscriptions.get(dup)!.status).toBe("canceled");
     expect([...t.fake.state.refunds.values()].map((r) => r.amount)).toEqual([1199]);
-    expect(userRow(t, user.id).stripeSubscriptionId).toBe(subs[0]!.subId);
+    expect((await userRow(t, user.id)).stripeSubscriptionId).toBe(subs[0]!.subId);
   });
 
   test("a live subscription whose account is gone is cancelled", async () => {
     const t = await billingApp();
     const { user, sub } = await subscriber(t);
-    t.db.delete(users).where(eq(users.id, user.id)).run(); // deleted before issue 12, behind Stripe's back
+    await t.db.delete(users).where(eq(users.id, user.id)); // deleted before issue 12, behind Stripe's back
     const report = await reconcile(t.deps);
     expect(report.differences.map((d) => d.kind)).toEqual(["abonnement orphelin"]);
     expect(sub().status).toBe("canceled");
   });
 
   test("without a Stripe key it refuses with a French message", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     await expect(reconcile(t.deps)).rejects.toThrow("Stripe n'est pas configuré");
   });
 });

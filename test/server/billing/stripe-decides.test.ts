@@ -1,3 +1,4 @@
+import { first } from "../../../src/db/transaction.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
@@ -10,7 +11,7 @@ afterEach(stopFakes);
 
 type T = Awaited<ReturnType<typeof billingApp>>;
 type Evt = ReturnType<T["fake"]["event"]>;
-const userRow = (t: T, id: number) => t.db.select().from(users).where(eq(users.id, id)).get()!;
+const userRow = async (t: T, id: number) => (await first(t.db.select().from(users).where(eq(users.id, id))))!;
 
 /**
  * A customer's life at Stripe, op by op; each op changes the fake's objects
@@ -20,7 +21,7 @@ const userRow = (t: T, id: number) => t.db.select().from(users).where(eq(users.i
 type Op = "renew" | "upgrade" | "cancel";
 
 async function startCustomer(t: T, product: string) {
-  const { user, token } = t.user();
+  const { user, token } = await t.user();
   const res = await t.checkout(token, product);
   const id = sessionId(res.body.checkout_url);
   const session = t.fake.state.pay(id);
@@ -74,8 +75,8 @@ function stripeSays(sub: any) {
   };
 }
 
-function accountState(t: T, id: number) {
-  const u = userRow(t, id);
+async function accountState(t: T, id: number) {
+  const u = await userRow(t, id);
   return {
     subscriptionType: u.subscriptionType,
     billingCycle: u.billingCycle,
@@ -92,7 +93,7 @@ describe("Stripe decides: order and duplicates of events do not matter", () => {
     const c = await startCustomer(t, "subscription_pro");
     const late = c.apply("cancel");
     for (const evt of [...late, c.events[0]!]) expect((await t.webhook(evt)).status).toBe(200);
-    expect(accountState(t, c.user.id)).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null, planQueries: 0 });
+    expect(await accountState(t, c.user.id)).toMatchObject({ subscriptionType: "expired", stripeSubscriptionId: null, planQueries: 0 });
   });
 
   test("every pair of a subscription's events, delivered in reverse order, ends in the same state as in order", async () => {
@@ -112,7 +113,7 @@ describe("Stripe decides: order and duplicates of events do not matter", () => {
           const { c, all } = await life(t);
           const pair = reverse ? [all[j]!, all[i]!] : [all[i]!, all[j]!];
           for (const evt of pair) expect((await t.webhook(evt)).status).toBe(200);
-          const { periodEndsAt, ...rest } = accountState(t, c.user.id);
+          const { periodEndsAt, ...rest } = await accountState(t, c.user.id);
           states.push({ ...rest, period: periodEndsAt?.toISOString() ?? null });
           stopFakes();
         }
@@ -170,7 +171,7 @@ describe("Stripe decides: order and duplicates of events do not matter", () => {
               expect((await t.webhook(d.same ? evt : t.fake.event(evt.type, evt.data.object))).status).toBe(200);
             }
             const expected = stripeSays(c.sub());
-            const actual = accountState(t, c.user.id);
+            const actual = await accountState(t, c.user.id);
             expect(actual).toMatchObject(expected);
             if (expected.subscriptionType !== "expired") {
               expect(actual.planQueries).toBeGreaterThanOrEqual(PLAN_ALLOWANCE[expected.subscriptionType as "basic" | "pro"]);

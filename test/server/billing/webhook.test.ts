@@ -1,3 +1,5 @@
+import type { Db } from "../../../src/db/client.ts";
+import { first } from "../../../src/db/transaction.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createApp } from "../../../src/app.ts";
@@ -6,11 +8,11 @@ import { billingApp, sessionId, stopFakes } from "./billing.helpers.ts";
 
 afterEach(stopFakes);
 
-const userRow = (db: any, id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
+const userRow = async (db: Db, id: number) => (await first(db.select().from(users).where(eq(users.id, id))))!;
 
 /** A trial user with an open Checkout Session for `product`, paid at the fake (no webhook yet). */
 async function paidSession(t: Awaited<ReturnType<typeof billingApp>>, product = "subscription_basic") {
-  const { user, token } = t.user();
+  const { user, token } = await t.user();
   const res = await t.checkout(token, product);
   const id = sessionId(res.body.checkout_url);
   const session = t.fake.state.pay(id);
@@ -25,7 +27,7 @@ describe("POST /api/stripe/webhook", () => {
     const res = await t.webhook(t.fake.event("checkout.session.completed", session), "t=1,v1=deadbeef");
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Signature du webhook Stripe invalide.");
-    expect(userRow(t.db, user.id).subscriptionType).toBe("trial");
+    expect((await userRow(t.db, user.id)).subscriptionType).toBe("trial");
   });
 
   test("an event signed with another secret is refused", async () => {
@@ -42,13 +44,13 @@ describe("POST /api/stripe/webhook", () => {
     const { user, session } = await paidSession(t);
     const res = await t.webhook(t.fake.event("checkout.session.completed", session));
     expect(res.status).toBe(200);
-    expect(userRow(t.db, user.id).subscriptionType).toBe("basic");
-    expect(userRow(t.db, user.id).planQueries).toBe(10);
+    expect((await userRow(t.db, user.id)).subscriptionType).toBe("basic");
+    expect((await userRow(t.db, user.id)).planQueries).toBe(10);
   });
 
   test("a replayed event is answered 200 and handled once", async () => {
     const t = await billingApp();
-    const { user, token } = t.user({ subscriptionType: "pro", billingCycle: "monthly", planQueries: 4 });
+    const { user, token } = await t.user({ subscriptionType: "pro", billingCycle: "monthly", planQueries: 4 });
     const res = await t.checkout(token, "token_pack_10");
     const id = sessionId(res.body.checkout_url);
     const { _price, _subscriptionMetadata, ...session } = t.fake.state.pay(id);
@@ -57,13 +59,13 @@ describe("POST /api/stripe/webhook", () => {
     const replay = await t.webhook(evt);
     expect(replay.status).toBe(200);
     expect(replay.body.duplicate).toBe(true);
-    expect(userRow(t.db, user.id).extraQueries).toBe(10);
-    expect(t.db.select().from(stripeEvents).all().length).toBe(1);
+    expect((await userRow(t.db, user.id)).extraQueries).toBe(10);
+    expect((await t.db.select().from(stripeEvents)).length).toBe(1);
   });
 
   test("the webhook and the status poll racing on one session credit it once", async () => {
     const t = await billingApp();
-    const { user, token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
+    const { user, token } = await t.user({ subscriptionType: "basic", billingCycle: "monthly" });
     const res = await t.checkout(token, "token_pack_10");
     const id = sessionId(res.body.checkout_url);
     const { _price, _subscriptionMetadata, ...session } = t.fake.state.pay(id);
@@ -73,9 +75,9 @@ describe("POST /api/stripe/webhook", () => {
       t.call("GET", `/api/stripe/checkout-status/${id}`, { token }),
       t.call("GET", `/api/stripe/checkout-status/${id}`, { token }),
     ]);
-    expect(userRow(t.db, user.id).extraQueries).toBe(10);
-    expect(t.db.select().from(fulfilments).all().length).toBe(1);
-    expect(t.db.select().from(purchases).all().length).toBe(1);
+    expect((await userRow(t.db, user.id)).extraQueries).toBe(10);
+    expect((await t.db.select().from(fulfilments)).length).toBe(1);
+    expect((await t.db.select().from(purchases)).length).toBe(1);
   });
 
   test("invoice.paid of the first invoice before checkout.session.completed credits once", async () => {
@@ -84,54 +86,48 @@ describe("POST /api/stripe/webhook", () => {
     const invoice = t.fake.state.invoices.get(session.invoice)!;
     expect((await t.webhook(t.fake.event("invoice.paid", invoice))).status).toBe(200);
     await t.webhook(t.fake.event("checkout.session.completed", session));
-    const row = userRow(t.db, user.id);
+    const row = await userRow(t.db, user.id);
     expect(row.subscriptionType).toBe("pro");
     expect(row.planQueries).toBe(30);
-    expect(
-      t.db
-        .select()
-        .from(purchases)
-        .all()
-        .map((p: any) => p.amountCents),
-    ).toEqual([2990]);
+    expect((await t.db.select().from(purchases)).map((p: any) => p.amountCents)).toEqual([2990]);
   });
 
   test("a renewal invoice resets the monthly allowance once per invoice, keeping extra requests", async () => {
     const t = await billingApp();
-    const { user, token } = t.user();
+    const { user, token } = await t.user();
     const id = await t.subscribe(token, "subscription_basic");
-    t.db.update(users).set({ planQueries: 1, extraQueries: 7 }).where(eq(users.id, user.id)).run();
+    await t.db.update(users).set({ planQueries: 1, extraQueries: 7 }).where(eq(users.id, user.id));
     const subId = t.fake.sessions.get(id)!.subscription!;
     t.clock.advance(31 * 86_400_000);
     const invoice = t.fake.state.renew(subId);
     await t.webhook(t.fake.event("invoice.paid", invoice));
-    t.db.update(users).set({ planQueries: 2 }).where(eq(users.id, user.id)).run();
+    await t.db.update(users).set({ planQueries: 2 }).where(eq(users.id, user.id));
     await t.webhook(t.fake.event("invoice.paid", invoice)); // same invoice, another event id
-    const row = userRow(t.db, user.id);
+    const row = await userRow(t.db, user.id);
     expect(row.planQueries).toBe(2);
     expect(row.extraQueries).toBe(7);
-    expect(t.db.select().from(purchases).all().length).toBe(2);
+    expect((await t.db.select().from(purchases)).length).toBe(2);
   });
 
   test("customer.subscription.deleted expires the account and keeps it", async () => {
     const t = await billingApp();
-    const { user, token } = t.user();
+    const { user, token } = await t.user();
     const id = await t.subscribe(token, "subscription_basic");
     const sub = t.fake.state.cancelSubscription(t.fake.sessions.get(id)!.subscription!);
     await t.webhook(t.fake.event("customer.subscription.deleted", sub));
-    const row = userRow(t.db, user.id);
+    const row = await userRow(t.db, user.id);
     expect(row.subscriptionType).toBe("expired");
     expect(row.stripeSubscriptionId).toBeNull();
   });
 
   test("charge.refunded marks the pack purchase refunded", async () => {
     const t = await billingApp();
-    const { token } = t.user({ subscriptionType: "basic", billingCycle: "monthly" });
+    const { token } = await t.user({ subscriptionType: "basic", billingCycle: "monthly" });
     const id = await t.subscribe(token, "token_pack_10");
     const pi = t.fake.sessions.get(id)!.payment_intent!;
     t.fake.state.createRefund({ payment_intent: pi });
     await t.webhook(t.fake.event("charge.refunded", t.fake.state.chargeOf(pi)));
-    expect(t.db.select().from(purchases).where(eq(purchases.checkoutSessionId, id)).get()!.status).toBe("refunded");
+    expect((await first(t.db.select().from(purchases).where(eq(purchases.checkoutSessionId, id))))!.status).toBe("refunded");
   });
 
   test("the hosted page's Payer button delivers the signed webhook to a running server", async () => {
@@ -139,13 +135,13 @@ describe("POST /api/stripe/webhook", () => {
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: createApp(t.deps).fetch });
     try {
       t.fake.setWebhookUrl(`http://127.0.0.1:${server.port}/api/stripe/webhook`);
-      const { user, token } = t.user();
+      const { user, token } = await t.user();
       const res = await t.checkout(token, "subscription_basic");
       const page = await fetch(res.body.checkout_url);
       expect(await page.text()).toContain("Payer");
       const paid = await fetch(`${res.body.checkout_url}/pay`, { method: "POST", redirect: "manual" });
       expect(paid.headers.get("location")).toBe(`http://localhost:3000/?session_id=${sessionId(res.body.checkout_url)}`);
-      expect(userRow(t.db, user.id).subscriptionType).toBe("basic");
+      expect((await userRow(t.db, user.id)).subscriptionType).toBe("basic");
     } finally {
       server.stop(true);
     }

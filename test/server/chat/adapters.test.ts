@@ -14,7 +14,7 @@ const ONE_PER_ADAPTER: Array<[FakeModel, string]> = [
 ];
 
 async function answerOf(model: FakeModel, name: string, fail: Failure) {
-  const t = chatApp(fakes());
+  const t = await chatApp(fakes());
   fakes().control.set(model, { fail, failOn: ["answer"] });
   const id = await askReady(t);
   const res = await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
@@ -25,7 +25,7 @@ async function answerOf(model: FakeModel, name: string, fail: Failure) {
 describe("every adapter streams through its SDK and reads the stop reason", () => {
   for (const [model, name] of ONE_PER_ADAPTER) {
     test(`${name}: a streamed answer arrives whole, with its usage and cost`, async () => {
-      const t = chatApp(fakes());
+      const t = await chatApp(fakes());
       fakes().control.set(model, { answer: "Un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze.", durationMs: 50 });
       const id = await askReady(t);
       const res = await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
@@ -55,7 +55,7 @@ describe("every adapter streams through its SDK and reads the stop reason", () =
 
   for (const [model, name] of ONE_PER_ADAPTER) {
     test(`${name}: a 429 is retried after the wait the provider asked for, each attempt logged`, async () => {
-      const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "5000" } });
+      const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "5000" } });
       fakes().control.set(model, { fail: 429, failOn: ["answer"], failTimes: 1, retryAfterS: 1 });
       const id = await askReady(t);
       await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
@@ -74,7 +74,7 @@ describe("every adapter streams through its SDK and reads the stop reason", () =
 
   for (const [model, name] of ONE_PER_ADAPTER.filter(([m]) => m !== "claudeHaiku")) {
     test(`${name}: a synthesis cut at the token limit is handed to the next synthesiser`, async () => {
-      const t = chatApp(fakes());
+      const t = await chatApp(fakes());
       // Only this model's synthesis is cut: every better-ranked one refuses to write it.
       const order: FakeModel[] = ["claudeOpus", "gpt4", "geminiPro", "mistralLarge", "sonarPro", "claudeHaiku"];
       for (const m of order.slice(0, order.indexOf(model))) fakes().control.set(m, { fail: 500, failOn: ["synthesis"] });

@@ -21,13 +21,13 @@ export function useFakeProviders(): () => FakeProviders {
 }
 
 /** An app pointed at the fakes, and a signed-in user (trial with 5 requests by default). */
-export function chatApp(fakes: FakeProviders, opts: { env?: TestEnv; user?: Partial<NewUser> } = {}) {
-  const t = createTestApp({ env: { ...fakes.env, AI_TIMEOUT_MS: "3000", ...opts.env } });
-  const { user, token } = makeUser(t.db, t.clock.now(), opts.user);
+export async function chatApp(fakes: FakeProviders, opts: { env?: TestEnv; user?: Partial<NewUser> } = {}) {
+  const t = await createTestApp({ env: { ...fakes.env, AI_TIMEOUT_MS: "3000", ...opts.env } });
+  const { user, token } = await makeUser(t.db, t.clock.now(), opts.user);
   return { ...t, user, token };
 }
 
-export type ChatApp = ReturnType<typeof chatApp>;
+export type ChatApp = Awaited<ReturnType<typeof chatApp>>;
 
 /** A question that goes straight to final processing; returns the conversation id. */
 export async function askReady(t: ChatApp, message = "Quelle est la capitale de la France ?"): Promise<number> {

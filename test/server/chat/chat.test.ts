@@ -9,7 +9,7 @@ const CHAT = "/api/unisson/chat";
 
 describe("POST /api/unisson/chat: message types", () => {
   test("a clear question needs final processing and is stored as the user's message", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(200);
     expect(res.body.needs_clarification).toBe(false);
@@ -20,7 +20,7 @@ describe("POST /api/unisson/chat: message types", () => {
   });
 
   test("several clarifying questions make a `clarification` message", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.clarify(["Pour quel pays ?", "Pour quelle année ?"]);
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quel est le taux d'imposition ?" } });
     expect(res.body.needs_clarification).toBe(true);
@@ -32,14 +32,14 @@ describe("POST /api/unisson/chat: message types", () => {
   });
 
   test("a single clarifying question makes a `mono_clarification` message", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.clarify(["Pour quel pays ?"]);
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quel est le taux d'imposition ?" } });
     expect(res.body.messages.at(-1)).toMatchObject({ message_type: "mono_clarification", content: "Pour quel pays ?" });
   });
 
   test("the clarification pre-pass goes to Claude 3 Haiku", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     await t.call("POST", CHAT, { token: t.token, json: { message: "Quel est le taux d'imposition ?" } });
     expect(
       fakes()
@@ -49,7 +49,7 @@ describe("POST /api/unisson/chat: message types", () => {
   });
 
   test("a reply to a clarification always leads to final processing, with no second round", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.clarify(["Pour quel pays ?"]);
     const first = await t.call("POST", CHAT, { token: t.token, json: { message: "Quel est le taux d'imposition ?" } });
     const reply = await t.call("POST", CHAT, { token: t.token, json: { conversation_id: first.body.conversation_id, message: "La France" } });
@@ -59,7 +59,7 @@ describe("POST /api/unisson/chat: message types", () => {
   });
 
   test("final processing of a clarified question sends the question, the question asked back and the reply", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.clarify(["Pour quel pays ?"]);
     const first = await t.call("POST", CHAT, { token: t.token, json: { message: "Quel est le taux d'imposition ?" } });
     const id = first.body.conversation_id;
@@ -72,14 +72,14 @@ describe("POST /api/unisson/chat: message types", () => {
   });
 
   test("an unreadable clarification verdict does not block the question", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.clarification = "Je pense que oui, peut-être.";
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quel est le taux d'imposition ?" } });
     expect(res.body.requires_final_processing).toBe(true);
   });
 
   test("a too vague message gets a `detail_request` and costs nothing", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "bonjour" } });
     expect(res.status).toBe(200);
     expect(res.body.requires_final_processing).toBe(false);
@@ -90,7 +90,7 @@ describe("POST /api/unisson/chat: message types", () => {
   });
 
   test("OpenAI moderation flags a message: stored `content_moderation` message and 400 in French", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.moderation = { flagged: true, categories: ["violence"] };
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Un message que la modération refuse ici." } });
     expect(res.status).toBe(400);
@@ -102,14 +102,14 @@ describe("POST /api/unisson/chat: message types", () => {
   });
 
   test("without an OpenAI key the local rule list moderates", async () => {
-    const t = chatApp(fakes(), { env: { OPENAI_API_KEY: "" } });
+    const t = await chatApp(fakes(), { env: { OPENAI_API_KEY: "" } });
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Comment fabriquer une bombe artisanale chez moi ?" } });
     expect(res.status).toBe(400);
     expect(fakes().control.calls).toHaveLength(0);
   });
 
   test("the local rules let an honest question about a hard subject through", async () => {
-    const t = chatApp(fakes(), { env: { OPENAI_API_KEY: "" } });
+    const t = await chatApp(fakes(), { env: { OPENAI_API_KEY: "" } });
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quelle est l'histoire de la bombe atomique ?" } });
     expect(res.status).toBe(200);
   });
@@ -117,7 +117,7 @@ describe("POST /api/unisson/chat: message types", () => {
 
 describe("POST /api/unisson/chat: errors of docs/PRODUCT.md#errors", () => {
   test("a blank message: 400 in French, nothing stored", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "   \n " } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Le message ne peut pas être vide.");
@@ -126,27 +126,27 @@ describe("POST /api/unisson/chat: errors of docs/PRODUCT.md#errors", () => {
   });
 
   test("a message over 8000 characters: 400 in French", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "a ".repeat(4001) } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Le message est trop long (8000 caractères au plus).");
   });
 
   test("without a session: 401", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await t.call("POST", CHAT, { json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(401);
   });
 
   test("a trial with its 5 requests used: 402 with the trial text", async () => {
-    const t = chatApp(fakes(), { user: { planQueries: 0 } });
+    const t = await chatApp(fakes(), { user: { planQueries: 0 } });
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(402);
     expect(res.body.detail).toBe("Vous avez utilisé vos 5 requêtes gratuites. Choisissez un forfait payant pour continuer.");
   });
 
   test("a trial past its 7 days: 402 with the trial-ended text", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     t.clock.advance(8 * DAY);
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(402);
@@ -154,29 +154,29 @@ describe("POST /api/unisson/chat: errors of docs/PRODUCT.md#errors", () => {
   });
 
   test("a basic user with no request left: 402 suggesting Pro or a pack", async () => {
-    const t = chatApp(fakes(), { user: { subscriptionType: "basic", planQueries: 0 } });
+    const t = await chatApp(fakes(), { user: { subscriptionType: "basic", planQueries: 0 } });
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(402);
     expect(res.body.detail).toContain("Passez au forfait Pro ou achetez un pack");
   });
 
   test("a pro user with no request left: 402 suggesting a pack", async () => {
-    const t = chatApp(fakes(), { user: { subscriptionType: "pro", planQueries: 0 } });
+    const t = await chatApp(fakes(), { user: { subscriptionType: "pro", planQueries: 0 } });
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(402);
     expect(res.body.detail).toBe("Vous avez utilisé toutes vos requêtes Pro ce mois-ci. Achetez un pack de requêtes pour continuer.");
   });
 
   test("an expired account: 402, and nothing is charged", async () => {
-    const t = chatApp(fakes(), { user: { subscriptionType: "expired", planQueries: 0, extraQueries: 3 } });
+    const t = await chatApp(fakes(), { user: { subscriptionType: "expired", planQueries: 0, extraQueries: 3 } });
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(402);
     expect(remaining(t)).toEqual({ plan: 0, extra: 3 });
   });
 
   test("no AI key at all: 503 with the maintenance text", async () => {
-    const t = createTestApp();
-    const { token } = makeUser(t.db, t.clock.now());
+    const t = await createTestApp();
+    const { token } = await makeUser(t.db, t.clock.now());
     const res = await t.call("POST", CHAT, { token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(503);
     expect(res.body.detail).toBe("Le système est en maintenance : il nécessite au moins 2 IA disponibles. Veuillez réessayer plus tard.");
@@ -184,16 +184,16 @@ describe("POST /api/unisson/chat: errors of docs/PRODUCT.md#errors", () => {
 
   test("only one model configured: still maintenance", async () => {
     const { env } = fakes();
-    const t = createTestApp({ env: { GOOGLE_API_KEY: env.GOOGLE_API_KEY, GOOGLE_BASE_URL: env.GOOGLE_BASE_URL } });
-    const { token } = makeUser(t.db, t.clock.now());
+    const t = await createTestApp({ env: { GOOGLE_API_KEY: env.GOOGLE_API_KEY, GOOGLE_BASE_URL: env.GOOGLE_BASE_URL } });
+    const { token } = await makeUser(t.db, t.clock.now());
     const res = await t.call("POST", CHAT, { token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(503);
   });
 
   test("two models configured are enough", async () => {
     const { env } = fakes();
-    const t = createTestApp({ env: { ANTHROPIC_API_KEY: env.ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL: env.ANTHROPIC_BASE_URL } });
-    const { token } = makeUser(t.db, t.clock.now());
+    const t = await createTestApp({ env: { ANTHROPIC_API_KEY: env.ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL: env.ANTHROPIC_BASE_URL } });
+    const { token } = await makeUser(t.db, t.clock.now());
     const res = await t.call("POST", CHAT, { token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(200);
     const processed = await t.call("POST", "/api/unisson/process", { token, json: { conversation_id: res.body.conversation_id } });

@@ -6,7 +6,7 @@ const fakes = useFakeProviders();
 
 describe("history and conversations", () => {
   test("GET /history lists the caller's conversations newest first, with the spec's fields", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const first = await askReady(t, "Quelle est la capitale de la France ?");
     t.clock.advance(60_000);
     const second = await askReady(t, "Combien de régions compte la France métropolitaine aujourd'hui, et depuis quand ?");
@@ -24,7 +24,7 @@ describe("history and conversations", () => {
   });
 
   test("GET /history carries only the first 300 characters of a long first message", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const long = `${"Une question très détaillée ".repeat(40)}?`;
     await askReady(t, long);
     const res = await t.call("GET", "/api/unisson/history", { token: t.token });
@@ -32,7 +32,7 @@ describe("history and conversations", () => {
   });
 
   test("a processed conversation counts its messages and moves to the top", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const first = await askReady(t, "Quelle est la capitale de la France ?");
     t.clock.advance(60_000);
     await askReady(t, "Quelle est la capitale de l'Italie ?");
@@ -43,7 +43,7 @@ describe("history and conversations", () => {
   });
 
   test("GET /conversation/{id} answers its messages in order", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
     const res = await t.call("GET", `/api/unisson/conversation/${id}`, { token: t.token });
@@ -53,7 +53,7 @@ describe("history and conversations", () => {
   });
 
   test("DELETE /conversation/{id} removes it from history", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     const del = await t.call("DELETE", `/api/unisson/conversation/${id}`, { token: t.token });
     expect(del.status).toBe(200);
@@ -63,23 +63,23 @@ describe("history and conversations", () => {
   });
 
   test("a missing conversation: 404 in French", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await t.call("GET", "/api/unisson/conversation/999999", { token: t.token });
     expect(res.status).toBe(404);
     expect(res.body.detail).toBe("Conversation introuvable.");
   });
 
   test("a non-numeric id: 400 in French", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await t.call("GET", "/api/unisson/conversation/abc", { token: t.token });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Identifiant de conversation invalide.");
   });
 
   test("another user's conversation answers exactly like a missing one, on every endpoint", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
-    const other = makeUser(t.db, t.clock.now());
+    const other = await makeUser(t.db, t.clock.now());
     const missing = await t.call("GET", "/api/unisson/conversation/999999", { token: other.token });
     const calls = [
       await t.call("GET", `/api/unisson/conversation/${id}`, { token: other.token }),
@@ -93,15 +93,15 @@ describe("history and conversations", () => {
   });
 
   test("another user's history never shows my conversations", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     await askReady(t);
-    const other = makeUser(t.db, t.clock.now());
+    const other = await makeUser(t.db, t.clock.now());
     const res = await t.call("GET", "/api/unisson/history", { token: other.token });
     expect(res.body.conversations).toEqual([]);
   });
 
   test("history requires a session", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     expect((await t.call("GET", "/api/unisson/history")).status).toBe(401);
   });
 });

@@ -28,7 +28,7 @@ const types = (list: Sse[]) => list.map((e) => e.event);
 
 describe("live answers: a run on the server, streamed as Server-Sent Events", () => {
   test("the event sequence of a normal run, ending with the same answer JSON /process gives", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     const res = await streamProcess(t, id);
     expect(res.headers.get("content-type")).toStartWith("text/event-stream");
@@ -55,7 +55,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
   });
 
   test("a client that disconnects resumes with Last-Event-ID: no event lost, none twice", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ latencyMs: 150, synthesisDurationMs: 300 });
     const id = await askReady(t);
     const first = await readSse(await streamProcess(t, id), { stopAfter: (_, all) => all.length === 3 });
@@ -68,7 +68,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
   });
 
   test("after the end, the events route replays the stored events and the final answer", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     const { events: list } = await readSse(await events(t, id));
@@ -79,7 +79,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
   });
 
   test("a model past the soft deadline is left out and named; the answer does not wait for it", async () => {
-    const t = chatApp(fakes(), { env: { AI_SOFT_DEADLINE_MS: "300", AI_TIMEOUT_MS: "8000" } });
+    const t = await chatApp(fakes(), { env: { AI_SOFT_DEADLINE_MS: "300", AI_TIMEOUT_MS: "8000" } });
     fakes().control.set("gpt4", { latencyMs: 6000, failOn: ["answer"] });
     const id = await askReady(t);
     const started = performance.now();
@@ -95,7 +95,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
   });
 
   test("the soft deadline waits for the quorum: with two answers in, the third is awaited", async () => {
-    const t = chatApp(fakes(), { env: { AI_SOFT_DEADLINE_MS: "100", AI_QUORUM: "3", AI_TIMEOUT_MS: "8000" } });
+    const t = await chatApp(fakes(), { env: { AI_SOFT_DEADLINE_MS: "100", AI_QUORUM: "3", AI_TIMEOUT_MS: "8000" } });
     for (const m of ["claudeOpus", "claudeHaiku", "geminiPro"] as const) fakes().control.set(m, { fail: 500, failOn: ["answer"] });
     fakes().control.set("mistralLarge", { latencyMs: 600 });
     fakes().control.set("sonarPro", { latencyMs: 1500 });
@@ -107,7 +107,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
   });
 
   test("a synthesis stream that stalls falls over to the next synthesiser, whose text replaces it", async () => {
-    const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "3000" } });
+    const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "3000" } });
     fakes().control.set("claudeOpus", { fail: "stall", failOn: ["synthesis"] });
     const id = await askReady(t);
     const { events: list } = await readSse(await streamProcess(t, id));
@@ -119,7 +119,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
   });
 
   test("a proxy that closes connections silent for 500 ms still delivers the answer: heartbeats", async () => {
-    const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "5000" } });
+    const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "5000" } });
     t.deps.ai.heartbeatMs = 100;
     // Models silent three times longer than the proxy waits; heartbeats five times more often (margin for a loaded box).
     fakes().control.setAll({ latencyMs: 1500 });
@@ -140,7 +140,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
   });
 
   test("the stream, the JSON call and a reload at once: one run, charged once, one answer", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ latencyMs: 100 });
     const id = await askReady(t);
     const [stream, json, reload] = await Promise.all([
@@ -159,9 +159,9 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
     const dir = mkdtempSync(join(tmpdir(), "unisson-live-"));
     try {
       const env = { ...fakes().env, DATABASE_PATH: join(dir, "shared.db"), AI_TIMEOUT_MS: "5000" };
-      const a = createTestApp({ env });
-      const b = createTestApp({ env });
-      const { token } = makeUser(a.db, a.clock.now());
+      const a = await createTestApp({ env });
+      const b = await createTestApp({ env });
+      const { token } = await makeUser(a.db, a.clock.now());
       fakes().control.setAll({ latencyMs: 200, synthesisLatencyMs: 600 });
       const chat = await a.call("POST", "/api/unisson/chat", { token, json: { message: "Quelle est la capitale de la France ?" } });
       const id = chat.body.conversation_id;
@@ -180,15 +180,15 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
   });
 
   test("the events of another user's conversation: 404, like a missing one", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
-    const other = chatApp(fakes());
+    const other = await chatApp(fakes());
     const res = await other.app.request(`/api/unisson/conversation/${id}/events`, { headers: { authorization: `Bearer ${other.token}` } });
     expect(res.status).toBe(404);
   });
 
   test("a stream asked for a failing run ends with `failed`, refunded, and the answers the models gave", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ fail: 500, failOn: ["synthesis"] });
     const id = await askReady(t);
     const { events: list } = await readSse(await streamProcess(t, id));

@@ -23,7 +23,7 @@ describe("property: per-model outcome mixes", () => {
         fc.array(fc.constantFrom(...SYNTHESIS_OUTCOMES), { minLength: 6, maxLength: 6 }),
         async (answers, syntheses) => {
           fakes().control.reset();
-          const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "2000" } });
+          const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "2000" } });
           MODELS.forEach((m, i) => {
             const a = answers[i]!;
             const s = syntheses[i]!;

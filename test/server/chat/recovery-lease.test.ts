@@ -7,7 +7,7 @@ import { askReady, chatApp, remaining, useFakeProviders } from "./chat.helpers.t
 const fakes = useFakeProviders();
 
 /** A charged run still "running", created at `at`. */
-function runningRun(t: ReturnType<typeof chatApp>, conversationId: number, at: number) {
+function runningRun(t: Awaited<ReturnType<typeof chatApp>>, conversationId: number, at: number) {
   const turn = t.db.$client.query("SELECT max(id) AS id FROM messages WHERE conversation_id = ? AND sender = 'user'").get(conversationId) as { id: number };
   t.db.$client.run("UPDATE users SET plan_queries = plan_queries - 1 WHERE id = ?", [t.user.id]);
   t.db.$client.run(
@@ -18,16 +18,16 @@ function runningRun(t: ReturnType<typeof chatApp>, conversationId: number, at: n
 
 describe("recovery and the server lease", () => {
   test("runs started after this server took the lease are its own: left alone", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
-    t.deps.lease = acquireLease(t.db, t.clock.now(), null);
+    t.deps.lease = await acquireLease(t.db, t.clock.now(), null);
     runningRun(t, id, t.clock.now().getTime() + 1);
-    expect(recoverInterruptedRuns(t.deps)).toBe(0);
+    expect(await recoverInterruptedRuns(t.deps)).toBe(0);
     expect(remaining(t).plan).toBe(4);
   });
 
   test("runs of another live server on the database are not touched", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     runningRun(t, id, 0);
     const now = t.clock.now().getTime();
@@ -36,16 +36,16 @@ describe("recovery and the server lease", () => {
       "INSERT INTO server_lease (id, holder, hostname, pid, url, acquired_at, heartbeat_at, expires_at) VALUES (1, 'autre', ?, ?, NULL, ?, ?, ?)",
       [hostname(), process.ppid, now, now, now + 60_000],
     );
-    expect(recoverInterruptedRuns(t.deps)).toBe(0);
+    expect(await recoverInterruptedRuns(t.deps)).toBe(0);
     expect(remaining(t).plan).toBe(4);
   });
 
   test("runs from before this server's lease (a previous holder that died) are refunded", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     runningRun(t, id, 0);
-    t.deps.lease = acquireLease(t.db, t.clock.now(), null);
-    expect(recoverInterruptedRuns(t.deps)).toBe(1);
+    t.deps.lease = await acquireLease(t.db, t.clock.now(), null);
+    expect(await recoverInterruptedRuns(t.deps)).toBe(1);
     expect(remaining(t).plan).toBe(5);
   });
 });

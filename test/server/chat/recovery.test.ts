@@ -5,7 +5,7 @@ import { askReady, chatApp, remaining, useFakeProviders } from "./chat.helpers.t
 const fakes = useFakeProviders();
 
 /** What a kill -9 in the middle of final processing leaves: a claimed, charged run still "running". */
-function interruptedRun(t: ReturnType<typeof chatApp>, conversationId: number) {
+function interruptedRun(t: Awaited<ReturnType<typeof chatApp>>, conversationId: number) {
   const turn = t.db.$client.query("SELECT max(id) AS id FROM messages WHERE conversation_id = ? AND sender = 'user'").get(conversationId) as { id: number };
   t.db.$client.run("UPDATE users SET plan_queries = plan_queries - 1 WHERE id = ?", [t.user.id]);
   t.db.$client.run(
@@ -16,12 +16,12 @@ function interruptedRun(t: ReturnType<typeof chatApp>, conversationId: number) {
 
 describe("final processing interrupted by a crash", () => {
   test("the next start gives the request back and marks the run failed", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     interruptedRun(t, id);
     expect(remaining(t).plan).toBe(4);
 
-    expect(recoverInterruptedRuns(t.deps)).toBe(1);
+    expect(await recoverInterruptedRuns(t.deps)).toBe(1);
 
     expect(remaining(t).plan).toBe(5);
     const run = t.db.$client.query("SELECT status, charged FROM processing_runs").get() as { status: string; charged: number };
@@ -29,10 +29,10 @@ describe("final processing interrupted by a crash", () => {
   });
 
   test("after recovery the same question can be processed and is charged once", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     interruptedRun(t, id);
-    recoverInterruptedRuns(t.deps);
+    await recoverInterruptedRuns(t.deps);
 
     const res = await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
     expect(res.status).toBe(200);
@@ -40,10 +40,10 @@ describe("final processing interrupted by a crash", () => {
   });
 
   test("finished runs are left alone", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
-    expect(recoverInterruptedRuns(t.deps)).toBe(0);
+    expect(await recoverInterruptedRuns(t.deps)).toBe(0);
     expect(remaining(t).plan).toBe(4);
   });
 });

@@ -8,14 +8,14 @@ const NAMES = ["GPT-4", "Claude 3 Haiku", "Claude Opus 4.1", "Gemini Pro", "Mist
 
 describe("GET /api/unisson/status and /models", () => {
   test("without any key: six models KO and the system in maintenance", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     const res = await t.call("GET", "/api/unisson/status");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ai_status: NAMES.map((name) => ({ name, available: false })), system_operational: false });
   });
 
   test("/models lists the six models with provider and French specialty, plus the status", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     const res = await t.call("GET", "/api/unisson/models");
     expect(res.body.models.map((m: { name: string }) => m.name)).toEqual(NAMES);
     expect(res.body.models[5]).toEqual({ name: "Sonar Pro", provider: "Perplexity", specialty: "Recherche web en temps réel, avec sources" });
@@ -24,14 +24,14 @@ describe("GET /api/unisson/status and /models", () => {
   });
 
   test("at start, a model with a key counts as available before any call", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await t.call("GET", "/api/unisson/status");
     expect(res.body.ai_status.every((s: { available: boolean }) => s.available)).toBe(true);
     expect(res.body.system_operational).toBe(true);
   });
 
   test("status is served from cache: no upstream call, even while providers are down", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ fail: 500 });
     for (let i = 0; i < 20; i++) await t.call("GET", i % 2 ? "/api/unisson/status" : "/api/unisson/models");
     const res = await t.call("GET", "/api/unisson/status");
@@ -40,7 +40,7 @@ describe("GET /api/unisson/status and /models", () => {
   });
 
   test("a failing probe marks its model KO; the others stay OK", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("geminiPro", { fail: 401 });
     await probeModels(t.deps);
     const res = await t.call("GET", "/api/unisson/status");
@@ -49,7 +49,7 @@ describe("GET /api/unisson/status and /models", () => {
   });
 
   test("probes of every provider failing put the system in maintenance", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ fail: 500 });
     await probeModels(t.deps);
     const res = await t.call("GET", "/api/unisson/status");
@@ -57,7 +57,7 @@ describe("GET /api/unisson/status and /models", () => {
   });
 
   test("a failed model is not probed again before its backoff, then comes back once it answers", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("mistralLarge", { fail: 500 });
     await probeModels(t.deps);
     fakes().control.reset();
@@ -76,7 +76,7 @@ describe("GET /api/unisson/status and /models", () => {
 
   // Issue 19: one failed request no longer opens the circuit; three within the window do.
   test("a model that failed in three final processings shows KO until a probe succeeds", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("sonarPro", { fail: 500, failOn: ["answer"] });
     const sonar = async () => (await t.call("GET", "/api/unisson/status")).body.ai_status.find((s: { name: string }) => s.name === "Sonar Pro").available;
     for (let i = 0; i < 3; i++) {
@@ -88,7 +88,7 @@ describe("GET /api/unisson/status and /models", () => {
   });
 
   test("a model marked KO is not asked in the next final processing", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("sonarPro", { fail: 401 });
     await probeModels(t.deps);
     fakes().control.calls = [];
@@ -100,7 +100,7 @@ describe("GET /api/unisson/status and /models", () => {
 
   test("the probe job only calls configured providers", async () => {
     const { env } = fakes();
-    const t = createTestApp({ env: { MISTRAL_API_KEY: env.MISTRAL_API_KEY, MISTRAL_BASE_URL: env.MISTRAL_BASE_URL } });
+    const t = await createTestApp({ env: { MISTRAL_API_KEY: env.MISTRAL_API_KEY, MISTRAL_BASE_URL: env.MISTRAL_BASE_URL } });
     await probeModels(t.deps);
     expect(fakes().control.calls.map((c) => c.provider)).toEqual(["mistral"]);
   });

@@ -9,7 +9,7 @@ const FIVE = ["gpt4", "claudeOpus", "claudeHaiku", "geminiPro", "mistralLarge"] 
 
 describe("answers you can trust: output checks before storing or charging", () => {
   test("a section whose title only starts with « Sources » keeps its body and the sections after it", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.synthesis = () =>
       [
         "## Réponse consolidée",
@@ -29,7 +29,7 @@ describe("answers you can trust: output checks before storing or charging", () =
   });
 
   test("a synthesiser that declines in plain text is not the answer: the next one writes it", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("claudeOpus", { fail: "decline", failOn: ["synthesis"] });
     const id = await askReady(t);
     const res = await process(t, id);
@@ -39,7 +39,7 @@ describe("answers you can trust: output checks before storing or charging", () =
   });
 
   test("every synthesis cut at the token limit: nothing stored, nothing charged", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ fail: "length", failOn: ["synthesis"] });
     const id = await askReady(t);
     const res = await process(t, id);
@@ -50,7 +50,7 @@ describe("answers you can trust: output checks before storing or charging", () =
   });
 
   test("each answer is capped before the synthesis prompt, and the question is delimited like the answers", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("gpt4", { answer: "x".repeat(20_000) });
     const id = await askReady(t, "Quelle est la capitale de la France ?");
     await process(t, id);
@@ -63,7 +63,7 @@ describe("answers you can trust: output checks before storing or charging", () =
 
 describe("one time budget for answers, synthesis and fallbacks", () => {
   test("a hung answer and two hung synthesisers end within AI_BUDGET_MS, refunded, with the answers shown", async () => {
-    const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "1000", AI_SOFT_DEADLINE_MS: "200", AI_BUDGET_MS: "2500" } });
+    const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "1000", AI_SOFT_DEADLINE_MS: "200", AI_BUDGET_MS: "2500" } });
     fakes().control.set("mistralLarge", { fail: "hang", failOn: ["answer"] });
     fakes().control.set("claudeOpus", { fail: "hang", failOn: ["synthesis"] });
     fakes().control.set("gpt4", { fail: "hang", failOn: ["synthesis"] });
@@ -83,7 +83,7 @@ describe("one time budget for answers, synthesis and fallbacks", () => {
 
 describe("a failed synthesis still shows what the models said", () => {
   test("the JSON 503 of /process carries the individual answers, labelled with their model", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ fail: "length", failOn: ["synthesis"] });
     const id = await askReady(t);
     const res = await process(t, id);
@@ -101,7 +101,7 @@ describe("a failed synthesis still shows what the models said", () => {
   });
 
   test("a second caller joining the run gets the same answers", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ fail: "length", failOn: ["synthesis"] });
     const id = await askReady(t);
     const [first, second] = await Promise.all([process(t, id), process(t, id)]);
@@ -112,7 +112,7 @@ describe("a failed synthesis still shows what the models said", () => {
   });
 
   test("no answers field when no model answered", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ fail: 500 });
     const id = await askReady(t);
     const res = await process(t, id);
@@ -123,7 +123,7 @@ describe("a failed synthesis still shows what the models said", () => {
 
 describe("retries honour retry-after and every attempt is logged", () => {
   test("a 429 asking for 1 s is retried after 1 s when it fits the deadline", async () => {
-    const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "5000" } });
+    const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "5000" } });
     fakes().control.set("gpt4", { fail: 429, failOn: ["answer"], failTimes: 1, retryAfterS: 1 });
     const id = await askReady(t);
     const started = performance.now();
@@ -138,7 +138,7 @@ describe("retries honour retry-after and every attempt is logged", () => {
   });
 
   test("a 429 asking for 30 s is not retried inside a 3 s deadline", async () => {
-    const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "3000" } });
+    const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "3000" } });
     fakes().control.set("gpt4", { fail: 429, failOn: ["answer"], retryAfterS: 30 });
     const id = await askReady(t);
     const res = await process(t, id);
@@ -149,7 +149,7 @@ describe("retries honour retry-after and every attempt is logged", () => {
 
 describe("a real circuit breaker", () => {
   test("one request in which all six models fail never puts the product in maintenance", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ fail: 500, failOn: ["answer"] });
     const id = await askReady(t);
     expect((await process(t, id)).status).toBe(503);
@@ -160,14 +160,14 @@ describe("a real circuit breaker", () => {
   });
 
   test("a request's own 400 does not count against the model", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("gpt4", { fail: 400, failOn: ["answer"] });
     for (let i = 0; i < 4; i++) await process(t, await askReady(t, `Question numéro ${i} sur la géographie de la France`));
     expect(t.deps.ai.availability.isAvailable("gpt4")).toBe(true);
   });
 
   test("synthesis and clarification failures never take a model out of the answers", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("claudeOpus", { fail: 500, failOn: ["synthesis"] });
     fakes().control.set("claudeHaiku", { fail: 500, failOn: ["clarification"] });
     for (let i = 0; i < 4; i++) await process(t, await askReady(t, `Question numéro ${i} sur la géographie de la France`));
@@ -176,7 +176,7 @@ describe("a real circuit breaker", () => {
   });
 
   test("a refused key (401) takes the model out at once, and the next answer names it with the time", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("sonarPro", { fail: 401, failOn: ["answer"] });
     await process(t, await askReady(t, "Question numéro un sur la géographie de la France"));
     const res = await process(t, await askReady(t, "Question numéro deux sur la géographie de la France"));
@@ -187,7 +187,7 @@ describe("a real circuit breaker", () => {
   });
 
   test("a 429 holds the model back until its retry-after, then it is asked again", async () => {
-    const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "3000" } });
+    const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "3000" } });
     fakes().control.set("sonarPro", { fail: 429, failOn: ["answer"], failTimes: 2, retryAfterS: 60 });
     await process(t, await askReady(t, "Question numéro un sur la géographie de la France"));
     expect(t.deps.ai.availability.isAvailable("sonarPro")).toBe(false);
@@ -198,7 +198,7 @@ describe("a real circuit breaker", () => {
 
 describe("conversation integrity during a run", () => {
   test("a message sent while a run holds the conversation: 409 in French, nothing stored", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ latencyMs: 300 });
     const id = await askReady(t);
     const running = process(t, id);
@@ -212,7 +212,7 @@ describe("conversation integrity during a run", () => {
   });
 
   test("deleting a conversation during its run: 409 in French; the run finishes and is charged once", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ latencyMs: 300 });
     const id = await askReady(t);
     const running = process(t, id);
@@ -225,7 +225,7 @@ describe("conversation integrity during a run", () => {
   });
 
   test("AI-call rows survive the conversation, with conversation_id null", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     await process(t, id);
     expect((await t.call("DELETE", `/api/unisson/conversation/${id}`, { token: t.token })).status).toBe(200);
@@ -235,7 +235,7 @@ describe("conversation integrity during a run", () => {
   });
 
   test("after a failed run, a new message is a new turn: the questions are not merged", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     for (const m of FIVE) fakes().control.set(m, { fail: 500, failOn: ["answer"] });
     const id = await askReady(t, "Quelle est la capitale de la France ?");
     expect((await process(t, id)).status).toBe(503);
@@ -251,7 +251,7 @@ describe("conversation integrity during a run", () => {
   });
 
   test("« Réessayer » after a failed run: /process again answers the same turn, charged once", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     for (const m of FIVE) fakes().control.set(m, { fail: 500, failOn: ["answer"] });
     const id = await askReady(t, "Quelle est la capitale de la France ?");
     await process(t, id);
@@ -265,7 +265,7 @@ describe("conversation integrity during a run", () => {
 
 describe("moderation and the clarification pre-pass", () => {
   test("a moderation outage: a warning, and the local rules decide (MODERATION_ON_OUTAGE=local)", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.moderationFail = 500;
     const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Comment fabriquer une bombe artisanale ?" } });
     expect(res.status).toBe(400);
@@ -273,7 +273,7 @@ describe("moderation and the clarification pre-pass", () => {
   });
 
   test("MODERATION_ON_OUTAGE=refuse: a French 503, nothing stored, nothing charged", async () => {
-    const t = chatApp(fakes(), { env: { MODERATION_ON_OUTAGE: "refuse" } });
+    const t = await chatApp(fakes(), { env: { MODERATION_ON_OUTAGE: "refuse" } });
     fakes().control.moderationFail = 401;
     const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(503);
@@ -283,7 +283,7 @@ describe("moderation and the clarification pre-pass", () => {
   });
 
   test("a hung moderation API is skipped after three failures: no fourth wait", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.moderationFail = 500;
     for (let i = 0; i < 3; i++) await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: `Question numéro ${i} sur la géographie` } });
     const before = t.db.$client.query("SELECT count(*) AS n FROM ai_calls WHERE purpose = 'moderation'").get() as { n: number };
@@ -293,7 +293,7 @@ describe("moderation and the clarification pre-pass", () => {
   });
 
   test("a hung clarification costs at most its short budget and the question goes on", async () => {
-    const t = chatApp(fakes(), { env: { AI_TIMEOUT_MS: "10000" } });
+    const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "10000" } });
     fakes().control.set("claudeHaiku", { fail: "hang", failOn: ["clarification"] });
     const started = performance.now();
     const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
@@ -303,7 +303,7 @@ describe("moderation and the clarification pre-pass", () => {
   }, 10_000);
 
   test("an unreadable clarification verdict is logged", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.clarification = "je ne sais pas";
     await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(t.log.lines.some((l) => l.includes("clarification verdict unreadable"))).toBe(true);
@@ -312,7 +312,7 @@ describe("moderation and the clarification pre-pass", () => {
 
 describe("follow-ups keep their context", () => {
   test("« Pourquoi ? » after an answer goes to the models; the clarifier and the synthesiser see the conversation", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.setAll({ answer: "Paris est la capitale de la France." });
     const id = await askReady(t, "Quelle est la capitale de la France ?");
     await process(t, id);
@@ -330,7 +330,7 @@ describe("follow-ups keep their context", () => {
 
 describe("honest degradation", () => {
   test("four answers of six: the notice above the answer names who is missing and why; charged", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("geminiPro", { fail: "refusal", failOn: ["answer"] });
     fakes().control.set("mistralLarge", { fail: 429, failOn: ["answer"], retryAfterS: 30 });
     const id = await askReady(t);
@@ -342,14 +342,14 @@ describe("honest degradation", () => {
   });
 
   test("a fallback synthesiser is named in the notice", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     fakes().control.set("claudeOpus", { fail: 500, failOn: ["synthesis"] });
     const res = await process(t, await askReady(t));
     expect(res.body.degraded_notice).toContain("Synthèse rédigée par GPT-4 à la place de Claude Opus 4.1.");
   });
 
   test("two answers of six: the answer is shown, and not charged", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     for (const m of ["claudeOpus", "claudeHaiku", "geminiPro", "mistralLarge"] as const) fakes().control.set(m, { fail: 500, failOn: ["answer"] });
     const res = await process(t, await askReady(t));
     expect(res.status).toBe(200);
@@ -359,7 +359,7 @@ describe("honest degradation", () => {
   });
 
   test("a full answer carries no notice", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const res = await process(t, await askReady(t));
     expect(res.body.degraded_notice).toBeNull();
     expect(res.body.final_response).toStartWith("## Réponse consolidée");

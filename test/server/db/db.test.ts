@@ -27,10 +27,10 @@ describe("database", () => {
     db.$client.close();
   });
 
-  test("migrations create every table once and a second run applies nothing", () => {
+  test("migrations create every table once and a second run applies nothing", async () => {
     const db = openDb(tempDbPath());
-    expect(runMigrations(db)).toBeGreaterThan(0);
-    expect(runMigrations(db)).toBe(0);
+    expect(await runMigrations(db)).toBeGreaterThan(0);
+    expect(await runMigrations(db)).toBe(0);
     const tables = (db.$client.query("SELECT name FROM sqlite_master WHERE type='table'").all() as { name: string }[]).map((r) => r.name);
     for (const t of [
       "users",
@@ -58,9 +58,9 @@ describe("database", () => {
     db.$client.close();
   });
 
-  test("foreign keys are enforced", () => {
+  test("foreign keys are enforced", async () => {
     const db = openDb(":memory:");
-    runMigrations(db);
+    await runMigrations(db);
     expect(() => db.$client.run("INSERT INTO sessions (user_id, token_hash, created_at, expires_at, last_seen_at) VALUES (999, 'x', 0, 0, 0)")).toThrow(
       /FOREIGN KEY/,
     );
@@ -69,7 +69,7 @@ describe("database", () => {
   test("two connections write to one file without SQLITE_BUSY", async () => {
     const path = tempDbPath();
     const a = openDb(path);
-    runMigrations(a);
+    await runMigrations(a);
     const b = openDb(path);
     const write = (db: ReturnType<typeof openDb>, i: number) =>
       db.$client.run("INSERT INTO stripe_events (id, type, received_at) VALUES (?, 'x', 0)", [`evt_${i}`]);

@@ -16,7 +16,7 @@ async function answered(t: ChatApp): Promise<number> {
 
 describe("conversation export", () => {
   test("JSON: questions, answers, the models consulted and the sources, as a download", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await answered(t);
     const res = await t.call("GET", `/api/unisson/conversation/${id}/export?format=json`, { token: t.token });
     expect(res.status).toBe(200);
@@ -35,7 +35,7 @@ describe("conversation export", () => {
   });
 
   test("Markdown (the default): a heading per question and answer, and the models consulted", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await answered(t);
     const res = await t.call("GET", `/api/unisson/conversation/${id}/export`, { token: t.token });
     expect(res.status).toBe(200);
@@ -50,16 +50,16 @@ describe("conversation export", () => {
   });
 
   test("another user's conversation: 404 like a missing one", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await answered(t);
-    const other = makeUser(t.db, t.clock.now());
+    const other = await makeUser(t.db, t.clock.now());
     const res = await t.call("GET", `/api/unisson/conversation/${id}/export?format=md`, { token: other.token });
     expect(res.status).toBe(404);
     expect(res.body.detail).toBe("Conversation introuvable.");
   });
 
   test("an unknown format: 400 in French", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await answered(t);
     const res = await t.call("GET", `/api/unisson/conversation/${id}/export?format=pdf`, { token: t.token });
     expect(res.status).toBe(400);
@@ -67,7 +67,7 @@ describe("conversation export", () => {
   });
 
   test("requires a session", async () => {
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     expect((await t.call("GET", "/api/unisson/conversation/1/export")).status).toBe(401);
   });
 });

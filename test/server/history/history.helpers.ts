@@ -1,24 +1,24 @@
 import { appendMessages, insertConversation } from "../../../src/chat/chat.queries.ts";
-import { immediate } from "../../../src/db/client.ts";
+import { transaction } from "../../../src/db/transaction.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 
 /** An app with a signed-in user and no providers: history reads need none. */
-export function historyApp() {
-  const t = createTestApp();
-  const { user, token } = makeUser(t.db, t.clock.now());
+export async function historyApp() {
+  const t = await createTestApp();
+  const { user, token } = await makeUser(t.db, t.clock.now());
   return { ...t, user, token };
 }
 
-export type HistoryApp = ReturnType<typeof historyApp>;
+export type HistoryApp = Awaited<ReturnType<typeof historyApp>>;
 
 /** A conversation written the way the chat writes it (same queries, so the search index follows). */
-export function seedConversation(t: HistoryApp, question: string, answer?: string, userId = t.user.id): number {
+export async function seedConversation(t: HistoryApp, question: string, answer?: string, userId = t.user.id): Promise<number> {
   const now = t.clock.now();
-  return immediate(t.db, () => {
-    const c = insertConversation(t.db, userId, question.slice(0, 50), now);
-    appendMessages(t.db, c.id, [{ sender: "user", messageType: null, content: question }], now);
-    if (answer) appendMessages(t.db, c.id, [{ sender: "assistant", messageType: "final_response", content: answer }], now);
+  return await transaction(t.db, async (tx) => {
+    const c = await insertConversation(tx, userId, question.slice(0, 50), now);
+    await appendMessages(tx, c.id, [{ sender: "user", messageType: null, content: question }], now);
+    if (answer) await appendMessages(tx, c.id, [{ sender: "assistant", messageType: "final_response", content: answer }], now);
     return c.id;
   });
 }

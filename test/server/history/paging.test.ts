@@ -3,19 +3,19 @@ import { appendMessages } from "../../../src/chat/chat.queries.ts";
 import { historyApp, historyIds, seedConversation } from "./history.helpers.ts";
 
 /** n conversations, three to a millisecond so ties on updated_at are the rule, not the exception. */
-function seedMany(t: ReturnType<typeof historyApp>, n: number): number[] {
+async function seedMany(t: Awaited<ReturnType<typeof historyApp>>, n: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     if (i % 3 === 0) t.clock.advance(1000);
-    ids.push(seedConversation(t, `Question numéro ${i}`));
+    ids.push(await seedConversation(t, `Question numéro ${i}`));
   }
   return ids;
 }
 
 describe("history pages", () => {
   test("no parameters: the newest 50 and a cursor to the next page", async () => {
-    const t = historyApp();
-    const ids = seedMany(t, 60);
+    const t = await historyApp();
+    const ids = await seedMany(t, 60);
     const page = await historyIds(t);
     expect(page.status).toBe(200);
     expect(page.ids).toEqual(ids.slice().reverse().slice(0, 50));
@@ -23,8 +23,8 @@ describe("history pages", () => {
   });
 
   test("limit and cursor walk the whole history once, and the last page has no cursor", async () => {
-    const t = historyApp();
-    const ids = seedMany(t, 45);
+    const t = await historyApp();
+    const ids = await seedMany(t, 45);
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
@@ -36,14 +36,14 @@ describe("history pages", () => {
   });
 
   test("a history that changes while it is read: no overlap and no gap", async () => {
-    const t = historyApp();
-    const ids = seedMany(t, 120);
+    const t = await historyApp();
+    const ids = await seedMany(t, 120);
     const first = await historyIds(t, "?limit=50");
     // Meanwhile: a new conversation, an old one answered (it moves to the top), one deleted.
     t.clock.advance(1000);
-    const added = seedConversation(t, "Une question arrivée pendant la lecture");
+    const added = await seedConversation(t, "Une question arrivée pendant la lecture");
     const moved = ids[10]!; // on a later page
-    appendMessages(t.db, moved, [{ sender: "assistant", messageType: "final_response", content: "Réponse" }], t.clock.now());
+    await appendMessages(t.db, moved, [{ sender: "assistant", messageType: "final_response", content: "Réponse" }], t.clock.now());
     const deleted = ids[20]!;
     await t.call("DELETE", `/api/unisson/conversation/${deleted}`, { token: t.token });
     const second = await historyIds(t, `?limit=50&cursor=${first.next}`);
@@ -60,7 +60,7 @@ describe("history pages", () => {
   });
 
   test("limit above 200, zero or not a number: 400 in French", async () => {
-    const t = historyApp();
+    const t = await historyApp();
     for (const q of ["?limit=201", "?limit=0", "?limit=abc"]) {
       const res = await historyIds(t, q);
       expect(res.status).toBe(400);
@@ -69,14 +69,14 @@ describe("history pages", () => {
   });
 
   test("a malformed cursor: 400 in French", async () => {
-    const t = historyApp();
+    const t = await historyApp();
     const res = await historyIds(t, "?cursor=abc");
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe("Curseur de pagination invalide.");
   });
 
-  test("a page is one range of the (user_id, updated_at) index: no scan, no sort", () => {
-    const t = historyApp();
+  test("a page is one range of the (user_id, updated_at) index: no scan, no sort", async () => {
+    const t = await historyApp();
     const plan = t.db.$client
       .query(
         `EXPLAIN QUERY PLAN SELECT c.id FROM conversations c WHERE c.user_id = 1 AND (c.updated_at, c.id) < (5, 5)

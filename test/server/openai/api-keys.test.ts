@@ -4,15 +4,15 @@ import { makeUser } from "../../helpers/fixtures.ts";
 
 const KEYS = "/api/auth/api-keys";
 
-function app() {
-  const t = createTestApp();
-  const { user, token } = makeUser(t.db, t.clock.now());
+async function app() {
+  const t = await createTestApp();
+  const { user, token } = await makeUser(t.db, t.clock.now());
   return { ...t, user, token };
 }
 
 describe("personal API keys", () => {
   test("creating a key shows a uns_ secret once; only its hash is stored", async () => {
-    const t = app();
+    const t = await app();
     const res = await t.call("POST", KEYS, { token: t.token, json: { name: "Open WebUI" } });
     expect(res.status).toBe(201);
     expect(res.body.secret).toMatch(/^uns_[A-Za-z0-9_-]{43}$/);
@@ -24,7 +24,7 @@ describe("personal API keys", () => {
   });
 
   test("the list gives name, prefix, creation and last use, never the secret", async () => {
-    const t = app();
+    const t = await app();
     const created = await t.call("POST", KEYS, { token: t.token, json: { name: "Script" } });
     const list = await t.call("GET", KEYS, { token: t.token });
     expect(list.status).toBe(200);
@@ -35,7 +35,7 @@ describe("personal API keys", () => {
   });
 
   test("a use of the key is recorded as its last use", async () => {
-    const t = app();
+    const t = await app();
     const created = await t.call("POST", KEYS, { token: t.token, json: { name: "Script" } });
     expect((await t.call("GET", "/v1/models", { token: created.body.secret })).status).toBe(200);
     const list = await t.call("GET", KEYS, { token: t.token });
@@ -43,14 +43,14 @@ describe("personal API keys", () => {
   });
 
   test("a name is required, in French", async () => {
-    const t = app();
+    const t = await app();
     const res = await t.call("POST", KEYS, { token: t.token, json: { name: "  " } });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain("Donnez un nom à la clé");
   });
 
   test("at most 10 live keys per user; revoking one frees a place", async () => {
-    const t = app();
+    const t = await app();
     const ids: number[] = [];
     for (let i = 0; i < 10; i++) ids.push((await t.call("POST", KEYS, { token: t.token, json: { name: `k${i}` } })).body.id);
     const eleventh = await t.call("POST", KEYS, { token: t.token, json: { name: "trop" } });
@@ -61,7 +61,7 @@ describe("personal API keys", () => {
   });
 
   test("revoking a key closes /v1 to it at once and drops it from the list", async () => {
-    const t = app();
+    const t = await app();
     const created = await t.call("POST", KEYS, { token: t.token, json: { name: "Script" } });
     const del = await t.call("DELETE", `${KEYS}/${created.body.id}`, { token: t.token });
     expect(del.status).toBe(200);
@@ -72,8 +72,8 @@ describe("personal API keys", () => {
   });
 
   test("another user's key cannot be revoked and reads as missing", async () => {
-    const t = app();
-    const other = makeUser(t.db, t.clock.now());
+    const t = await app();
+    const other = await makeUser(t.db, t.clock.now());
     const created = await t.call("POST", KEYS, { token: other.token, json: { name: "À moi" } });
     const res = await t.call("DELETE", `${KEYS}/${created.body.id}`, { token: t.token });
     expect(res.status).toBe(404);
@@ -82,7 +82,7 @@ describe("personal API keys", () => {
   });
 
   test("a key opens no web route: session, keys, billing and admin answer 401", async () => {
-    const t = app();
+    const t = await app();
     t.db.$client.query("UPDATE users SET is_admin = 1 WHERE id = ?").run(t.user.id);
     const { secret } = (await t.call("POST", KEYS, { token: t.token, json: { name: "Script" } })).body;
     for (const [method, path] of [
@@ -99,16 +99,16 @@ describe("personal API keys", () => {
   });
 
   test("a web session token opens no /v1 route", async () => {
-    const t = app();
+    const t = await app();
     const res = await t.call("GET", "/v1/models", { token: t.token });
     expect(res.status).toBe(401);
     expect(res.body.error.message).toContain("Clé d'API invalide");
   });
 
   test("deleting the account revokes its keys", async () => {
-    const t = app();
+    const t = await app();
     const { secret } = (await t.call("POST", KEYS, { token: t.token, json: { name: "Script" } })).body;
-    const admin = makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const admin = await makeUser(t.db, t.clock.now(), { isAdmin: true });
     expect((await t.call("DELETE", `/api/admin/users/${t.user.id}`, { token: admin.token })).status).toBe(200);
     expect((await t.call("GET", "/v1/models", { token: secret })).status).toBe(401);
   });
@@ -116,8 +116,8 @@ describe("personal API keys", () => {
 
 describe("API keys in the admin panel", () => {
   test("the user list counts each user's live keys", async () => {
-    const t = app();
-    const admin = makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const t = await app();
+    const admin = await makeUser(t.db, t.clock.now(), { isAdmin: true });
     const a = await t.call("POST", KEYS, { token: t.token, json: { name: "un" } });
     await t.call("POST", KEYS, { token: t.token, json: { name: "deux" } });
     await t.call("DELETE", `${KEYS}/${a.body.id}`, { token: t.token });

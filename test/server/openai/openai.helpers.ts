@@ -16,7 +16,7 @@ afterEach(() => {
  * client pointed at it (no retries: each test sees the first answer).
  */
 export async function apiApp(fakes: FakeProviders, opts: { env?: TestEnv; user?: Partial<NewUser> } = {}) {
-  const t = chatApp(fakes, opts);
+  const t = await chatApp(fakes, opts);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, srv) => t.app.fetch(req, srv), idleTimeout: 60 });
   servers.push(server);
   const url = `http://127.0.0.1:${server.port}`;

@@ -31,7 +31,10 @@ afterAll(async () => {
 
 describe("100 users x 5 questions at once", () => {
   test("quotas hold exactly: 3 answers per user, the rest refused with 402, no 5xx", async () => {
-    const t = createTestApp({ env: { ...ai.env, DATABASE_PATH: join(dir.path, "unisson.db"), AI_TIMEOUT_MS: "20000" }, deps: { clock: systemClock as never } });
+    const t = await createTestApp({
+      env: { ...ai.env, DATABASE_PATH: join(dir.path, "unisson.db"), AI_TIMEOUT_MS: "20000" },
+      deps: { clock: systemClock as never },
+    });
     const post = async (path: string, token: string, json: unknown) => {
       const res = await t.app.request(path, {
         method: "POST",
@@ -40,7 +43,7 @@ describe("100 users x 5 questions at once", () => {
       });
       return { status: res.status, body: (await res.json()) as any };
     };
-    const users = Array.from({ length: USERS }, () => makeUser(t.db, new Date(), { planQueries: QUOTA }));
+    const users = await Promise.all(Array.from({ length: USERS }, async () => await makeUser(t.db, new Date(), { planQueries: QUOTA })));
     try {
       const outcomes = await Promise.all(
         users.flatMap(({ user, token }) =>

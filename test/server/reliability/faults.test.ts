@@ -28,16 +28,16 @@ afterAll(async () => {
   stripe.stop();
 });
 
-function world() {
+async function world() {
   const clock = createTestClock();
-  const t = createTestApp({ env: { ...ai.env, ...stripe.env, SMTP_URL: smtp.url, AI_TIMEOUT_MS: "500" }, deps: { clock } });
-  const { user, token } = makeUser(t.db, clock.now());
+  const t = await createTestApp({ env: { ...ai.env, ...stripe.env, SMTP_URL: smtp.url, AI_TIMEOUT_MS: "500" }, deps: { clock } });
+  const { user, token } = await makeUser(t.db, clock.now());
   return { ...t, clock, user, token };
 }
 
 describe("faults of outside services, and recovery", () => {
   test("every provider hanging: a French 503, nothing charged; once they answer, the probe job restores the service", async () => {
-    const t = world();
+    const t = await world();
     const chat = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(chat.status).toBe(200);
     ai.control.setAll({ fail: "hang", failOn: ["answer", "synthesis", "probe"] });
@@ -62,7 +62,7 @@ describe("faults of outside services, and recovery", () => {
   }, 30_000);
 
   test("an SMTP server that refuses: a French 503 on the contact form; accepted again at once when it recovers", async () => {
-    const t = world();
+    const t = await world();
     const message = { name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour" };
     smtp.setMode("refuse");
     try {
@@ -78,8 +78,8 @@ describe("faults of outside services, and recovery", () => {
   });
 
   test("an SMTP server that refuses: a French 503 on a two-factor code; the next request sends it", async () => {
-    const t = world();
-    const admin = makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const t = await world();
+    const admin = await makeUser(t.db, t.clock.now(), { isAdmin: true });
     const creds = { email: admin.user.email, password: "Motdepasse1" };
     smtp.setMode("refuse");
     try {
@@ -93,7 +93,7 @@ describe("faults of outside services, and recovery", () => {
   });
 
   test("Stripe answering 500: a French 502 at checkout and at the status poll; both work once Stripe is back", async () => {
-    const t = world();
+    const t = await world();
     const body = { product_type: "subscription_basic", is_annual: false, origin_url: "http://localhost:3000" };
     stripe.failNext("/v1/checkout/sessions", 500);
     const down = await t.call("POST", "/api/stripe/create-payment-intent", { token: t.token, json: body });

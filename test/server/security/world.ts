@@ -38,15 +38,15 @@ export function useOutside(): () => Outside {
  */
 export async function buildWorld(outside: Outside) {
   const clock = createTestClock();
-  const t = createTestApp({ env: { ...outside.ai.env, ...outside.stripe.env, AI_TIMEOUT_MS: "3000" }, deps: { clock } });
+  const t = await createTestApp({ env: { ...outside.ai.env, ...outside.stripe.env, AI_TIMEOUT_MS: "3000" }, deps: { clock } });
   const now = clock.now();
-  const user = makeUser(t.db, now, { subscriptionType: "trial" });
-  const other = makeUser(t.db, now);
-  const admin = makeUser(t.db, now, { isAdmin: true, subscriptionType: "pro" });
-  const target = makeUser(t.db, now);
-  const lapsed = makeUser(t.db, now);
+  const user = await makeUser(t.db, now, { subscriptionType: "trial" });
+  const other = await makeUser(t.db, now);
+  const admin = await makeUser(t.db, now, { isAdmin: true, subscriptionType: "pro" });
+  const target = await makeUser(t.db, now);
+  const lapsed = await makeUser(t.db, now);
   // A session opened 31 days ago: past its 30-day life, never used since.
-  const expiredToken = createSession(t.db, lapsed.user.id, new Date(now.getTime() - 31 * DAY));
+  const expiredToken = await createSession(t.db, lapsed.user.id, new Date(now.getTime() - 31 * DAY));
 
   const chat = await t.call("POST", "/api/unisson/chat", { token: user.token, json: { message: "Quelle est la capitale de la France ?" } });
   if (chat.status !== 200) throw new Error(`world: chat ${chat.status} ${JSON.stringify(chat.body)}`);
@@ -56,7 +56,7 @@ export async function buildWorld(outside: Outside) {
   });
   if (checkout.status !== 200) throw new Error(`world: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
 
-  const apiKey = createApiKey(t.db, user.user.id, "Monde", now);
+  const apiKey = await createApiKey(t.db, user.user.id, "Monde", now);
 
   const tokens: Record<Identity, string | undefined> = {
     none: undefined,

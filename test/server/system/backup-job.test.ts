@@ -16,10 +16,10 @@ afterEach(() => {
   dirs = [];
 });
 
-function fileApp(env: Record<string, string> = {}) {
+async function fileApp(env: Record<string, string> = {}) {
   const dir = tempDir("unisson-backups-");
   dirs.push(dir);
-  const t = createTestApp({ env: { DATA_DIR: dir.path, DATABASE_PATH: join(dir.path, "unisson.db"), ...env } });
+  const t = await createTestApp({ env: { DATA_DIR: dir.path, DATABASE_PATH: join(dir.path, "unisson.db"), ...env } });
   return { ...t, dir: dir.path, backups: join(dir.path, "backups") };
 }
 
@@ -33,21 +33,21 @@ describe("automatic backups", () => {
     expect(() => loadConfig({ BACKUP_KEEP: "0" })).toThrow("BACKUP_KEEP");
   });
 
-  test("no backup job without BACKUP_INTERVAL; one, at that interval, with it", () => {
-    expect(backupJobs(fileApp().deps)).toEqual([]);
-    const jobs = backupJobs(fileApp({ BACKUP_INTERVAL: "30m" }).deps);
+  test("no backup job without BACKUP_INTERVAL; one, at that interval, with it", async () => {
+    expect(backupJobs((await fileApp()).deps)).toEqual([]);
+    const jobs = backupJobs((await fileApp({ BACKUP_INTERVAL: "30m" })).deps);
     expect(jobs.map((j) => [j.name, j.everyMs])).toEqual([["backup", 30 * 60_000]]);
   });
 
-  test("rotation keeps the newest BACKUP_KEEP copies (0600, sound, holding the data) and never the operator's or pre-migration files", () => {
-    const t = fileApp({ BACKUP_INTERVAL: "6h", BACKUP_KEEP: "3" });
-    makeUser(t.db, t.clock.now(), { email: "garde@example.fr" });
-    takeAutomaticBackup(t.deps);
+  test("rotation keeps the newest BACKUP_KEEP copies (0600, sound, holding the data) and never the operator's or pre-migration files", async () => {
+    const t = await fileApp({ BACKUP_INTERVAL: "6h", BACKUP_KEEP: "3" });
+    await makeUser(t.db, t.clock.now(), { email: "garde@example.fr" });
+    await takeAutomaticBackup(t.deps);
     writeFileSync(join(t.backups, "pre-migrate-2.db"), "x");
     writeFileSync(join(t.backups, "ma-copie.db"), "x");
     for (let i = 0; i < 4; i++) {
       t.clock.advance(6 * 3_600_000);
-      takeAutomaticBackup(t.deps);
+      await takeAutomaticBackup(t.deps);
     }
     const names = readdirSync(t.backups).sort();
     expect(names).toEqual(["ma-copie.db", "pre-migrate-2.db", "unisson-20260115-220000.db", "unisson-20260116-040000.db", "unisson-20260116-100000.db"]);
@@ -62,8 +62,8 @@ describe("automatic backups", () => {
 });
 
 describe("AI-call log retention", () => {
-  test("keeps 90 days of calls and 7 days of probes", () => {
-    const t = createTestApp();
+  test("keeps 90 days of calls and 7 days of probes", async () => {
+    const t = await createTestApp();
     const now = t.clock.now().getTime();
     const add = (purpose: string, daysAgo: number) =>
       t.db.$client.run("INSERT INTO ai_calls (model, provider, purpose, outcome, latency_ms, created_at) VALUES ('GPT-4', 'openai', ?, 'ok', 100, ?)", [
@@ -75,7 +75,7 @@ describe("AI-call log retention", () => {
     add("answer", 91);
     add("answer", 89);
     add("synthesis", 100);
-    expect(trimAiCalls(t.deps)).toEqual({ probes: 1, calls: 2 });
+    expect(await trimAiCalls(t.deps)).toEqual({ probes: 1, calls: 2 });
     expect(t.db.$client.query("SELECT purpose, (? - created_at) / 86400000 AS days FROM ai_calls ORDER BY id").all(now)).toEqual([
       { purpose: "probe", days: 6 },
       { purpose: "answer", days: 89 },

@@ -10,7 +10,7 @@ const raw = async (res: Response) => new Uint8Array(await res.arrayBuffer());
 
 describe("static files", () => {
   test("a client accepting Brotli gets the Brotli copy written at build, cached a year", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const plain = await raw(await app.request(mainJs()));
     const res = await app.request(mainJs(), { headers: { "accept-encoding": "gzip, deflate, br" } });
     expect(res.headers.get("content-encoding")).toBe("br");
@@ -22,7 +22,7 @@ describe("static files", () => {
   });
 
   test("gzip when Brotli is refused or not offered", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     for (const header of ["gzip", "br;q=0, gzip", "gzip;q=1, br;q=0.5"]) {
       const res = await app.request(mainJs(), { headers: { "accept-encoding": header } });
       expect(res.headers.get("content-encoding")).toBe("gzip");
@@ -35,7 +35,7 @@ describe("static files", () => {
   });
 
   test("index.html carries an ETag, is revalidated, and answers 304 when unchanged", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const first = await app.request("/", { headers: { "accept-encoding": "br" } });
     expect(first.headers.get("cache-control")).toBe("no-cache");
     expect(first.headers.get("content-encoding")).toBe("br");
@@ -49,7 +49,7 @@ describe("static files", () => {
   });
 
   test("robots.txt lets crawlers in and keeps them out of the API", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const res = await app.request("/robots.txt");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/plain");
@@ -59,9 +59,9 @@ describe("static files", () => {
 
 describe("JSON answers", () => {
   test("a large JSON answer is compressed with Brotli or gzip as accepted", async () => {
-    const t = createTestApp();
-    const { user, token } = makeUser(t.db, t.clock.now());
-    for (let i = 0; i < 30; i++) seedConversation({ ...t, user, token }, `Une question assez longue numéro ${i} sur un sujet quelconque`);
+    const t = await createTestApp();
+    const { user, token } = await makeUser(t.db, t.clock.now());
+    for (let i = 0; i < 30; i++) await seedConversation({ ...t, user, token }, `Une question assez longue numéro ${i} sur un sujet quelconque`);
     const headers = { authorization: `Bearer ${token}` };
     const plain = await t.app.request("/api/unisson/history", { headers });
     const plainText = await plain.text();
@@ -77,7 +77,7 @@ describe("JSON answers", () => {
   });
 
   test("a small JSON answer goes as it is", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const res = await app.request("/api/health", { headers: { "accept-encoding": "br, gzip" } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-encoding")).toBeNull();
@@ -85,7 +85,7 @@ describe("JSON answers", () => {
   });
 
   test("an error answer keeps its status and French detail when compressed", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const res = await app.request("/api/unisson/history", { headers: { "accept-encoding": "br" } });
     expect(res.status).toBe(401);
     expect((await res.json()).detail).toBeTruthy();

@@ -68,7 +68,7 @@ describe("error shape", () => {
   });
 
   test("a broken database answers 500 from a real route, without internals", async () => {
-    const { call, db } = createTestApp();
+    const { call, db } = await createTestApp();
     db.$client.close();
     const res = await call("GET", "/api/health");
     expect(res.status).toBe(500);

@@ -8,9 +8,9 @@ import { askReady, chatApp, useFakeProviders } from "../chat/chat.helpers.ts";
 const fakes = useFakeProviders();
 
 /** An app whose log lines are LOG_FORMAT=json, kept in memory. */
-function jsonApp() {
+async function jsonApp() {
   const log = createMemoryLogger("debug", "json");
-  const t = createTestApp({ env: { LOG_FORMAT: "json" }, deps: { log } });
+  const t = await createTestApp({ env: { LOG_FORMAT: "json" }, deps: { log } });
   return { ...t, lines: () => log.lines.map((l) => JSON.parse(l) as Record<string, unknown>), raw: log.lines };
 }
 
@@ -22,7 +22,7 @@ describe("logs", () => {
   });
 
   test("LOG_FORMAT=json: every line is one JSON object, the request's lines carry its X-Request-Id, sent back", async () => {
-    const t = jsonApp();
+    const t = await jsonApp();
     const res = await t.call("GET", "/api/warmup", { headers: { "x-request-id": "essai-123" } });
     expect(res.headers.get("x-request-id")).toBe("essai-123");
     const http = t.lines().filter((l) => l.msg === "http");
@@ -32,7 +32,7 @@ describe("logs", () => {
   });
 
   test("a request without an id gets one, different for each request", async () => {
-    const t = jsonApp();
+    const t = await jsonApp();
     const a = await t.call("GET", "/api/warmup");
     const b = await t.call("GET", "/api/warmup", { headers: { "x-request-id": "mal formé\n" } });
     const ids = [a.headers.get("x-request-id"), b.headers.get("x-request-id")];
@@ -43,8 +43,8 @@ describe("logs", () => {
   });
 
   test("the lines of a signed-in user's request carry the user id", async () => {
-    const t = jsonApp();
-    const { user, token } = makeUser(t.db, t.clock.now());
+    const t = await jsonApp();
+    const { user, token } = await makeUser(t.db, t.clock.now());
     await t.call("GET", "/api/auth/me", { token });
     const http = t.lines().find((l) => l.msg === "http")!;
     expect(http.user_id).toBe(user.id);
@@ -61,7 +61,7 @@ describe("logs", () => {
 
   test("a provider failure names provider, model id, HTTP status and the provider's own message, never the key", async () => {
     fakes().control.set("claudeHaiku", { fail: 401, failOn: ["answer"] });
-    const t = chatApp(fakes());
+    const t = await chatApp(fakes());
     const id = await askReady(t);
     await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id }, headers: { "x-request-id": "process-1" } });
     const line = t.log.lines.find((l) => l.includes("ai call failed") && l.includes("model_id=claude-3-haiku-20240307") && l.includes("purpose=answer"));

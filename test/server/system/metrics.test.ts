@@ -6,7 +6,7 @@ import { askReady, chatApp, useFakeProviders } from "../chat/chat.helpers.ts";
 
 const fakes = useFakeProviders();
 const TOKEN = "jeton-de-scrape-0123456789";
-type App = { call: ReturnType<typeof createTestApp>["call"] };
+type App = { call: Awaited<ReturnType<typeof createTestApp>>["call"] };
 
 async function scrapeText(t: App): Promise<string> {
   const res = await t.call("GET", "/metrics", { token: TOKEN });
@@ -43,14 +43,14 @@ function sample(all: PromFamily[], name: string, labels: Record<string, string>)
 
 describe("GET /metrics", () => {
   test("off without METRICS_TOKEN: no such endpoint", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     const res = await t.call("GET", "/metrics", { token: TOKEN });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: "Point d'accès introuvable." });
   });
 
   test("a missing or wrong token is refused in French", async () => {
-    const t = createTestApp({ env: { METRICS_TOKEN: TOKEN } });
+    const t = await createTestApp({ env: { METRICS_TOKEN: TOKEN } });
     for (const token of [undefined, "jeton-de-scrape-012345678X"]) {
       const res = await t.call("GET", "/metrics", { token });
       expect(res.status).toBe(401);
@@ -59,7 +59,7 @@ describe("GET /metrics", () => {
   });
 
   test("Prometheus text that moves with the traffic: requests by route and status, with latency", async () => {
-    const t = createTestApp({ env: { METRICS_TOKEN: TOKEN } });
+    const t = await createTestApp({ env: { METRICS_TOKEN: TOKEN } });
     const warmup = 'method="GET",route="/api/warmup",status="200"';
     const base = requests(await scrapeText(t), warmup);
     await t.call("GET", "/api/warmup");
@@ -76,7 +76,7 @@ describe("GET /metrics", () => {
   });
 
   test("per-model calls, latency and tokens, and final processings by state, move when an answer is made", async () => {
-    const t = chatApp(fakes(), { env: { METRICS_TOKEN: TOKEN } });
+    const t = await chatApp(fakes(), { env: { METRICS_TOKEN: TOKEN } });
     fakes().control.set("mistralLarge", { fail: 500, failOn: ["answer"] });
     const id = await askReady(t);
     expect((await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } })).status).toBe(200);
@@ -92,21 +92,21 @@ describe("GET /metrics", () => {
 
 describe("GET /api/health/ready", () => {
   test("ready with the lease held, the schema current, the database writable and two models or more", async () => {
-    const t = chatApp(fakes());
-    t.deps.lease = acquireLease(t.db, t.clock.now(), null);
+    const t = await chatApp(fakes());
+    t.deps.lease = await acquireLease(t.db, t.clock.now(), null);
     const res = await t.call("GET", "/api/health/ready");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "ready", checks: { database_writable: true, migrations_current: true, lease_held: true, models_available: 6 } });
   });
 
   test("not ready without the lease, or with fewer than two models", async () => {
-    const noLease = chatApp(fakes());
+    const noLease = await chatApp(fakes());
     const a = await noLease.call("GET", "/api/health/ready");
     expect(a.status).toBe(503);
     expect(a.body).toMatchObject({ detail: "Service pas encore prêt.", checks: { lease_held: false } });
 
-    const oneModel = createTestApp({ env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fakes().env.OPENAI_BASE_URL! } });
-    oneModel.deps.lease = acquireLease(oneModel.db, oneModel.clock.now(), null);
+    const oneModel = await createTestApp({ env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fakes().env.OPENAI_BASE_URL! } });
+    oneModel.deps.lease = await acquireLease(oneModel.db, oneModel.clock.now(), null);
     const b = await oneModel.call("GET", "/api/health/ready");
     expect(b.status).toBe(503);
     expect(b.body.checks).toMatchObject({ lease_held: true, models_available: 1 });

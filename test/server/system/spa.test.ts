@@ -4,7 +4,7 @@ import { createTestApp } from "../../helpers/app.ts";
 
 describe("SPA serving", () => {
   test("/ serves the app's HTML, never cached", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const res = await app.request("/");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
@@ -15,7 +15,7 @@ describe("SPA serving", () => {
   });
 
   test("any path containing reset-password serves the app", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     for (const p of ["/reset-password", "/reset-password?token=abc", "/auth/reset-password/x"]) {
       const res = await app.request(p);
       expect(res.status).toBe(200);
@@ -24,14 +24,14 @@ describe("SPA serving", () => {
   });
 
   test("other paths answer a French 404 page", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const res = await app.request("/somewhere-else");
     expect(res.status).toBe(404);
     expect(await res.text()).toContain("Page introuvable");
   });
 
   test("hashed assets are cached for a year and gzipped when accepted", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     // The main bundle: chunk names are content hashes, so "the first .js" could be a tiny shared chunk.
     const js = [...files.keys()].find((k) => k.startsWith("/assets/main-") && k.endsWith(".js"))!;
     const res = await app.request(js, { headers: { "accept-encoding": "gzip" } });
@@ -45,7 +45,7 @@ describe("SPA serving", () => {
   });
 
   test("a repeated asset request with its ETag answers 304", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const css = [...files.keys()].find((k) => k.endsWith(".css"))!;
     const first = await app.request(css);
     const etag = first.headers.get("etag")!;
@@ -54,7 +54,7 @@ describe("SPA serving", () => {
   });
 
   test("the web app manifest is served", async () => {
-    const { app } = createTestApp();
+    const { app } = await createTestApp();
     const res = await app.request("/manifest.webmanifest");
     expect(res.status).toBe(200);
     expect((await res.json()).short_name).toBe("Unisson");

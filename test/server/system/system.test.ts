@@ -3,14 +3,14 @@ import { createTestApp } from "../../helpers/app.ts";
 
 describe("system endpoints", () => {
   test("GET /api/health answers 200 without a session", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("GET", "/api/health");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: "ok", version: "2.4" });
   });
 
   test("GET /api/warmup answers the milliseconds it took", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("GET", "/api/warmup");
     expect(res.status).toBe(200);
     expect(typeof res.body.warmup_time).toBe("number");
@@ -18,7 +18,7 @@ describe("system endpoints", () => {
   });
 
   test("an unknown /api path answers a French JSON 404", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("GET", "/api/does-not-exist");
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("application/json");
@@ -26,14 +26,14 @@ describe("system endpoints", () => {
   });
 
   test("an unknown /api path answers 404 for other methods too", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("POST", "/api/nothing/here", { json: {} });
     expect(res.status).toBe(404);
     expect(res.body.detail).toBe("Point d'accès introuvable.");
   });
 
   test("every answer carries the security headers", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("GET", "/api/health");
     const csp = res.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'self'");
@@ -44,21 +44,21 @@ describe("system endpoints", () => {
   });
 
   test("a POST from another site's page is refused with 403", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("POST", "/api/health", { json: {}, headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(403);
     expect(res.body.detail).toBe("Requête refusée : elle ne provient pas de Unisson.");
   });
 
   test("a body over the size limit is refused with 413 before parsing", async () => {
-    const { call } = createTestApp();
+    const { call } = await createTestApp();
     const res = await call("POST", "/api/nothing", { json: { x: "a".repeat(300 * 1024) } });
     expect(res.status).toBe(413);
     expect(res.body.detail).toBe("Requête trop volumineuse.");
   });
 
   test("a request is logged with its duration", async () => {
-    const { call, log } = createTestApp();
+    const { call, log } = await createTestApp();
     await call("GET", "/api/warmup");
     expect(log.lines.some((l) => /http method=GET path=\/api\/warmup status=200 ms=\d/.test(l))).toBe(true);
   });
