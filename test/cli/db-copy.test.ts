@@ -45,8 +45,8 @@ function dump(file: string): Record<string, unknown[]> {
  * the CLI (a real password hash), a deleted one (an id never to hand out
  * again), conversations with JSON answers, a run, billing rows.
  */
-function seededDataDir(): string {
-  const dir = dataDir();
+async function seededDataDir(): Promise<string> {
+  const dir = await dataDir();
   const made = runCli(["users", "create", "--email", "claire@example.fr", "--first-name", "Claire", "--last-name", "Dupont", "--password", PASSWORD], dir);
   expect(made.code).toBe(0);
   seedEveryTable(dbPath(dir));
@@ -57,7 +57,7 @@ const available = postgresTestUrl() !== undefined;
 
 describe.skipIf(!available)("unisson db copy", () => {
   test("SQLite → PostgreSQL → a new SQLite file keeps every row of every table, ids, password hashes and search", async () => {
-    const dir = seededDataDir();
+    const dir = await seededDataDir();
     // Tables of several pages (500 rows a page), keyed by an integer and by a text.
     addRows(dbPath(dir), "messages", 1234, (i) => ({ conversation_id: 2, sender: "user", content: `Question n° ${i}`, created_at: 1_790_000_000_000 }));
     addRows(dbPath(dir), "rate_limits", 1100, (i) => ({ key: `ip:test:${i}`, count: i, reset_at: 1_790_000_000_000 + i }));
@@ -92,8 +92,8 @@ describe.skipIf(!available)("unisson db copy", () => {
       await pg.close();
     }
 
-    const back = join(dataDir({ empty: true }), "retour", "unisson.db");
-    const home = runCli(["db", "copy", "--to", `sqlite:${back}`], dataDir({ empty: true }), { DATABASE_URL: url });
+    const back = join(await dataDir({ empty: true }), "retour", "unisson.db");
+    const home = runCli(["db", "copy", "--to", `sqlite:${back}`], await dataDir({ empty: true }), { DATABASE_URL: url });
     expect(home.stderr).toBe("");
     expect(home.code).toBe(0);
     expect(home.stdout).toContain("Copie terminée");
@@ -109,7 +109,7 @@ describe.skipIf(!available)("unisson db copy", () => {
   });
 
   test("taken while another process writes (a running server): one consistent snapshot", async () => {
-    const live = dataDir();
+    const live = await dataDir();
     const writer = Bun.spawn([process.execPath, join(import.meta.dir, "..", "helpers", "db-writer.ts"), dbPath(live)], { stdout: "pipe", stderr: "pipe" });
     const url = await emptyPostgres();
     let r: ReturnType<typeof runCli>;
@@ -133,9 +133,9 @@ describe.skipIf(!available)("unisson db copy", () => {
 
   test("a PostgreSQL database that already holds data is refused, in French, and left as it was", async () => {
     const url = await emptyPostgres();
-    const first = runCli(["db", "copy", "--to", url], seededDataDir());
+    const first = runCli(["db", "copy", "--to", url], await seededDataDir());
     expect(first.code).toBe(0);
-    const again = runCli(["db", "copy", "--to", url], seededDataDir());
+    const again = runCli(["db", "copy", "--to", url], await seededDataDir());
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("La base de destination n'est pas vide");
     expect(again.stderr).toContain("users");
@@ -147,45 +147,45 @@ describe.skipIf(!available)("unisson db copy", () => {
 
   test("a SQLite file that already holds data is refused as a target", async () => {
     const url = await emptyPostgres();
-    expect(runCli(["db", "copy", "--to", url], seededDataDir()).code).toBe(0);
-    const full = seededDataDir();
-    const r = runCli(["db", "copy", "--to", `sqlite:${dbPath(full)}`], dataDir({ empty: true }), { DATABASE_URL: url });
+    expect(runCli(["db", "copy", "--to", url], await seededDataDir()).code).toBe(0);
+    const full = await seededDataDir();
+    const r = runCli(["db", "copy", "--to", `sqlite:${dbPath(full)}`], await dataDir({ empty: true }), { DATABASE_URL: url });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("La base de destination n'est pas vide");
   });
 
-  test("an unreachable PostgreSQL is refused in French without echoing its password", () => {
-    const r = runCli(["db", "copy", "--to", `postgres://unisson:mot-secret@127.0.0.1:${freePort()}/unisson`], seededDataDir());
+  test("an unreachable PostgreSQL is refused in French without echoing its password", async () => {
+    const r = runCli(["db", "copy", "--to", `postgres://unisson:mot-secret@127.0.0.1:${freePort()}/unisson`], await seededDataDir());
     expect(r.code).toBe(1);
     expect(r.stderr).toStartWith("Connexion à PostgreSQL impossible : connexion refusée");
     expect(r.stderr).toContain("postgres://unisson:***@127.0.0.1");
     expect(r.stderr).not.toContain("mot-secret");
   });
 
-  test("a PostgreSQL database that does not exist is refused in French: the copy creates no database", () => {
+  test("a PostgreSQL database that does not exist is refused in French: the copy creates no database", async () => {
     const url = new URL(postgresTestUrl()!);
     url.pathname = "/pas_de_base_ici";
-    const r = runCli(["db", "copy", "--to", url.toString()], seededDataDir());
+    const r = runCli(["db", "copy", "--to", url.toString()], await seededDataDir());
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`Connexion à PostgreSQL impossible : cette base n'existe pas (créez-la d'abord, vide) (${url}).`);
   });
 });
 
 describe("unisson db copy: refusals that need no PostgreSQL", () => {
-  test("a destination that is neither postgres:// nor sqlite: is refused in French", () => {
-    const r = runCli(["db", "copy", "--to", "mysql://root@127.0.0.1/unisson"], dataDir());
+  test("a destination that is neither postgres:// nor sqlite: is refused in French", async () => {
+    const r = runCli(["db", "copy", "--to", "mysql://root@127.0.0.1/unisson"], await dataDir());
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe("Destination non reconnue : --to attend postgres://utilisateur:motdepasse@hôte:port/base ou sqlite:/chemin/fichier.db.");
   });
 
-  test("copying to SQLite without DATABASE_URL is refused: the database already is SQLite", () => {
-    const r = runCli(["db", "copy", "--to", "sqlite:/tmp/ailleurs.db"], dataDir());
+  test("copying to SQLite without DATABASE_URL is refused: the database already is SQLite", async () => {
+    const r = runCli(["db", "copy", "--to", "sqlite:/tmp/ailleurs.db"], await dataDir());
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("DATABASE_URL doit désigner la base PostgreSQL à copier");
   });
 
-  test("the other commands still refuse DATABASE_URL", () => {
-    const r = runCli(["users", "list"], dataDir(), { DATABASE_URL: "postgres://u:p@127.0.0.1:5432/unisson" });
+  test("the other commands still refuse DATABASE_URL", async () => {
+    const r = runCli(["users", "list"], await dataDir(), { DATABASE_URL: "postgres://u:p@127.0.0.1:5432/unisson" });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("PostgreSQL n'est pas encore pris en charge");
   });
