@@ -63,10 +63,10 @@ export function sqliteSide(path: string): Side {
     db: db as unknown as Queryable,
     tables: sqliteTables,
     async migrate() {
-      runMigrations(db);
+      await runMigrations(db);
     },
     async requireCurrent() {
-      requireCurrentSchema(db, path);
+      await requireCurrentSchema(db, path);
     },
     async begin(mode) {
       run(mode === "read" ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE");
