@@ -72,7 +72,7 @@ describe.skipIf(!available)("PostgreSQL: migrations and the schema shared with S
     const sql = await emptyDatabase();
     await runPgMigrations(sql);
     const lite = openDb(":memory:");
-    runMigrations(lite);
+    await runMigrations(lite);
 
     const liteTables = (lite.$client.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
       .map((r) => r.name)
