@@ -28,8 +28,9 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
  * configuration variables; `deps` replaces any dependency.
  */
 export async function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}) {
-  if (onPostgres && !opts.deps?.db && !opts.env?.DATABASE_URL) {
-    const url = await freshAppDatabaseUrl();
+  if (onPostgres && !opts.deps?.db) {
+    // A test may point a second app at the first one's database (two servers).
+    const url = opts.env?.DATABASE_URL ?? (await freshAppDatabaseUrl());
     const config = opts.deps?.config ? { ...opts.deps.config, databaseUrl: url, databaseLabel: url } : testConfig({ ...opts.env, DATABASE_URL: url });
     return createTestApp({ ...opts, env: { ...opts.env, DATABASE_URL: url }, deps: { ...opts.deps, config, db: openDatabase(config, undefined, TEST_POOL) } });
   }
