@@ -1,4 +1,5 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { type Db, dialectOf } from "./client.ts";
 
 /**
  * SQL fragments both SQLite and PostgreSQL read the same way, for what each
@@ -28,4 +29,11 @@ export function atLeastZero(value: SQL | SQLWrapper): SQL {
 /** The value, at most `max`. */
 export function atMost(value: SQL | SQLWrapper, max: number): SQL {
   return sql`(CASE WHEN ${value} > ${max} THEN ${max} ELSE ${value} END)`;
+}
+
+/** The UTC day (YYYY-MM-DD) of a timestamp column, in the SQL of the handle's database (the one fragment spelled per dialect). */
+export function utcDay(db: Db, column: SQLWrapper): SQL<string> {
+  return dialectOf(db) === "postgres"
+    ? sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+    : sql<string>`strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`;
 }
