@@ -95,6 +95,19 @@ describe.skipIf(!onPostgres)("two servers, one PostgreSQL database", () => {
     }
   });
 
+  test("`unisson backup` on PostgreSQL answers in French to use pg_dump, and writes no file", async () => {
+    const [a] = await twoServers();
+    const dir = tempDir("unisson-backup-pg-");
+    try {
+      const r = await runCliAsync(["backup", join(dir.path, "copie.db")], dir.path, { DATABASE_URL: a.config.databaseUrl! });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("Utilisez pg_dump");
+      expect(await Bun.file(join(dir.path, "copie.db")).exists()).toBe(false);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   test("a timed job's tick runs on one server at a time: the other skips it while the first holds the job's advisory lock", async () => {
     const [a, b] = await twoServers();
     let runs = 0;
