@@ -1,6 +1,5 @@
 import { closeDb } from "../src/db/client.ts";
-import { refuseMissing, requireCurrentSchema, schemaState } from "../src/db/schema-guard.ts";
-import { runMigrations } from "../src/db/migrate.ts";
+import { migrateWithBackup, refuseMissing, requireCurrentSchema, schemaState } from "../src/db/schema-guard.ts";
 import type { Deps } from "../src/deps.ts";
 import { createLogger } from "../src/lib/log.ts";
 import { buildDeps } from "../src/build-deps.ts";
@@ -22,14 +21,14 @@ export type OpenRules = { create?: boolean; allowBehind?: boolean };
  */
 export async function withDeps<T>(opts: GlobalOptions, fn: (deps: Deps) => Promise<T> | T, rules: OpenRules = {}): Promise<T> {
   const config = configFor(opts);
-  if (!rules.create) refuseMissing(config.databasePath);
+  if (!rules.create) refuseMissing(config.databaseLabel);
   const log = createLogger(config.logLevel === "debug" ? "debug" : "warn", (line) => process.stderr.write(`${line}\n`), config.logFormat);
   const deps = buildDeps(config, log);
   try {
-    if (rules.create && (await schemaState(deps.db)).status === "empty") await runMigrations(deps.db);
-    await requireCurrentSchema(deps.db, config.databasePath, rules);
+    if (rules.create && (await schemaState(deps.db)).status === "empty") await migrateWithBackup(deps.db, config.databaseLabel, config.dataDir);
+    await requireCurrentSchema(deps.db, config.databaseLabel, rules);
     return await fn(deps);
   } finally {
-    closeDb(deps.db);
+    await closeDb(deps.db);
   }
 }

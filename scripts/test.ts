@@ -1,5 +1,6 @@
 /**
- * The whole test suite, in three bun processes: server and CLI tests, web
+ * The whole test suite, in four bun processes: server and CLI tests, the
+ * server tests again on PostgreSQL (when a throwaway cluster could start), web
  * component tests (happy-dom replaces browser globals, which must never leak
  * into server tests), and the end-to-end browser tests. Prints one closing
  * line with the totals and exits non-zero if anything failed.
@@ -7,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findPgBin, type PostgresCluster, startPostgresCluster } from "../test/helpers/postgres.ts";
+import { POSTGRES_FILES } from "../test/server/postgres-files.ts";
 
 const root = join(import.meta.dir, "..");
 const groups = [["test/server", "test/cli"], ["test/web"], ["test/e2e"]].map((g) => g.filter((dir) => existsSync(join(root, dir)))).filter((g) => g.length > 0);
@@ -25,14 +27,23 @@ process.on("exit", () => postgres?.stop());
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 const env = { ...process.env, ...(postgres ? { TEST_POSTGRES_URL: postgres.url } : {}) };
 
+// The server tests a second time with every test app on its own PostgreSQL database (test/helpers/test-database.ts),
+// for the files that pass there today (test/server/postgres-files.ts says which and why the others not).
+const runs: Array<{ group: string[]; env: Record<string, string | undefined>; label: string }> = groups.map((group) => ({
+  group,
+  env,
+  label: group.join(" "),
+}));
+if (postgres) runs.splice(1, 0, { group: POSTGRES_FILES, env: { ...env, TEST_DATABASE: "postgres" }, label: "test/server sur PostgreSQL" });
+
 let passed = 0;
 let failed = 0;
 let exitCode = 0;
-for (const group of groups) {
-  console.log(`\n=== bun test ${group.join(" ")}`);
+for (const { group, env: runEnv, label } of runs) {
+  console.log(`\n=== bun test ${label}`);
   const proc = Bun.spawn([process.execPath, "test", "--timeout", "30000", ...group, ...process.argv.slice(2)], {
     cwd: root,
-    env,
+    env: runEnv,
     stdout: "inherit",
     stderr: "pipe",
   });

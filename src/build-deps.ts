@@ -1,7 +1,7 @@
 import { createAi } from "./ai/engine.ts";
 import { createStripe } from "./billing/stripe-client.ts";
 import type { Config } from "./config.ts";
-import { openDb } from "./db/client.ts";
+import { openDatabase } from "./db/open.ts";
 import type { Deps } from "./deps.ts";
 import { systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
@@ -10,7 +10,7 @@ import { createMetrics } from "./system/metrics.ts";
 
 /** Builds the real dependencies from config (the tests build their own); the CLI passes a logger that keeps stdout for its output. */
 export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel, undefined, config.logFormat), busyTimeoutMs?: number): Deps {
-  const db = openDb(config.databasePath, busyTimeoutMs);
+  const db = openDatabase(config, busyTimeoutMs);
   return {
     db,
     config,

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_PRICES, parsePrice, type Price } from "./ai/prices.ts";
+import { isPostgresUrl, safeUrl } from "./db/pg/postgres-url.ts";
 import type { ModelKey } from "./ai/types.ts";
 
 /**
@@ -95,10 +96,10 @@ const envSchema = z.object({
   PUBLIC_URL: optionalUrl,
   DATA_DIR: z.string().trim().min(1).default("./data"),
   DATABASE_PATH: optionalText,
-  // CONFIG.md's PostgreSQL switch, not built yet: refusing it beats two servers each writing their own SQLite file.
-  DATABASE_URL: optionalText.refine((v) => v === undefined, {
+  // CONFIG.md's PostgreSQL switch: set, the server and the CLI use it and DATA_DIR/DATABASE_PATH name no database.
+  DATABASE_URL: optionalText.refine((v) => v === undefined || isPostgresUrl(v), {
     error:
-      "PostgreSQL n'est pas encore pris en charge : cette version n'utilise que SQLite (DATA_DIR, DATABASE_PATH). Retirez DATABASE_URL pour démarrer sur SQLite.",
+      "doit être une URL postgres://utilisateur:motdepasse@hôte:port/base (ou postgresql://) ; sans DATABASE_URL, Unisson utilise SQLite (DATA_DIR, DATABASE_PATH).",
   }),
   ADMIN_EMAIL: z
     .string()
@@ -194,6 +195,10 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     publicUrl,
     dataDir: e.DATA_DIR,
     databasePath: e.DATABASE_PATH ?? join(e.DATA_DIR, "unisson.db"),
+    /** PostgreSQL instead of SQLite (databasePath is then unused); undefined on SQLite. */
+    databaseUrl: e.DATABASE_URL,
+    /** The database as logs and messages name it: the SQLite file, or PostgreSQL's URL without its password. */
+    databaseLabel: e.DATABASE_URL ? safeUrl(e.DATABASE_URL) : (e.DATABASE_PATH ?? join(e.DATA_DIR, "unisson.db")),
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     twoFactor: e.TWO_FACTOR,
     trustedProxies: e.TRUSTED_PROXIES,

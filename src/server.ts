@@ -26,19 +26,21 @@ export async function startServer(config: Config) {
   let lease: Lease | undefined;
   try {
     const state = await schemaState(deps.db);
-    if (state.status === "newer") throw newerRefusal(config.databasePath, state);
+    if (state.status === "newer") throw newerRefusal(config.databaseLabel, state);
+    // The single-server lease is SQLite's (one file, one server); on PostgreSQL several servers share the database.
+    const single = !config.databaseUrl;
     // A database from before the lease has no lease table yet: it is taken right after its migration.
-    if (await hasLeaseTable(deps.db)) lease = await acquireLease(deps.db, deps.clock.now(), url);
-    const { applied, backup } = await migrateWithBackup(deps.db, config.databasePath, config.dataDir);
+    if (single && (await hasLeaseTable(deps.db))) lease = await acquireLease(deps.db, deps.clock.now(), url);
+    const { applied, backup } = await migrateWithBackup(deps.db, config.databaseLabel, config.dataDir);
     if (applied) deps.log.info("migrations applied", { count: applied, backup });
-    lease ??= await acquireLease(deps.db, deps.clock.now(), url);
+    if (single) lease ??= await acquireLease(deps.db, deps.clock.now(), url);
   } catch (e) {
     try {
       if (lease) await releaseLease(deps.db, lease);
     } catch {
       // The database itself is what failed; the original error is the one to show.
     }
-    closeDb(deps.db);
+    await closeDb(deps.db);
     throw e;
   }
   deps.lease = lease;
@@ -49,17 +51,18 @@ export async function startServer(config: Config) {
   try {
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
   } catch (e) {
-    await releaseLease(deps.db, lease);
-    closeDb(deps.db);
+    if (lease) await releaseLease(deps.db, lease);
+    await closeDb(deps.db);
     throw e;
   }
   const jobs = startJobs(deps, [...allJobs, ...backupJobs(deps)]);
   // Off the start-up path: the first registration then finds the common-password list ready.
   setTimeout(warmCommonPasswords, 1_000).unref();
-  deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databasePath });
+  deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databaseLabel });
   deps.log.info("configuration", setupSummary(deps));
 
   const heartbeat = setInterval(async () => {
+    if (!lease) return;
     try {
       if (await renewLease(deps.db, lease, deps.clock.now())) return;
       deps.log.error("bail de la base perdu : un autre serveur l'a pris, arrêt");
@@ -80,8 +83,8 @@ export async function startServer(config: Config) {
     if (timedOut) await server.stop(true);
     await jobs.stop();
     clearInterval(heartbeat);
-    if (signal !== "lease") await releaseLease(deps.db, lease);
-    closeDb(deps.db);
+    if (signal !== "lease" && lease) await releaseLease(deps.db, lease);
+    await closeDb(deps.db);
     deps.log.info("arrêté");
     // Losing the lease is a failure the supervisor should see (and restart on).
     process.exit(signal === "lease" ? 1 : 0);

@@ -35,9 +35,10 @@ async function openPostgres(url: string): Promise<Side> {
 }
 
 /**
- * Moving between SQLite and PostgreSQL (docs/SCALING.md). The only command
- * that reads DATABASE_URL while the server and the rest of the CLI still run
- * on SQLite only: it names the PostgreSQL database to copy back from.
+ * Moving between SQLite and PostgreSQL (docs/SCALING.md). Here DATABASE_URL
+ * names the PostgreSQL database to copy back from, and the command opens
+ * both databases itself with explicit tables (never the process-wide
+ * selection of schema/index.ts that the other commands use).
  */
 export function registerDb(program: Command) {
   const db = program.command("db").description("base de données : copie entre SQLite et PostgreSQL");

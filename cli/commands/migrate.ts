@@ -1,6 +1,7 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
-import { closeDb, openDb } from "../../src/db/client.ts";
+import { closeDb } from "../../src/db/client.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { migrateWithBackup, schemaState } from "../../src/db/schema-guard.ts";
 import { RefusedError } from "../../src/lib/errors.ts";
 import { liveLease } from "../../src/system/lease.ts";
@@ -14,17 +15,18 @@ export function registerMigrate(program: Command) {
     .action(async () => {
       const opts = program.opts<GlobalOptions>();
       const config = configFor(opts);
-      const db = openDb(config.databasePath);
+      const db = openDatabase(config);
       try {
         // A running server would go on with a schema it does not know: stop it first (README, Upgrade).
-        const holder = (await schemaState(db)).status === "behind" ? await liveLease(db, new Date()) : undefined;
+        // (SQLite's lease; on PostgreSQL servers of the previous version keep their schema's tables, migrations only add.)
+        const holder = !config.databaseUrl && (await schemaState(db)).status === "behind" ? await liveLease(db, new Date()) : undefined;
         if (holder) throw new RefusedError(frCli.migrate.serverRunning(holder.pid, holder.hostname));
-        const { applied, backup } = await migrateWithBackup(db, config.databasePath, config.dataDir);
-        print(opts, { applied, database: config.databasePath, backup: backup ?? null }, () =>
-          applied ? frCli.migrate.applied(applied, config.databasePath, backup ?? null) : frCli.migrate.upToDate(config.databasePath),
+        const { applied, backup } = await migrateWithBackup(db, config.databaseLabel, config.dataDir);
+        print(opts, { applied, database: config.databaseLabel, backup: backup ?? null }, () =>
+          applied ? frCli.migrate.applied(applied, config.databaseLabel, backup ?? null) : frCli.migrate.upToDate(config.databaseLabel),
         );
       } finally {
-        closeDb(db);
+        await closeDb(db);
       }
     });
 }

@@ -1,5 +1,6 @@
 import { first } from "../db/transaction.ts";
-import { and, count, desc, eq, gte, or, type SQL, sql } from "drizzle-orm";
+import { atLeastZero, containsText, endsWithText, likeLiteral } from "../db/portable-sql.ts";
+import { and, count, desc, eq, gte, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { contactMessages, mailOutbox, type Plan, purchases, rateLimits, type UserRow, users } from "../db/schema/index.ts";
 
@@ -9,15 +10,16 @@ import { contactMessages, mailOutbox, type Plan, purchases, rateLimits, type Use
  * end or out of requests is `expired`. Keep both definitions in step.
  */
 function effectivePlanSql(now: Date): SQL<Plan> {
-  return sql<Plan>`(CASE WHEN ${users.subscriptionType} = 'trial' AND (${users.trialEndsAt} IS NULL OR ${users.trialEndsAt} <= ${now.getTime()} OR MAX(0, ${users.planQueries}) + MAX(0, ${users.extraQueries}) <= 0) THEN 'expired' ELSE ${users.subscriptionType} END)`;
+  return sql<Plan>`(CASE WHEN ${users.subscriptionType} = 'trial' AND (${users.trialEndsAt} IS NULL OR ${lte(users.trialEndsAt, now)} OR ${atLeastZero(users.planQueries)} + ${atLeastZero(users.extraQueries)} <= 0) THEN 'expired' ELSE ${users.subscriptionType} END)`;
 }
 
 /**
- * `%` and `_` typed by the operator are searched for literally. SQLite's LIKE
- * ignores case for ASCII only (lower() too), so the pattern keeps its accents as typed.
+ * `%` and `_` typed by the operator are searched for literally. Both sides
+ * lowered in SQL: SQLite's LIKE and lower() ignore case for ASCII only,
+ * PostgreSQL's LIKE not at all (its lower() knows accents).
  */
 function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  return `%${likeLiteral(q)}%`;
 }
 
 export type UserFilter = { q?: string; plan?: Plan; now: Date };
@@ -28,9 +30,9 @@ function userWhere(f: UserFilter): SQL | undefined {
     const p = likePattern(f.q);
     parts.push(
       or(
-        sql`${users.email} LIKE ${p} ESCAPE '\\'`,
-        sql`(${users.firstName} || ' ' || ${users.lastName}) LIKE ${p} ESCAPE '\\'`,
-        sql`(${users.lastName} || ' ' || ${users.firstName}) LIKE ${p} ESCAPE '\\'`,
+        sql`lower(${users.email}) LIKE lower(${p}) ESCAPE '\\'`,
+        sql`lower(${users.firstName} || ' ' || ${users.lastName}) LIKE lower(${p}) ESCAPE '\\'`,
+        sql`lower(${users.lastName} || ' ' || ${users.firstName}) LIKE lower(${p}) ESCAPE '\\'`,
       )!,
     );
   }
@@ -52,7 +54,8 @@ export async function countUsersSince(db: Db, since: Date): Promise<number> {
 
 export async function countUsersByPlan(db: Db, now: Date): Promise<Array<{ plan: Plan; n: number }>> {
   const plan = effectivePlanSql(now);
-  return await db.select({ plan, n: count() }).from(users).groupBy(plan);
+  // By position: PostgreSQL would not see the select's expression in a GROUP BY whose parameters are bound apart.
+  return await db.select({ plan, n: count() }).from(users).groupBy(sql`1`);
 }
 
 /** Completed (not refunded) purchases: their number and their sum in cents. */
@@ -80,9 +83,9 @@ export async function deleteUserRow(db: Db, userId: number): Promise<boolean> {
   const email = user.email.toLowerCase();
   await db.delete(contactMessages).where(or(eq(contactMessages.userId, userId), sql`lower(${contactMessages.email}) = ${email}`));
   // Mails to them, and mails about them (their contact messages' copies to support).
-  await db.delete(mailOutbox).where(sql`lower(${mailOutbox.to}) = ${email} OR instr(lower(${mailOutbox.text}), ${email}) > 0`);
+  await db.delete(mailOutbox).where(or(sql`lower(${mailOutbox.to}) = ${email}`, containsText(sql`lower(${mailOutbox.text})`, email)));
   // Per-e-mail counters (login failures, reset and code requests) name them too: "<kind>:<rule>:<e-mail>".
-  await db.delete(rateLimits).where(sql`substr(${rateLimits.key}, -${email.length + 1}) = ${`:${email}`}`);
+  await db.delete(rateLimits).where(endsWithText(rateLimits.key, `:${email}`));
   return (await db.delete(users).where(eq(users.id, userId)).returning({ id: users.id })).length > 0;
 }
 

@@ -1,5 +1,6 @@
 import { userInfo } from "node:os";
-import { desc, eq, or, sql } from "drizzle-orm";
+import { desc, eq, or } from "drizzle-orm";
+import { containsText } from "../db/portable-sql.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, type UserRow } from "../db/schema/index.ts";
 
@@ -79,7 +80,7 @@ export async function recordAudit(
 }
 
 function aboutEmail(email: string) {
-  return or(eq(auditLog.targetEmail, email), sql`instr(${auditLog.changes}, ${JSON.stringify(email)}) > 0`);
+  return or(eq(auditLog.targetEmail, email), containsText(auditLog.changes, JSON.stringify(email)));
 }
 
 export type AuditEntry = { id: number; at: string; actor: string; action: string; target: string | null; changes: Record<string, unknown> | null };

@@ -1,7 +1,7 @@
 import { frOps } from "../i18n/fr-ops.ts";
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { Db } from "../db/client.ts";
+import { type Db, dialectOf } from "../db/client.ts";
 import { copyDatabaseTo, integrityProblems } from "../db/sqlite/backup.ts";
 import { AppError } from "../lib/errors.ts";
 
@@ -15,6 +15,8 @@ export type BackupResult = { file: string; bytes: number; integrity: "ok" };
  * left looking like a backup. An existing file is never overwritten.
  */
 export async function backupDatabase(db: Db, target: string): Promise<BackupResult> {
+  // A file copy is SQLite's; PostgreSQL is saved with its own tools.
+  if (dialectOf(db) === "postgres") throw new AppError("BACKUP_UNAVAILABLE", frOps.backup.postgres);
   const file = resolve(target);
   mkdirSync(dirname(file), { recursive: true });
   // Claim the name atomically (O_EXCL): VACUUM INTO accepts an empty file, and

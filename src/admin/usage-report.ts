@@ -1,6 +1,6 @@
 import { aiCosts, roundEur } from "../ai/costs.ts";
 import type { Db } from "../db/client.ts";
-import { usageRows } from "../db/sqlite/usage.ts";
+import { usageRows } from "../db/usage.ts";
 import { DAY } from "../lib/clock.ts";
 
 export const USAGE_DEFAULT_DAYS = 30;

@@ -1,4 +1,5 @@
 import { first } from "../db/transaction.ts";
+import { utcDay } from "../db/portable-sql.ts";
 import { and, count, eq, gte, sql, sum } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { aiCalls, processingRuns } from "../db/schema/index.ts";
@@ -24,8 +25,8 @@ export async function aiCosts(db: Db, now: Date, days = 30): Promise<AiCosts> {
   const since = new Date(now.getTime() - days * DAY);
   const inWindow = gte(aiCalls.createdAt, since);
   const eur = sql<number>`coalesce(sum(${aiCalls.costEur}), 0)`;
-  const day = sql<string>`strftime('%Y-%m-%d', ${aiCalls.createdAt} / 1000, 'unixepoch')`;
-  const byDay = await db.select({ day, eur }).from(aiCalls).where(inWindow).groupBy(day).orderBy(day);
+  const day = utcDay(db, aiCalls.createdAt);
+  const byDay = await db.select({ day, eur }).from(aiCalls).where(inWindow).groupBy(sql`1`).orderBy(sql`1`);
   const byModel = await db.select({ model: aiCalls.model, calls: count(), eur }).from(aiCalls).where(inWindow).groupBy(aiCalls.model).orderBy(sql`2 desc`);
   const answering = await first(
     db

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, placeholderTime } from "../db/client.ts";
 import { sessions, type UserRow, users } from "../db/schema/index.ts";
 import { DAY, HOUR } from "../lib/clock.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
@@ -58,8 +58,8 @@ const lookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
 export async function findSession(db: Db, token: string, now: Date): Promise<{ sessionId: number; user: UserRow } | undefined> {
   let lookup = lookups.get(db);
   if (!lookup) lookups.set(db, (lookup = prepareLookups(db)));
-  // Placeholders bind raw driver values: expires_at is stored in milliseconds.
-  const [session] = await lookup.session.execute({ hash: sha256(token), now: now.getTime() });
+  // Placeholders bind raw driver values (milliseconds on SQLite).
+  const [session] = await lookup.session.execute({ hash: sha256(token), now: placeholderTime(db, now) });
   if (!session) return undefined;
   // A user deleted between the two reads took their sessions with them (cascade): no session then.
   const [user] = await lookup.user.execute({ id: session.userId });

@@ -1,5 +1,6 @@
-import { first } from "../db/transaction.ts";
-import { and, desc, eq, gt, ne, or, type SQL, sql } from "drizzle-orm";
+import { first, forUpdate } from "../db/transaction.ts";
+import { atLeastZero, atMost } from "../db/portable-sql.ts";
+import { and, desc, eq, gt, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { billingChanges, type UserRow, users } from "../db/schema/index.ts";
 
@@ -60,9 +61,11 @@ export async function moveBalance(
   max?: number,
 ): Promise<{ before: number; row: UserRow } | undefined> {
   const column = users[balance];
-  const before = (await first(db.select({ n: column }).from(users).where(eq(users.id, userId))))?.n;
+  // Locked until the transaction ends (PostgreSQL): `before` is still the balance the update moves.
+  const before = (await first(forUpdate(db.select({ n: column }).from(users).where(eq(users.id, userId)))))?.n;
   if (before === undefined) return undefined;
-  const moved = max === undefined ? sql`MAX(0, ${column} + ${delta})` : sql`MAX(0, MIN(${max}, ${column} + ${delta}))`;
+  const sum = sql`${column} + ${delta}`;
+  const moved = atLeastZero(max === undefined ? sum : atMost(sum, max));
   const row = (await first(
     db
       .update(users)
@@ -126,7 +129,7 @@ export async function expireTrialRows(db: Db, now: Date): Promise<Array<{ id: nu
   return await db
     .update(users)
     .set({ subscriptionType: "expired", planQueries: 0, updatedAt: now })
-    .where(and(eq(users.subscriptionType, "trial"), sql`(${users.trialEndsAt} <= ${now.getTime()} OR ${users.planQueries} + ${users.extraQueries} <= 0)`))
+    .where(and(eq(users.subscriptionType, "trial"), or(lte(users.trialEndsAt, now), sql`${users.planQueries} + ${users.extraQueries} <= 0`)))
     .returning({ id: users.id });
 }
 

@@ -1,4 +1,4 @@
-export { type HistoryCursor, type HistoryRow, historyPage, searchConversations } from "../db/sqlite/history.ts";
+export { type HistoryCursor, type HistoryRow, historyPage, searchConversations } from "../db/history.ts";
 
 /**
  * The words of a search box: runs of letters and digits, at most 8, each at

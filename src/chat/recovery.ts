@@ -12,6 +12,9 @@ import { failRun, listRunningRuns, type RunRow } from "./runs.queries.ts";
  */
 export async function recoverInterruptedRuns(deps: Deps): Promise<number> {
   const { db, clock, log } = deps;
+  // PostgreSQL: other live servers' runs are "running" too, and nothing yet tells a dead server's from theirs
+  // (a run's server and heartbeat: not built). Such runs stay running until then; SQLite keeps its start-up recovery.
+  if (deps.config.databaseUrl) return 0;
   const runs = (await listRunningRuns(db)).filter(await abandonedBy(deps));
   for (const run of runs) {
     await transaction(db, async (tx) => {

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { type Db, handleOf } from "./client.ts";
+import { type Db, dialectOf, handleOf } from "./client.ts";
 
 /**
  * bun:sqlite waits for a lock synchronously (the connection's busy timeout),
@@ -36,11 +36,13 @@ export async function guardedWrite<T>(db: Db, run: () => Promise<T>): Promise<T>
 }
 
 export function markBusy(db: Db): void {
+  if (dialectOf(db) === "postgres") return;
   busyUntil.set(handleOf(db).conn.sqlite, Date.now() + HOLD_MS);
 }
 
 /** Synchronous on purpose: the check never yields, so nothing can take the connection in between. */
 export function assertNotBusy(db: Db): void {
+  if (dialectOf(db) === "postgres") return;
   const sqlite = handleOf(db).conn.sqlite;
   if (Date.now() >= (busyUntil.get(sqlite) ?? 0) || sqlite.inTransaction) return;
   if (lockIsFree(sqlite)) busyUntil.delete(sqlite);

@@ -4,7 +4,9 @@ import { dirname } from "node:path";
 import { DrizzleQueryError, fillPlaceholders } from "drizzle-orm";
 import { drizzle, RemotePreparedQuery, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { type Connection, enterOrdinary, enterTransaction, newConnection } from "./connection.ts";
+import { closePostgres } from "./pg/client.ts";
 import * as schema from "./schema/index.ts";
+import { type Dialect, selectTables } from "./schema/index.ts";
 
 /**
  * The asynchronous drizzle database every query module receives: the
@@ -24,6 +26,16 @@ export function handleOf(db: Db): Handle {
   return h;
 }
 
+/**
+ * Which database a handle talks to: every SQLite handle (ordinary or a
+ * transaction's) is registered here; anything else is PostgreSQL's drizzle
+ * (src/db/pg/client.ts), whose transaction handles drizzle makes itself.
+ * For src/db only: nothing above the query modules asks.
+ */
+export function dialectOf(db: Db): Dialect {
+  return handles.has(db) ? "sqlite" : "postgres";
+}
+
 /** How long a CLI statement waits for another process's write lock: the CLI may wait, nobody else waits on it. */
 const CLI_BUSY_TIMEOUT_MS = 5000;
 /**
@@ -39,6 +51,7 @@ export const SERVER_BUSY_TIMEOUT_MS = 1000;
  * that silently ignores one would otherwise lose payments or fail under load.
  */
 export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
+  selectTables("sqlite");
   const memory = path === ":memory:";
   if (!memory) protectFiles(path);
   const sqlite = new Database(path, { create: true, strict: true });
@@ -162,8 +175,9 @@ async function afterTransaction(conn: Connection, sql: string, params: unknown[]
   return execute(conn, sql, params, method);
 }
 
-/** Closes the connection (server shutdown, end of a CLI command, tests). */
-export function closeDb(db: Db): void {
+/** Closes the connection, or PostgreSQL's pool (server shutdown, end of a CLI command, tests). */
+export async function closeDb(db: Db): Promise<void> {
+  if (dialectOf(db) === "postgres") return closePostgres(db);
   handleOf(db).conn.sqlite.close();
 }
 
@@ -212,4 +226,12 @@ export async function onConnection<T>(db: Db, fn: (sqlite: Database) => T): Prom
     while (conn.holder) await conn.released;
   }
   return fn(conn.sqlite);
+}
+
+/**
+ * A time as a prepared statement's placeholder binds it (raw, past drizzle's
+ * column mapping): SQLite stores milliseconds, PostgreSQL's client takes the Date.
+ */
+export function placeholderTime(db: Db, at: Date): number | Date {
+  return dialectOf(db) === "postgres" ? at : at.getTime();
 }

@@ -1,4 +1,4 @@
-import type { Db } from "./client.ts";
+import { type Db, dialectOf } from "./client.ts";
 import { transaction } from "./transaction.ts";
 
 /**
@@ -9,12 +9,17 @@ import { transaction } from "./transaction.ts";
  * savepoint (one failing write rolls back alone and rejects only its caller),
  * so a burst costs one fsync. Writes queued while a batch commits form the
  * next. Each write gets the batch's transaction handle and uses only it.
+ *
+ * On PostgreSQL each write is its own transaction: its commit waits on the
+ * database server, not on this process's event loop, and the pool runs
+ * several at once.
  */
 export type GroupCommit = { run<T>(write: (tx: Db) => Promise<T>): Promise<T> };
 
 type Pending = { write: (tx: Db) => Promise<unknown>; resolve(v: unknown): void; reject(e: unknown): void };
 
 export function createGroupCommit(db: Db): GroupCommit {
+  if (dialectOf(db) === "postgres") return { run: (write) => transaction(db, write) };
   let queue: Pending[] = [];
   let scheduled = false;
 

@@ -3,10 +3,13 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { backupDatabase } from "../admin/backup.ts";
 import { RefusedError } from "../lib/errors.ts";
-import type { Db } from "./client.ts";
+import { type Db, dialectOf } from "./client.ts";
+import { appliedMigrations } from "./health.ts";
 import { runMigrations } from "./migrate.ts";
-import { appliedMigrations } from "./sqlite/health.ts";
-import { migrations } from "./migrations/index.ts";
+import { migrations, pgMigrations } from "./migrations/index.ts";
+import { postgresClient } from "./pg/client.ts";
+import { runPgMigrations } from "./pg/migrate.ts";
+import { isPostgresUrl } from "./pg/postgres-url.ts";
 
 /** This executable's schema version: how many migrations it carries. */
 export const SCHEMA_VERSION = migrations.length;
@@ -21,14 +24,20 @@ export type SchemaState = { version: number; status: "empty" | "behind" | "curre
 export async function schemaState(db: Db): Promise<SchemaState> {
   const row = await appliedMigrations(db);
   if (!row || row.n === 0) return { version: 0, status: "empty" };
-  const known = migrations.at(-1)!.when;
+  const list = dialectOf(db) === "postgres" ? pgMigrations : migrations;
+  const known = list.at(-1)!.when;
   const last = Number(row.last);
-  if (last > known || row.n > SCHEMA_VERSION) return { version: row.n, status: "newer" };
+  if (last > known || row.n > list.length) return { version: row.n, status: "newer" };
   return { version: row.n, status: last < known ? "behind" : "current" };
 }
 
 export function newerRefusal(path: string, state: SchemaState): RefusedError {
-  return new RefusedError(frOps.schema.newer(resolve(path), state.version, SCHEMA_VERSION));
+  return new RefusedError(frOps.schema.newer(shown(path), state.version, SCHEMA_VERSION));
+}
+
+/** The database as messages name it: the SQLite file's full path, or PostgreSQL's URL (already without its password). */
+function shown(path: string): string {
+  return isPostgresUrl(path) ? path : resolve(path);
 }
 
 /**
@@ -37,7 +46,7 @@ export function newerRefusal(path: string, state: SchemaState): RefusedError {
  * schema is never read, an older one asks for `unisson migrate`.
  */
 export function refuseMissing(path: string): void {
-  if (path !== ":memory:" && !existsSync(path)) {
+  if (path !== ":memory:" && !isPostgresUrl(path) && !existsSync(path)) {
     throw new RefusedError(frOps.schema.missing(resolve(path)));
   }
 }
@@ -46,7 +55,7 @@ export async function requireCurrentSchema(db: Db, path: string, opts: { allowBe
   const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
   if (state.status === "behind" && !opts.allowBehind) {
-    throw new RefusedError(frOps.schema.behind(resolve(path), state.version, SCHEMA_VERSION));
+    throw new RefusedError(frOps.schema.behind(shown(path), state.version, SCHEMA_VERSION));
   }
   return state;
 }
@@ -59,6 +68,9 @@ export async function requireCurrentSchema(db: Db, path: string, opts: { allowBe
 export async function migrateWithBackup(db: Db, path: string, dataDir: string): Promise<{ applied: number; backup?: string }> {
   const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
+  // PostgreSQL: under the advisory lock (servers started together), no file backup (pg_dump is the operator's, docs/SCALING.md).
+  const pool = postgresClient(db);
+  if (pool) return { applied: await runPgMigrations(pool) };
   let backup: string | undefined;
   if (state.status === "behind" && path !== ":memory:") {
     const dir = join(dataDir, "backups");

@@ -1,4 +1,4 @@
-import { type Db, handleOf } from "./client.ts";
+import { type Db, dialectOf, handleOf } from "./client.ts";
 import { acquire, enterTransaction, type TxScope, txContext } from "./connection.ts";
 
 /**
@@ -11,8 +11,17 @@ import { acquire, enterTransaction, type TxScope, txContext } from "./connection
  * write lock up front: no SQLITE_BUSY upgrade deadlock) and holds the
  * process's one connection: other requests' statements wait for its end, so
  * a body awaits nothing but its own statements (never the network).
+ *
+ * On PostgreSQL it is drizzle's transaction on a connection of the pool
+ * (nested: a savepoint), SERIALIZABLE, since other servers' transactions run
+ * at the same time: every read-then-write body behaves as if the
+ * transactions ran one after the other, as on SQLite. A transaction that
+ * PostgreSQL aborts for a conflict (40001) or a deadlock (40P01) is run again
+ * from the start, a few times: a body is only statements, so running it again
+ * is safe (docs/DECISIONS.md, "Transactions on PostgreSQL").
  */
 export async function transaction<T>(db: Db, body: (tx: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === "postgres") return pgTransaction(db as unknown as PgTransactional, body);
   const h = handleOf(db);
   if (h.kind === "transaction") return savepoint(db, body);
   const scope: TxScope = { conn: h.conn, open: true, depth: 0 };
@@ -38,6 +47,49 @@ export async function transaction<T>(db: Db, body: (tx: Db) => Promise<T>): Prom
     scope.open = false;
     release();
   }
+}
+
+type PgTransactional = {
+  transaction<T>(body: (tx: unknown) => Promise<T>, config?: { isolationLevel: "serializable" }): Promise<T>;
+  /** Present on a transaction's handle only. */
+  rollback?: unknown;
+};
+
+const PG_ATTEMPTS = 8;
+
+async function pgTransaction<T>(db: PgTransactional, body: (tx: Db) => Promise<T>): Promise<T> {
+  // Inside a transaction: a savepoint, retried (if need be) with the whole outer transaction.
+  if (typeof db.rollback === "function") return db.transaction((tx) => body(tx as Db));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction((tx) => body(tx as Db), { isolationLevel: "serializable" });
+    } catch (e) {
+      if (attempt >= PG_ATTEMPTS || !isRetryable(e)) throw e;
+      // A little random wait, so the transactions that collided do not collide again.
+      await Bun.sleep(Math.random() * 5 * attempt);
+    }
+  }
+}
+
+/** PostgreSQL's serialization failure or deadlock, also when drizzle wrapped the driver's error (its `cause`). */
+function isRetryable(e: unknown): boolean {
+  for (let err = e, i = 0; err && i < 5; err = (err as { cause?: unknown }).cause, i++) {
+    const errno = String((err as { errno?: unknown }).errno);
+    if (errno === "40001" || errno === "40P01") return true;
+  }
+  return false;
+}
+
+/**
+ * A select that locks the rows it reads until the transaction ends (SELECT
+ * ... FOR UPDATE) on PostgreSQL, where another server may change them between
+ * the read and the write; unchanged on SQLite, whose IMMEDIATE transaction
+ * already holds the only write lock. Use on the row a transaction reads
+ * before deciding what to write (the user to charge, the run to claim).
+ */
+export function forUpdate<Q extends PromiseLike<unknown>>(query: Q): Q {
+  const lock = (query as unknown as { for?: (strength: "update") => Q }).for;
+  return typeof lock === "function" ? lock.call(query, "update") : query;
 }
 
 async function savepoint<T>(tx: Db, body: (tx: Db) => Promise<T>): Promise<T> {

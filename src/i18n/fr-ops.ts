@@ -22,6 +22,8 @@ export const frOps = {
     cannotCreate: (file: string, why: string) => `Impossible de créer ${file} : ${why}`,
     failed: (why: string) => `La sauvegarde a échoué : ${why}`,
     corrupt: (problems: string) => `La copie est corrompue, elle a été supprimée : ${problems}`,
+    postgres:
+      "La base est PostgreSQL (DATABASE_URL) : Unisson ne la sauvegarde pas lui-même. Utilisez pg_dump (ou les sauvegardes de votre hébergeur), voir docs/SCALING.md.",
   },
   bootstrap: {
     notPromoted: (email: string) =>

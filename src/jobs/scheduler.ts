@@ -1,10 +1,12 @@
 import { assertNotBusy, isBusyError, markBusy } from "../db/busy.ts";
+import { underJobLock } from "../db/job-lock.ts";
 import type { Deps } from "../deps.ts";
 import type { Job } from "./job.ts";
 
 /**
- * Runs each job on its own interval, never two runs of one job at once; a
- * failing run is logged and the next one happens as planned. Returns stop(),
+ * Runs each job on its own interval, never two runs of one job at once (on
+ * PostgreSQL, not on two servers either: src/db/job-lock.ts); a failing run
+ * is logged and the next one happens as planned. Returns stop(),
  * which waits for runs in flight.
  */
 export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
@@ -25,9 +27,13 @@ export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
     const started = performance.now();
     const run = (async () => {
       try {
-        const outcome = await job.run(deps);
+        const held = await underJobLock(deps.db, job.name, async () => await job.run(deps));
+        if (!held.ran) {
+          deps.log.debug("job skipped: another server runs it", { job: job.name });
+          return;
+        }
         deps.metrics.jobRuns.inc({ job: job.name, outcome: "ok" });
-        deps.log.debug("job done", { job: job.name, ms: Math.round(performance.now() - started), outcome });
+        deps.log.debug("job done", { job: job.name, ms: Math.round(performance.now() - started), outcome: held.value });
       } catch (e) {
         deps.metrics.jobRuns.inc({ job: job.name, outcome: "failed" });
         if (isBusyError(e)) markBusy(deps.db);
@@ -56,6 +62,9 @@ export function startJobs(deps: Deps, jobs: Job[]): { stop(): Promise<void> } {
 /** One run of every job now, in order (the CLI's `renewals run`, tests). */
 export async function runJobsOnce(deps: Deps, jobs: Job[]): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const job of jobs) out[job.name] = await job.run(deps);
+  for (const job of jobs) {
+    const held = await underJobLock(deps.db, job.name, async () => await job.run(deps));
+    out[job.name] = held.ran ? held.value : { skipped: "another server is running it" };
+  }
   return out;
 }

@@ -48,6 +48,7 @@ const table = {
   USER_NOT_FOUND: [404, "Utilisateur introuvable."],
   BACKUP_TARGET_EXISTS: [409, "Le fichier de sauvegarde existe déjà : choisissez un autre nom."],
   BACKUP_FAILED: [500, "La sauvegarde a échoué."],
+  BACKUP_UNAVAILABLE: [409, "Unisson ne sauvegarde pas une base PostgreSQL : utilisez pg_dump."],
 
   // Contact
   CONTACT_SEND_FAILED: [503, "Erreur lors de l'envoi. Veuillez réessayer ou nous contacter directement."],

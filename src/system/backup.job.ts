@@ -31,9 +31,9 @@ export async function takeAutomaticBackup({ db, config, clock }: Deps): Promise<
   return { file, removed };
 }
 
-/** The server's backup job when BACKUP_INTERVAL is set (an in-memory database has nothing to keep). */
+/** The server's backup job when BACKUP_INTERVAL is set (an in-memory database has nothing to keep, PostgreSQL is pg_dump's). */
 export function backupJobs({ config }: Pick<Deps, "config">): Job[] {
   const every = config.backup.intervalMs;
-  if (!every || config.databasePath === ":memory:") return [];
+  if (!every || config.databasePath === ":memory:" || config.databaseUrl) return [];
   return [{ name: "backup", everyMs: every, run: takeAutomaticBackup }];
 }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { tableExists } from "../db/sqlite/health.ts";
+import { tableExists } from "../db/health.ts";
 import { first, transaction } from "../db/transaction.ts";
 import { serverLease } from "../db/schema/index.ts";
 import { RefusedError } from "../lib/errors.ts";

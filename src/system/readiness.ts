@@ -1,6 +1,6 @@
 import { availableModels } from "../ai/engine.ts";
 import { schemaState } from "../db/schema-guard.ts";
-import { databaseWritable } from "../db/sqlite/health.ts";
+import { databaseWritable } from "../db/health.ts";
 import type { Deps } from "../deps.ts";
 import { holdsLease } from "./lease.ts";
 
@@ -18,7 +18,8 @@ export async function readiness(deps: Deps): Promise<Readiness> {
   const checks = {
     database_writable: await databaseWritable(db),
     migrations_current: (await schemaState(db)).status === "current",
-    lease_held: await holdsLease(db, lease, clock.now()),
+    // The single-server lease is SQLite's: on PostgreSQL several servers share the database and none holds it.
+    lease_held: deps.config.databaseUrl ? true : await holdsLease(db, lease, clock.now()),
     models_available: availableModels(ai).length,
   };
   const ready = checks.database_writable && checks.migrations_current && checks.lease_held && checks.models_available >= MIN_MODELS_READY;

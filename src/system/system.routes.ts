@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
 import { errorMessage } from "../lib/errors.ts";
 import { readiness } from "./readiness.ts";
-import { pingDatabase, warmDatabase } from "../db/sqlite/health.ts";
+import { pingDatabase, warmDatabase } from "../db/health.ts";
 import { APP_VERSION } from "../contracts/version.ts";
 
 export { APP_VERSION };

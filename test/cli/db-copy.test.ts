@@ -184,9 +184,10 @@ describe("unisson db copy: refusals that need no PostgreSQL", () => {
     expect(r.stderr).toContain("DATABASE_URL doit désigner la base PostgreSQL à copier");
   });
 
-  test("the other commands still refuse DATABASE_URL", async () => {
-    const r = runCli(["users", "list"], await dataDir(), { DATABASE_URL: "postgres://u:p@127.0.0.1:5432/unisson" });
+  test("a DATABASE_URL that is not postgres:// is refused in French by every command", async () => {
+    const r = runCli(["users", "list"], await dataDir(), { DATABASE_URL: "mysql://u:p@127.0.0.1:3306/unisson" });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("PostgreSQL n'est pas encore pris en charge");
+    expect(r.stderr).toContain("DATABASE_URL");
+    expect(r.stderr).toContain("doit être une URL postgres://");
   });
 });

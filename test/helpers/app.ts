@@ -4,6 +4,8 @@ import { createStripe } from "../../src/billing/stripe-client.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { freshAppDatabaseUrl, onPostgres, TEST_POOL } from "./test-database.ts";
 import type { Deps } from "../../src/deps.ts";
 import { createTestClock, type TestClock } from "./clock.ts";
 import { createMemoryLogger } from "./memory-logger.ts";
@@ -20,14 +22,22 @@ export function testConfig(env: TestEnv = {}): Config {
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 /**
- * A whole app on its own fresh, migrated in-memory database, with a test clock
- * and a logger that keeps its lines. `env` sets configuration variables;
- * `deps` replaces any dependency.
+ * A whole app on its own fresh, migrated in-memory database (or, with
+ * TEST_DATABASE=postgres, its own fresh PostgreSQL database: test-database.ts),
+ * with a test clock and a logger that keeps its lines. `env` sets
+ * configuration variables; `deps` replaces any dependency.
  */
 export async function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> } = {}) {
+  if (onPostgres && !opts.deps?.db) {
+    // A test may point a second app at the first one's database (two servers).
+    const url = opts.env?.DATABASE_URL ?? (await freshAppDatabaseUrl());
+    const config = opts.deps?.config ? { ...opts.deps.config, databaseUrl: url, databaseLabel: url } : testConfig({ ...opts.env, DATABASE_URL: url });
+    return createTestApp({ ...opts, env: { ...opts.env, DATABASE_URL: url }, deps: { ...opts.deps, config, db: openDatabase(config, undefined, TEST_POOL) } });
+  }
   const config = opts.deps?.config ?? testConfig(opts.env);
   const db = opts.deps?.db ?? openDb(config.databasePath);
-  await runMigrations(db);
+  // The PostgreSQL databases of test-database.ts come migrated.
+  if (!onPostgres) await runMigrations(db);
   const clock = (opts.deps?.clock as TestClock | undefined) ?? createTestClock();
   const log = createMemoryLogger();
   // Same factory as the server: the outbox, or SMTP when the test sets SMTP_URL.

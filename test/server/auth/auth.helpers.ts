@@ -4,11 +4,23 @@ import type { Db } from "../../../src/db/client.ts";
 import type { Clock } from "../../../src/lib/clock.ts";
 import { RateLimitStore } from "../../../src/lib/rate-limit.ts";
 import { mailOutbox } from "../../../src/db/schema/index.ts";
+import { onPostgres } from "../../helpers/test-database.ts";
 import { extractCode, extractResetLink, resetTokenOf } from "../../fakes/smtp.ts";
 
-/** Mails kept in the outbox table (no SMTP_URL), newest first. */
+/**
+ * Mails kept in the outbox table (no SMTP_URL), newest first. Mails go out in
+ * the background, after the answer: on SQLite the outbox row is in before the
+ * response is read, on PostgreSQL (another round trip) a moment later, so
+ * there a search that finds none looks again for up to two seconds.
+ */
 export async function mails(db: Db, to?: string, kind?: string) {
-  return (await db.select().from(mailOutbox).orderBy(desc(mailOutbox.id))).filter((m) => (!to || m.to === to) && (!kind || m.kind === kind));
+  const read = async () => (await db.select().from(mailOutbox).orderBy(desc(mailOutbox.id))).filter((m) => (!to || m.to === to) && (!kind || m.kind === kind));
+  let found = await read();
+  for (let waited = 0; onPostgres && found.length === 0 && waited < 2_000; waited += 50) {
+    await Bun.sleep(50);
+    found = await read();
+  }
+  return found;
 }
 
 export async function lastCode(db: Db, to: string): Promise<string> {

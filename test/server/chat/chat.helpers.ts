@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll } from "bun:test";
+import { eq } from "drizzle-orm";
+import { users } from "../../../src/db/schema/index.ts";
 import type { NewUser } from "../../../src/users/users.queries.ts";
 import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";
 import { createTestApp, type TestEnv } from "../../helpers/app.ts";
@@ -36,10 +38,8 @@ export async function askReady(t: ChatApp, message = "Quelle est la capitale de 
   return res.body.conversation_id;
 }
 
-export function remaining(t: ChatApp): { plan: number; extra: number } {
-  const row = t.db.$client.query("SELECT plan_queries AS plan, extra_queries AS extra FROM users WHERE id = ?").get(t.user.id) as {
-    plan: number;
-    extra: number;
-  };
-  return row;
+/** The user's two balances, read through the data layer (either database). */
+export async function remaining(t: ChatApp): Promise<{ plan: number; extra: number }> {
+  const [row] = await t.db.select({ plan: users.planQueries, extra: users.extraQueries }).from(users).where(eq(users.id, t.user.id));
+  return row!;
 }

@@ -86,7 +86,7 @@ describe("POST /api/unisson/chat: message types", () => {
     expect(res.body.needs_clarification).toBe(false);
     expect(res.body.messages.at(-1)).toMatchObject({ sender: "assistant", message_type: "detail_request" });
     expect(fakes().control.callsOf("clarification")).toHaveLength(0);
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
   });
 
   test("OpenAI moderation flags a message: stored `content_moderation` message and 400 in French", async () => {
@@ -98,7 +98,7 @@ describe("POST /api/unisson/chat: message types", () => {
     const history = await t.call("GET", "/api/unisson/history", { token: t.token });
     const conv = await t.call("GET", `/api/unisson/conversation/${history.body.conversations[0].id}`, { token: t.token });
     expect(conv.body.messages.map((m: { message_type: string | null }) => m.message_type)).toEqual([null, "content_moderation"]);
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
   });
 
   test("without an OpenAI key the local rule list moderates", async () => {
@@ -171,7 +171,7 @@ describe("POST /api/unisson/chat: errors of docs/PRODUCT.md#errors", () => {
     const t = await chatApp(fakes(), { user: { subscriptionType: "expired", planQueries: 0, extraQueries: 3 } });
     const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(402);
-    expect(remaining(t)).toEqual({ plan: 0, extra: 3 });
+    expect(await remaining(t)).toEqual({ plan: 0, extra: 3 });
   });
 
   test("no AI key at all: 503 with the maintenance text", async () => {

@@ -51,7 +51,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
     expect(list.map((e) => e.id)).toEqual(list.map((_, i) => i + 1));
     const json = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     expect(list.at(-1)!.data).toEqual(json.body);
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
   test("a client that disconnects resumes with Last-Event-ID: no event lost, none twice", async () => {
@@ -152,7 +152,7 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
     expect(stream.events.at(-1)!.data.message.id).toBe(json.body.message.id);
     expect(reload.events.at(-1)!.data.message.id).toBe(json.body.message.id);
     expect(fakes().control.callsOf("synthesis")).toHaveLength(1);
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
   test("a client of another server process on the same database follows the run from its stored events", async () => {
@@ -197,6 +197,6 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
     expect(last.data.refunded).toBe(true);
     expect(last.data.detail).toContain("synthèse");
     expect(last.data.answers).toHaveLength(6);
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
   });
 });

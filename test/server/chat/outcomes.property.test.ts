@@ -32,7 +32,7 @@ describe("property: per-model outcome mixes", () => {
           });
           const id = await askReady(t);
           const calls = await Promise.all([1, 2].map(() => t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } })));
-          const spent = 5 - remaining(t).plan;
+          const spent = 5 - (await remaining(t)).plan;
           expect(spent).toBeLessThanOrEqual(1);
           const res = calls[0]!;
           if (res.status !== 200) {

@@ -13,7 +13,7 @@ describe("POST /api/unisson/process", () => {
     expect(res.body.primary_ai).toBe("Claude Opus 4.1");
     expect(res.body.available_ais).toHaveLength(6);
     expect(res.body.final_response).toContain("## Points de consensus");
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
   test("the stored final_response keeps each model's answer, latency, tokens and label", async () => {
@@ -120,7 +120,7 @@ describe("POST /api/unisson/process", () => {
     const res = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     expect(res.status).toBe(503);
     expect(res.body.detail).toContain("au moins 2 réponses");
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
   });
 
   test("after a failed run the same turn can be processed again", async () => {
@@ -133,7 +133,7 @@ describe("POST /api/unisson/process", () => {
     for (const m of t.deps.ai.models) t.deps.ai.availability.recordSuccess(m.key, t.clock.now().getTime());
     const res = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     expect(res.status).toBe(200);
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
   test("the primary AI failing: the next one in priority order writes the synthesis", async () => {
@@ -153,7 +153,7 @@ describe("POST /api/unisson/process", () => {
     const res = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     expect(res.status).toBe(503);
     expect(res.body.detail).toContain("synthèse");
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
   });
 
   test("a second call for the same turn returns the same answer and charges nothing", async () => {
@@ -163,7 +163,7 @@ describe("POST /api/unisson/process", () => {
     const second = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
   // Spend limits (issue 13) would refuse the 21st message in 10 minutes: raised here, this test is about charging.
@@ -174,7 +174,7 @@ describe("POST /api/unisson/process", () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } })));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(new Set(results.map((r) => r.body.message.id)).size).toBe(1);
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
     expect(fakes().control.callsOf("synthesis")).toHaveLength(1);
   });
 
@@ -185,7 +185,7 @@ describe("POST /api/unisson/process", () => {
     const results = await Promise.all(ids.map((id) => t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     expect(results.filter((r) => r.status === 402)).toHaveLength(17);
-    expect(remaining(t)).toEqual({ plan: 0, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 0, extra: 0 });
   });
 
   test("plan requests are spent before extra ones, and a refund goes back where it came from", async () => {
@@ -193,14 +193,14 @@ describe("POST /api/unisson/process", () => {
     for (const m of ["gpt4", "claudeOpus", "claudeHaiku", "geminiPro", "mistralLarge"] as const) fakes().control.set(m, { fail: 500, failOn: ["answer"] });
     const id = await askReady(t);
     await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
-    expect(remaining(t)).toEqual({ plan: 0, extra: 2 });
+    expect(await remaining(t)).toEqual({ plan: 0, extra: 2 });
   });
 
   test("a pro user's plan balance is spent first", async () => {
     const t = await chatApp(fakes(), { user: { subscriptionType: "pro", planQueries: 1, extraQueries: 2 } });
     const id = await askReady(t);
     await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
-    expect(remaining(t)).toEqual({ plan: 0, extra: 2 });
+    expect(await remaining(t)).toEqual({ plan: 0, extra: 2 });
   });
 
   test("nothing to process after a clarification question: 409", async () => {

@@ -23,7 +23,7 @@ describe("recovery and the server lease", () => {
     t.deps.lease = await acquireLease(t.db, t.clock.now(), null);
     runningRun(t, id, t.clock.now().getTime() + 1);
     expect(await recoverInterruptedRuns(t.deps)).toBe(0);
-    expect(remaining(t).plan).toBe(4);
+    expect((await remaining(t)).plan).toBe(4);
   });
 
   test("runs of another live server on the database are not touched", async () => {
@@ -37,7 +37,7 @@ describe("recovery and the server lease", () => {
       [hostname(), process.ppid, now, now, now + 60_000],
     );
     expect(await recoverInterruptedRuns(t.deps)).toBe(0);
-    expect(remaining(t).plan).toBe(4);
+    expect((await remaining(t)).plan).toBe(4);
   });
 
   test("runs from before this server's lease (a previous holder that died) are refunded", async () => {
@@ -46,6 +46,6 @@ describe("recovery and the server lease", () => {
     runningRun(t, id, 0);
     t.deps.lease = await acquireLease(t.db, t.clock.now(), null);
     expect(await recoverInterruptedRuns(t.deps)).toBe(1);
-    expect(remaining(t).plan).toBe(5);
+    expect((await remaining(t)).plan).toBe(5);
   });
 });

@@ -19,11 +19,11 @@ describe("final processing interrupted by a crash", () => {
     const t = await chatApp(fakes());
     const id = await askReady(t);
     interruptedRun(t, id);
-    expect(remaining(t).plan).toBe(4);
+    expect((await remaining(t)).plan).toBe(4);
 
     expect(await recoverInterruptedRuns(t.deps)).toBe(1);
 
-    expect(remaining(t).plan).toBe(5);
+    expect((await remaining(t)).plan).toBe(5);
     const run = t.db.$client.query("SELECT status, charged FROM processing_runs").get() as { status: string; charged: number };
     expect(run).toEqual({ status: "failed", charged: 0 });
   });
@@ -36,7 +36,7 @@ describe("final processing interrupted by a crash", () => {
 
     const res = await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
     expect(res.status).toBe(200);
-    expect(remaining(t).plan).toBe(4);
+    expect((await remaining(t)).plan).toBe(4);
   });
 
   test("finished runs are left alone", async () => {
@@ -44,6 +44,6 @@ describe("final processing interrupted by a crash", () => {
     const id = await askReady(t);
     await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
     expect(await recoverInterruptedRuns(t.deps)).toBe(0);
-    expect(remaining(t).plan).toBe(4);
+    expect((await remaining(t)).plan).toBe(4);
   });
 });

@@ -44,7 +44,7 @@ describe("answers you can trust: output checks before storing or charging", () =
     const id = await askReady(t);
     const res = await process(t, id);
     expect(res.status).toBe(503);
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
     const conv = await t.call("GET", `/api/unisson/conversation/${id}`, { token: t.token });
     expect(conv.body.messages.at(-1).message_type).toBeNull();
   });
@@ -73,7 +73,7 @@ describe("one time budget for answers, synthesis and fallbacks", () => {
     const res = await process(t, id);
     expect(performance.now() - started).toBeLessThan(3_200);
     expect(res.status).toBe(503);
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
     const events = await t.app.request(`/api/unisson/conversation/${id}/events`, { headers: { authorization: `Bearer ${t.token}` } });
     const text = await events.text();
     expect(text).toContain("event: failed");
@@ -221,7 +221,7 @@ describe("conversation integrity during a run", () => {
     expect(res.status).toBe(409);
     expect(res.body.detail).toContain("Une analyse est en cours");
     expect((await running).status).toBe(200);
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
   test("AI-call rows survive the conversation, with conversation_id null", async () => {
@@ -247,7 +247,7 @@ describe("conversation integrity during a run", () => {
     const sent = fakes().control.callsOf("answer", "gpt4")[0]!.messages;
     expect(sent.at(-1)!.content).toBe("Quelle est la capitale de l'Espagne ?");
     expect(JSON.stringify(sent)).not.toContain("France");
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
   test("« Réessayer » after a failed run: /process again answers the same turn, charged once", async () => {
@@ -259,7 +259,7 @@ describe("conversation integrity during a run", () => {
     const res = await process(t, id);
     expect(res.status).toBe(200);
     expect(fakes().control.callsOf("answer", "gpt4")[0]!.messages.at(-1)!.content).toBe("Quelle est la capitale de la France ?");
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 });
 
@@ -279,7 +279,7 @@ describe("moderation and the clarification pre-pass", () => {
     expect(res.status).toBe(503);
     expect(res.body.detail).toContain("vérification de votre message");
     expect((await t.call("GET", "/api/unisson/history", { token: t.token })).body.conversations).toHaveLength(0);
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
   });
 
   test("a hung moderation API is skipped after three failures: no fourth wait", async () => {
@@ -338,7 +338,7 @@ describe("honest degradation", () => {
     expect(res.body.final_response).toStartWith("> **Réponse partielle** : synthèse établie à partir de 4 réponses sur 6.");
     expect(res.body.degraded_notice).toContain("Gemini Pro (refus du modèle)");
     expect(res.body.degraded_notice).toContain("Mistral Large (limite de débit");
-    expect(remaining(t)).toEqual({ plan: 4, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
   test("a fallback synthesiser is named in the notice", async () => {
@@ -354,7 +354,7 @@ describe("honest degradation", () => {
     const res = await process(t, await askReady(t));
     expect(res.status).toBe(200);
     expect(res.body.degraded_notice).toContain("cette requête ne vous est pas décomptée");
-    expect(remaining(t)).toEqual({ plan: 5, extra: 0 });
+    expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
     expect(res.body.message.result_data.charged).toBe(false);
   });
 

@@ -1,3 +1,5 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { aiCalls } from "../../../src/db/schema/index.ts";
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
@@ -26,16 +28,19 @@ describe("/v1 through the official openai client", () => {
 
   test("a plain completion: the consolidated text, stop, usage over every call, one request charged, in the history as API", async () => {
     const t = await apiApp(fakes());
-    const before = balance(t);
+    const before = await balance(t);
     const res = await t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] });
     expect(res.object).toBe("chat.completion");
     expect(res.id).toMatch(/^chatcmpl-/);
     expect(res.created).toBe(Math.floor(t.clock.now().getTime() / 1000));
     expect(res.choices[0]!.finish_reason).toBe("stop");
     expect(res.choices[0]!.message.content).toContain("## Points de consensus");
-    const stored = t.db.$client
-      .query("SELECT tokens_in AS i, tokens_out AS o FROM ai_calls WHERE purpose IN ('answer','synthesis') AND outcome = 'ok'")
-      .all() as Array<{ i: number; o: number }>;
+    const stored = (
+      await t.db
+        .select({ i: aiCalls.tokensIn, o: aiCalls.tokensOut })
+        .from(aiCalls)
+        .where(and(inArray(aiCalls.purpose, ["answer", "synthesis"]), eq(aiCalls.outcome, "ok")))
+    ).map((c) => ({ i: c.i ?? 0, o: c.o ?? 0 }));
     expect(stored).toHaveLength(7);
     expect(res.usage).toEqual({
       prompt_tokens: stored.reduce((n, c) => n + c.i, 0),
@@ -43,7 +48,7 @@ describe("/v1 through the official openai client", () => {
       total_tokens: stored.reduce((n, c) => n + c.i + c.o, 0),
     });
     expect(res.usage!.prompt_tokens).toBeGreaterThan(0);
-    expect(balance(t)).toBe(before - 1);
+    expect(await balance(t)).toBe(before - 1);
 
     const history = await t.call("GET", "/api/unisson/history", { token: t.token });
     expect(history.body.conversations).toHaveLength(1);
@@ -106,7 +111,7 @@ describe("/v1 through the official openai client", () => {
     const history = await t.call("GET", "/api/unisson/history", { token: t.token });
     const latest = await t.call("GET", `/api/unisson/conversation/${history.body.conversations[0].id}`, { token: t.token });
     expect(text).toBe(latest.body.messages.at(-1).content);
-    expect(balance(t)).toBe(3);
+    expect(await balance(t)).toBe(3);
   });
 
   test("a revoked key: 401 in OpenAI's shape, in French", async () => {
@@ -130,7 +135,7 @@ describe("/v1 through the official openai client", () => {
     expect(err.type).toBe("insufficient_quota");
     expect(err.message).toContain("Vous avez utilisé toutes vos requêtes Basic ce mois-ci.");
     expect(err.headers?.get("x-should-retry")).toBe("false");
-    expect(balance(t)).toBe(0);
+    expect(await balance(t)).toBe(0);
     expect(fakes().control.callsOf("answer")).toHaveLength(0);
   });
 
@@ -159,7 +164,7 @@ describe("/v1 through the official openai client", () => {
       );
     const outcomes = await Promise.all([ask(), ask()]);
     expect(outcomes.sort()).toEqual(["429 insufficient_quota", "ok"]);
-    expect(balance(t)).toBe(0);
+    expect(await balance(t)).toBe(0);
   });
 
   test("a refused question: 400 content_policy_violation, nothing charged, the refusal kept in the history", async () => {
@@ -169,7 +174,7 @@ describe("/v1 through the official openai client", () => {
     expect(err.status).toBe(400);
     expect(err.code).toBe("content_policy_violation");
     expect(err.message).toContain("enfreint nos règles d'utilisation");
-    expect(balance(t)).toBe(5);
+    expect(await balance(t)).toBe(5);
     const history = await t.call("GET", "/api/unisson/history", { token: t.token });
     expect(history.body.conversations[0].source).toBe("api");
   });
@@ -198,7 +203,7 @@ describe("/v1 through the official openai client", () => {
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }));
     expect(err.status).toBe(503);
     expect(err.message).toContain("il nécessite au moins 2 IA disponibles");
-    expect(balance(t)).toBe(5);
+    expect(await balance(t)).toBe(5);
   });
 
   test("too few answers: 503, the request refunded", async () => {
@@ -207,7 +212,7 @@ describe("/v1 through the official openai client", () => {
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }));
     expect(err.status).toBe(503);
     expect(err.message).toContain("Votre requête n'a pas été décomptée");
-    expect(balance(t)).toBe(5);
+    expect(await balance(t)).toBe(5);
   });
 
   test("a burst on one key: 429 rate_limit_exceeded with retry-after", async () => {
@@ -225,7 +230,7 @@ describe("/v1 through the official openai client", () => {
     const json = (await res.json()) as { error: { code: string; message: string } };
     expect(json.error.code).toBe("rate_limit_exceeded");
     expect(json.error.message).toContain("Trop de requêtes avec cette clé d'API");
-    expect(balance(t)).toBe(90);
+    expect(await balance(t)).toBe(90);
   });
 
   test("an unknown /v1 path: 404 in OpenAI's shape", async () => {

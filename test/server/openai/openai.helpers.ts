@@ -1,5 +1,8 @@
 import { afterEach } from "bun:test";
+import { eq } from "drizzle-orm";
 import OpenAI from "openai";
+import type { Db } from "../../../src/db/client.ts";
+import { users } from "../../../src/db/schema/index.ts";
 import type { NewUser } from "../../../src/users/users.queries.ts";
 import type { FakeProviders } from "../../fakes/ai/index.ts";
 import type { TestEnv } from "../../helpers/app.ts";
@@ -28,7 +31,7 @@ export async function apiApp(fakes: FakeProviders, opts: { env?: TestEnv; user?:
 }
 
 /** The user's requests left (plan + extra). */
-export function balance(t: { db: { $client: { query(sql: string): { get(...a: unknown[]): unknown } } }; user: { id: number } }): number {
-  const row = t.db.$client.query("SELECT plan_queries + extra_queries AS n FROM users WHERE id = ?").get(t.user.id) as { n: number };
-  return row.n;
+export async function balance(t: { db: Db; user: { id: number } }): Promise<number> {
+  const [row] = await t.db.select({ plan: users.planQueries, extra: users.extraQueries }).from(users).where(eq(users.id, t.user.id));
+  return row!.plan + row!.extra;
 }

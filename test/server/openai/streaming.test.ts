@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { and, eq } from "drizzle-orm";
 import type OpenAI from "openai";
+import { conversations, messages } from "../../../src/db/schema/index.ts";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
 import { apiApp, balance } from "./openai.helpers.ts";
 
@@ -10,12 +12,14 @@ type Api = Awaited<ReturnType<typeof apiApp>>;
 type Extra = { unisson?: { restarted?: boolean; synthesiser?: string } };
 
 /** The assistant messages stored for the user's latest API conversation. */
-function storedAnswers(t: Api): string[] {
-  return (
-    t.db.$client
-      .query("SELECT m.content FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.user_id = ? AND m.sender = 'assistant' ORDER BY m.id")
-      .all(t.user.id) as Array<{ content: string }>
-  ).map((r) => r.content);
+async function storedAnswers(t: Api): Promise<string[]> {
+  const rows = await t.db
+    .select({ content: messages.content })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(eq(conversations.userId, t.user.id), eq(messages.sender, "assistant")))
+    .orderBy(messages.id);
+  return rows.map((r) => r.content);
 }
 
 /** Reads a streamed completion with the official client: the content deltas, and the last chunk's `unisson`. */
@@ -52,15 +56,15 @@ describe("/v1 streamed: the synthesis as it is written", () => {
     fakes().control.set("claudeOpus", { synthesisPause: { afterPieces: 4, until: new Promise<void>((r) => (release = r)) } });
     const stream = await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] });
     let answersWhenFirst: string[] | null = null;
-    const got = await read(stream, () => {
-      answersWhenFirst = storedAnswers(t);
+    const got = await read(stream, async () => {
+      answersWhenFirst = await storedAnswers(t);
       release();
     });
     // Nothing stored yet when the first text came: the synthesiser was held mid-text by the fake.
     expect(answersWhenFirst!).toEqual([]);
     expect(got.deltas[0]).toBe("## Réponse consolidée");
     expect(got.deltas.length).toBeGreaterThan(2);
-    expect(got.text).toBe(storedAnswers(t)[0]!);
+    expect(got.text).toBe((await storedAnswers(t))[0]!);
     expect(got.text).toMatch(/Réponse [A-F] \((GPT-4|Claude Opus 4\.1|Claude 3 Haiku|Gemini Pro|Mistral Large|Sonar Pro)\)/);
     expect(got.unisson?.restarted).toBeUndefined();
   });
@@ -74,7 +78,7 @@ describe("/v1 streamed: the synthesis as it is written", () => {
     const plain = await t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] });
     const got = await read(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
     expect(got.text).toBe(plain.choices[0]!.message.content!);
-    expect(got.text).toBe(storedAnswers(t)[1]!);
+    expect(got.text).toBe((await storedAnswers(t))[1]!);
     expect(got.deltas[0]).toStartWith("> **Réponse partielle** : synthèse établie à partir de 5 réponses sur 6.");
     expect(got.text).toEndWith("## Sources\n- https://fr.wikipedia.org/wiki/Paris");
     expect(got.text).not.toContain("invente.example");
@@ -84,7 +88,7 @@ describe("/v1 streamed: the synthesis as it is written", () => {
     const t = await apiApp(fakes());
     fakes().control.set("claudeOpus", { fail: "stall", failOn: ["synthesis"] });
     const got = await read(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
-    const stored = storedAnswers(t)[0]!;
+    const stored = (await storedAnswers(t))[0]!;
     expect(stored).toStartWith("> **Réponse partielle**");
     expect(stored).toContain("Synthèse rédigée par GPT-4 à la place de Claude Opus 4.1.");
     const restart = "\n\n---\n\n*La synthèse de Claude Opus 4.1 s'est interrompue (flux interrompu";
@@ -103,13 +107,13 @@ describe("/v1 streamed: the synthesis as it is written", () => {
         .control.callsOf("synthesis")
         .map((c) => c.model),
     ).toEqual(["claudeOpus", "gpt4"]);
-    expect(got.text).toBe(storedAnswers(t)[0]!);
+    expect(got.text).toBe((await storedAnswers(t))[0]!);
     expect(got.unisson?.restarted).toBeUndefined();
   });
 
   test("a client that goes away mid-synthesis: the run is finished, stored and charged once", async () => {
     const t = await apiApp(fakes());
-    const before = balance(t);
+    const before = await balance(t);
     fakes().control.set("claudeOpus", { synthesisDurationMs: 400 });
     const controller = new AbortController();
     const stream = await t.openai.chat.completions.create(
@@ -117,10 +121,10 @@ describe("/v1 streamed: the synthesis as it is written", () => {
       { signal: controller.signal },
     );
     await read(stream, () => controller.abort()).catch(() => {});
-    expect(storedAnswers(t)).toEqual([]);
-    for (let i = 0; i < 50 && storedAnswers(t).length === 0; i++) await Bun.sleep(50);
-    expect(storedAnswers(t)).toHaveLength(1);
-    expect(storedAnswers(t)[0]).toContain("## Points de consensus");
-    expect(balance(t)).toBe(before - 1);
+    expect(await storedAnswers(t)).toEqual([]);
+    for (let i = 0; i < 50 && (await storedAnswers(t)).length === 0; i++) await Bun.sleep(50);
+    expect(await storedAnswers(t)).toHaveLength(1);
+    expect((await storedAnswers(t))[0]).toContain("## Points de consensus");
+    expect(await balance(t)).toBe(before - 1);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { rowCounts } from "../../helpers/row-counts.ts";
 import { MATRIX } from "./matrix.ts";
 import { buildWorld, ORIGIN, useOutside, type World } from "./world.ts";
 
@@ -12,13 +13,8 @@ const EVIL = "https://evil.example";
 const CROSS_ORIGIN = "Requête refusée : elle ne provient pas de Unisson.";
 
 /** Every row count of every table: a refused request must leave all of them as they were. */
-function snapshot(w: World): Record<string, number> {
-  const tables = (
-    w.db.$client.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'").all() as Array<{
-      name: string;
-    }>
-  ).map((t) => t.name);
-  return Object.fromEntries(tables.map((t) => [t, (w.db.$client.query(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
+function snapshot(w: World): Promise<Record<string, number>> {
+  return rowCounts(w.db);
 }
 
 /** /v1 takes only a personal API key, sent by the client in a header: no browser attaches one by itself (tested below). */
@@ -28,12 +24,12 @@ describe("CSRF: state-changing requests from another origin", () => {
   for (const [route, row] of WRITES) {
     test(`${route} from ${EVIL} with a valid session is refused with 403 and changes nothing`, async () => {
       const w = await buildWorld(outside());
-      const before = snapshot(w);
+      const before = await snapshot(w);
       const token = route.includes("/admin/") ? w.tokens.admin : w.tokens.user;
       const { path, json } = row.req(w);
       const res = await w.call(route.split(" ")[0]!, path, { json, token, headers: { origin: EVIL } });
       expect([res.status, res.body.detail]).toEqual([403, CROSS_ORIGIN]);
-      expect(snapshot(w)).toEqual(before);
+      expect(await snapshot(w)).toEqual(before);
       // The session the forged request carried is still the user's, unharmed.
       expect((await w.call("GET", "/api/auth/me", { token })).status).toBe(200);
     });
@@ -41,11 +37,11 @@ describe("CSRF: state-changing requests from another origin", () => {
 
   test("a /v1 completion from another origin carrying a web session is refused (401, OpenAI's shape) and changes nothing", async () => {
     const w = await buildWorld(outside());
-    const before = snapshot(w);
+    const before = await snapshot(w);
     const { path, json } = MATRIX["POST /v1/chat/completions"]!.req(w);
     const res = await w.call("POST", path, { json, token: w.tokens.user, headers: { origin: EVIL } });
     expect([res.status, res.body.error?.code]).toEqual([401, "invalid_api_key"]);
-    expect(snapshot(w)).toEqual(before);
+    expect(await snapshot(w)).toEqual(before);
   });
 
   for (const origin of ["null", "http://localhost:3000.evil.example", "http://localhost:3001", "https://localhost:3000"]) {

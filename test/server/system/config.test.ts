@@ -119,22 +119,31 @@ describe("configuration", () => {
     });
   }
 
-  test("DATABASE_URL is refused, not silently ignored, until PostgreSQL is supported; the password is never echoed", () => {
+  test("DATABASE_URL=postgres://… selects PostgreSQL; DATA_DIR and DATABASE_PATH then name no database", () => {
+    const c = loadConfig({ DATABASE_URL: "postgres://unisson:hunter2@db.internal:5432/unisson", DATA_DIR: "/srv/x", DATABASE_PATH: "/srv/x/y.db" });
+    expect(c.databaseUrl).toBe("postgres://unisson:hunter2@db.internal:5432/unisson");
+    expect(c.databaseLabel).toBe("postgres://unisson:***@db.internal:5432/unisson");
+    expect(loadConfig({ DATABASE_URL: "postgresql://u@127.0.0.1/unisson" }).databaseUrl).toBe("postgresql://u@127.0.0.1/unisson");
+  });
+
+  test("a DATABASE_URL that is not postgres:// is refused in French, without echoing its password", () => {
     let err: unknown;
     try {
-      loadConfig({ DATABASE_URL: "postgres://unisson:hunter2@db.internal:5432/unisson" });
+      loadConfig({ DATABASE_URL: "mysql://unisson:hunter2@db.internal:3306/unisson" });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
     const msg = (err as Error).message;
     expect(msg).toContain("DATABASE_URL");
-    expect(msg).toContain("PostgreSQL");
+    expect(msg).toContain("doit être une URL postgres://");
     expect(msg).not.toContain("hunter2");
     expect(msg).not.toContain("\n");
   });
 
   test("an empty DATABASE_URL counts as unset (SQLite)", () => {
-    expect(loadConfig({ DATABASE_URL: "" }).databasePath).toBe("data/unisson.db");
+    const c = loadConfig({ DATABASE_URL: "" });
+    expect(c.databasePath).toBe("data/unisson.db");
+    expect(c.databaseUrl).toBeUndefined();
   });
 });
