@@ -44,7 +44,13 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   const models = assertOperational(deps);
 
   const claim = await deps.ai.writes.run(async (tx) => {
-    const run = await claimRun(tx, { conversationId: conversation.id, turnMessageId: turnMessage.id, userId: user.id, now: clock.now() });
+    const run = await claimRun(tx, {
+      conversationId: conversation.id,
+      turnMessageId: turnMessage.id,
+      userId: user.id,
+      server: deps.ai.serverId,
+      now: clock.now(),
+    });
     if (!run) return null;
     const source = await spendOneQuery(tx, user.id, clock.now());
     // Throwing rolls the claim back with it: a refused spend leaves no trace.
