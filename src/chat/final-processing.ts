@@ -10,7 +10,7 @@ import { assertCanQuery, assertOperational, quotaError } from "./access.ts";
 import { consolidate, NoSynthesis } from "./consolidate.ts";
 import { isCharged } from "./degraded.ts";
 import { appendMessages, findMessage, listMessages, type MessageRow } from "./chat.queries.ts";
-import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type RunRow, saveRunEvents } from "./runs.queries.ts";
+import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, releaseCharge, type RunRow, saveRunEvents } from "./runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
 import { toPublicMessage } from "./chat.view.ts";
@@ -138,7 +138,7 @@ async function execute(
         clock.now(),
       );
       // The cost rule of degraded answers: shown, not charged.
-      if (!charged) await refundOneQuery(tx, user.id, source, clock.now());
+      if (!charged && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
       const answer = await answerOf({ ...deps, db: tx }, { resultMessageId: message!.id });
       live.emit("final", answer);
       await finishRun(tx, run.id, message!.id, clock.now(), live.storedEvents(), charged);
@@ -150,7 +150,7 @@ async function execute(
     const answers = e instanceof NoSynthesis ? e.answers : [];
     await deps.ai.writes.run(async (tx) => {
       await insertAiCalls(tx, logs);
-      await refundOneQuery(tx, user.id, source, clock.now());
+      if (await releaseCharge(tx, run.id, deps.ai.serverId)) await refundOneQuery(tx, user.id, source, clock.now());
       // Announced once the refund is written (in this transaction): a client that reads on sees it.
       live.emit("failed", { code, detail: new AppError(code).message, refunded: true, answers });
       await failRun(tx, run.id, code, clock.now(), live.storedEvents());

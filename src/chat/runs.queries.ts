@@ -63,6 +63,23 @@ export async function listRunningRuns(db: Db): Promise<RunRow[]> {
   return await db.select().from(processingRuns).where(eq(processingRuns.status, "running"));
 }
 
+/**
+ * Takes the run's charge back if this server still carries the run out and
+ * it is still charged; true when the caller is to refund. So a request is
+ * refunded at most once, even when another server's sweep failed (and
+ * refunded) the run of this one while it was stalled.
+ */
+export async function releaseCharge(db: Db, runId: number, server: string): Promise<boolean> {
+  const released = await first(
+    db
+      .update(processingRuns)
+      .set({ charged: false, chargedFrom: null })
+      .where(and(eq(processingRuns.id, runId), eq(processingRuns.charged, true), eq(processingRuns.server, server), eq(processingRuns.status, "running")))
+      .returning({ id: processingRuns.id }),
+  );
+  return released !== undefined;
+}
+
 /** `charged` false records a degraded answer given for free (the refund happened in the same transaction). */
 export async function finishRun(db: Db, runId: number, resultMessageId: number, now: Date, events: RunEvent[], charged: boolean): Promise<void> {
   const refund = charged ? {} : { charged: false, chargedFrom: null };

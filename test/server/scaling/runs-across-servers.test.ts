@@ -189,6 +189,23 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
     expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
   });
 
+  test("a server that stalls past the staleness has its run refunded by the other; when its run then fails, it does not refund again", async () => {
+    const [a, b] = await twoServers();
+    // A beats no heartbeat (as if its event loop were stuck); its models fail after a while.
+    fakes().control.setAll({ latencyMs: 1500, fail: 500, failOn: ["answer"] });
+    const id = await ask(a);
+    const url = a.config.databaseUrl!;
+    const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
+    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
+    await Bun.sleep(300);
+    expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
+    const res = await pending;
+    expect(res.status).toBe(503);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
+  }, 30_000);
+
   test("a server killed mid-run (kill -9): the other fails and refunds its run, its followers hear it, and the turn is retried there", async () => {
     const [, b] = await twoServers();
     const url = b.config.databaseUrl!;
