@@ -89,13 +89,16 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
             }
           });
       };
-      const unfollow = deps.ai.wakeups.follow(run.id, reread);
-      const poll = setInterval(reread, deps.ai.wakeups.rereadMs);
-      stop = () => {
-        clearInterval(heartbeat);
-        clearInterval(poll);
-        unfollow();
-      };
+      stop = () => clearInterval(heartbeat);
+      if (run.status === "running") {
+        const unfollow = deps.ai.wakeups.follow(run.id, reread);
+        const poll = setInterval(reread, deps.ai.wakeups.rereadMs);
+        stop = () => {
+          clearInterval(heartbeat);
+          clearInterval(poll);
+          unfollow();
+        };
+      }
       await replay(run);
       // Events stored between the caller's read and the follow above would wake nobody: read once more.
       if (run.status === "running") reread();
