@@ -80,6 +80,24 @@ export async function releaseCharge(db: Db, runId: number, server: string): Prom
   return released !== undefined;
 }
 
+/**
+ * Whether this server still carries the run out (running, its server): the
+ * run's row locked until the transaction ends. False once another server's
+ * sweep failed it (and maybe a retry claimed it again): the late outcome of
+ * a stalled server is then dropped rather than written over the row.
+ */
+export async function holdsRun(tx: Db, runId: number, server: string): Promise<boolean> {
+  const row = await first(
+    forUpdate(
+      tx
+        .select({ id: processingRuns.id })
+        .from(processingRuns)
+        .where(and(eq(processingRuns.id, runId), eq(processingRuns.server, server), eq(processingRuns.status, "running"))),
+    ),
+  );
+  return row !== undefined;
+}
+
 /** `charged` false records a degraded answer given for free (the refund happened in the same transaction). */
 export async function finishRun(db: Db, runId: number, resultMessageId: number, now: Date, events: RunEvent[], charged: boolean): Promise<void> {
   const refund = charged ? {} : { charged: false, chargedFrom: null };
@@ -115,11 +133,11 @@ export async function closedTurns(db: Db, conversationId: number, except?: numbe
 }
 
 /** The events so far of a run in progress (a client of another server process reads them). */
-export async function saveRunEvents(db: Db, runId: number, events: RunEvent[]): Promise<void> {
+export async function saveRunEvents(db: Db, runId: number, server: string, events: RunEvent[]): Promise<void> {
   await db
     .update(processingRuns)
     .set({ events })
-    .where(and(eq(processingRuns.id, runId), eq(processingRuns.status, "running")));
+    .where(and(eq(processingRuns.id, runId), eq(processingRuns.server, server), eq(processingRuns.status, "running")));
   await announceRunChange(db, runId);
 }
 

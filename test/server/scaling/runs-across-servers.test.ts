@@ -206,6 +206,25 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
     expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
   }, 30_000);
 
+  test("a stalled server's late answer is dropped once the other has failed its run and answered the retry: one answer, charged once", async () => {
+    const [a, b] = await twoServers();
+    fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 2500 });
+    const id = await ask(a);
+    const url = a.config.databaseUrl!;
+    const onA = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
+    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    await Bun.sleep(300);
+    expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
+    const onB = await b.call("POST", PROCESS, { token: b.token, json: { conversation_id: id } });
+    expect(onB.status).toBe(200);
+    expect((await onA).status).toBe(503);
+    expect(await value(url, `SELECT status || ':' || charged || ':' || server AS v FROM processing_runs WHERE conversation_id = ${id}`)).toBe(
+      `done:true:${b.deps.ai.serverId}`,
+    );
+    expect(await value(url, `SELECT count(*)::int AS v FROM messages WHERE conversation_id = ${id} AND sender = 'assistant'`)).toBe(1);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
+  }, 30_000);
+
   test("a server killed mid-run (kill -9): the other fails and refunds its run, its followers hear it, and the turn is retried there", async () => {
     const [, b] = await twoServers();
     const url = b.config.databaseUrl!;
