@@ -15,7 +15,7 @@ import { beatRuns, failRun, listStaleRuns, lockStaleRun } from "./runs.queries.t
  * so each such run is failed and refunded, and its turn can be asked again.
  * With these figures a dead server's runs are refunded within
  * staleMs + sweepMs + heartbeatMs = 55 s. On SQLite one server owns the
- * database and the next start does it (src/chat/recovery.ts).
+ * database and the next start does it (src/chat/recovery.ts): no timers.
  */
 export type RunTimings = { heartbeatMs: number; staleMs: number; sweepMs: number };
 
@@ -60,39 +60,35 @@ export async function sweepDeadServersRuns(deps: Deps, staleMs = RUN_TIMINGS.sta
 }
 
 /**
- * The server's timers for its runs: the heartbeat (both databases) and, on
- * PostgreSQL, the sweep of dead servers' runs. Returns stop(), which waits
- * for a beat or sweep in flight.
+ * The server's timers for its runs on PostgreSQL: the heartbeat and the sweep
+ * of dead servers' runs, each never twice at once. None on SQLite (one
+ * server per file; a run records its server and its start, and the next
+ * start recovers it). Returns stop(), which waits for a beat or sweep in flight.
  */
 export function startRunLiveness(deps: Deps, timings: RunTimings = RUN_TIMINGS): { stop(): Promise<void> } {
+  if (!deps.config.databaseUrl) return { stop: async () => {} };
   const inFlight = new Set<Promise<unknown>>();
-  const track = (name: string, work: () => Promise<unknown>) => {
-    const p = work()
-      .catch((e) => deps.log.warn(`${name} failed`, { error: e }))
-      .finally(() => inFlight.delete(p));
-    inFlight.add(p);
+  const every = (name: string, ms: number, work: () => Promise<unknown>) => {
+    let busy = false;
+    return setInterval(() => {
+      if (busy) return;
+      busy = true;
+      const p = work()
+        .catch((e) => deps.log.warn(`${name} failed`, { error: e }))
+        .finally(() => {
+          busy = false;
+          inFlight.delete(p);
+        });
+      inFlight.add(p);
+    }, ms);
   };
-  let beating = false;
-  const heartbeat = setInterval(() => {
-    if (beating) return;
-    beating = true;
-    track("run heartbeat", async () => await beatOwnRuns(deps).finally(() => (beating = false)));
-  }, timings.heartbeatMs);
-  let sweeping = false;
-  const sweep = deps.config.databaseUrl
-    ? setInterval(() => {
-        if (sweeping) return;
-        sweeping = true;
-        track(
-          "run sweep",
-          async () => await underJobLock(deps.db, "run-sweep", () => sweepDeadServersRuns(deps, timings.staleMs)).finally(() => (sweeping = false)),
-        );
-      }, timings.sweepMs)
-    : undefined;
+  const timers = [
+    every("run heartbeat", timings.heartbeatMs, () => beatOwnRuns(deps)),
+    every("run sweep", timings.sweepMs, () => underJobLock(deps.db, "run-sweep", () => sweepDeadServersRuns(deps, timings.staleMs))),
+  ];
   return {
     async stop() {
-      clearInterval(heartbeat);
-      if (sweep) clearInterval(sweep);
+      for (const t of timers) clearInterval(t);
       await Promise.allSettled([...inFlight]);
     },
   };
