@@ -1,5 +1,6 @@
 import { createApp } from "./app.ts";
 import { recoverInterruptedRuns } from "./chat/recovery.ts";
+import { startRunLiveness } from "./chat/run-liveness.ts";
 import type { Config } from "./config.ts";
 import { closeDb, SERVER_BUSY_TIMEOUT_MS } from "./db/client.ts";
 import { migrateWithBackup, newerRefusal, schemaState } from "./db/schema-guard.ts";
@@ -56,9 +57,15 @@ export async function startServer(config: Config) {
     throw e;
   }
   const jobs = startJobs(deps, [...allJobs, ...backupJobs(deps)]);
+  const runs = startRunLiveness(deps);
   // Off the start-up path: the first registration then finds the common-password list ready.
   setTimeout(warmCommonPasswords, 1_000).unref();
-  deps.log.info("Unisson prêt", { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, database: config.databaseLabel });
+  deps.log.info("Unisson prêt", {
+    url: `http://${config.host}:${server.port}`,
+    public_url: config.publicUrl,
+    database: config.databaseLabel,
+    server: deps.ai.serverId,
+  });
   deps.log.info("configuration", setupSummary(deps));
 
   const heartbeat = setInterval(async () => {
@@ -82,6 +89,7 @@ export async function startServer(config: Config) {
     const timedOut = await Promise.race([drained.then(() => false), Bun.sleep(DRAIN_MS).then(() => true)]);
     if (timedOut) await server.stop(true);
     await jobs.stop();
+    await runs.stop();
     clearInterval(heartbeat);
     if (signal !== "lease" && lease) await releaseLease(deps.db, lease);
     await closeDb(deps.db);

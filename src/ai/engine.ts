@@ -1,7 +1,9 @@
+import { hostname } from "node:os";
 import { frChat } from "../i18n/fr-chat.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { createGroupCommit, type GroupCommit } from "../db/group-commit.ts";
+import { createRunWakeups, type RunWakeups } from "../db/run-wakeups.ts";
 import type { Clock } from "../lib/clock.ts";
 import { Availability } from "./availability.ts";
 import { buildRegistry, type ModelDef } from "./registry.ts";
@@ -32,6 +34,10 @@ export type Ai = {
   heartbeatMs: number;
   /** Claims and final answers of concurrent runs share commits (see group-commit.ts). */
   writes: GroupCommit;
+  /** This server process among those sharing the database: recorded with each run it carries out (hostname, pid, random). */
+  serverId: string;
+  /** What wakes a stream following a run of another server process (src/db/run-wakeups.ts). */
+  wakeups: RunWakeups;
 };
 
 export function createAi(config: Config, clock: Clock, db: Db): Ai {
@@ -58,6 +64,8 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
     moderationBreaker: new ModerationBreaker(() => clock.now().getTime()),
     heartbeatMs: 15_000,
     writes: createGroupCommit(db),
+    serverId: `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
+    wakeups: createRunWakeups(db),
   };
 }
 

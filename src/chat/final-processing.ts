@@ -10,7 +10,7 @@ import { assertCanQuery, assertOperational, quotaError } from "./access.ts";
 import { consolidate, NoSynthesis } from "./consolidate.ts";
 import { isCharged } from "./degraded.ts";
 import { appendMessages, findMessage, listMessages, type MessageRow } from "./chat.queries.ts";
-import { claimRun, closedTurns, failRun, findRun, finishRun, markCharged, type RunRow, saveRunEvents } from "./runs.queries.ts";
+import { claimRun, closedTurns, failRun, findRun, finishRun, holdsRun, markCharged, releaseCharge, type RunRow, saveRunEvents } from "./runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
 import { toPublicMessage } from "./chat.view.ts";
@@ -44,7 +44,13 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   const models = assertOperational(deps);
 
   const claim = await deps.ai.writes.run(async (tx) => {
-    const run = await claimRun(tx, { conversationId: conversation.id, turnMessageId: turnMessage.id, userId: user.id, now: clock.now() });
+    const run = await claimRun(tx, {
+      conversationId: conversation.id,
+      turnMessageId: turnMessage.id,
+      userId: user.id,
+      server: deps.ai.serverId,
+      now: clock.now(),
+    });
     if (!run) return null;
     const source = await spendOneQuery(tx, user.id, clock.now());
     // Throwing rolls the claim back with it: a refused spend leaves no trace.
@@ -73,7 +79,7 @@ function storeEventsSoon(deps: Deps, live: LiveRun): () => void {
     pending = true;
     setTimeout(() => {
       pending = false;
-      if (!live.finished) void deps.ai.writes.run(async (tx) => await saveRunEvents(tx, live.runId, live.storedEvents())).catch(() => {});
+      if (!live.finished) void deps.ai.writes.run(async (tx) => await saveRunEvents(tx, live.runId, deps.ai.serverId, live.storedEvents())).catch(() => {});
     }, EVENTS_WRITE_MS);
   };
 }
@@ -124,6 +130,8 @@ async function execute(
     );
     const charged = isCharged(result.degraded);
     const done = await deps.ai.writes.run(async (tx) => {
+      // Given up by another server's sweep while this one stalled: the answer comes too late to be stored.
+      if (!(await holdsRun(tx, run.id, deps.ai.serverId))) throw new AppError("SERVICE_UNAVAILABLE");
       await insertAiCalls(tx, logs);
       const [message] = await appendMessages(
         tx,
@@ -132,7 +140,7 @@ async function execute(
         clock.now(),
       );
       // The cost rule of degraded answers: shown, not charged.
-      if (!charged) await refundOneQuery(tx, user.id, source, clock.now());
+      if (!charged && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
       const answer = await answerOf({ ...deps, db: tx }, { resultMessageId: message!.id });
       live.emit("final", answer);
       await finishRun(tx, run.id, message!.id, clock.now(), live.storedEvents(), charged);
@@ -144,10 +152,12 @@ async function execute(
     const answers = e instanceof NoSynthesis ? e.answers : [];
     await deps.ai.writes.run(async (tx) => {
       await insertAiCalls(tx, logs);
-      await refundOneQuery(tx, user.id, source, clock.now());
+      // A run another server's sweep failed (and refunded) meanwhile is no longer this server's to write.
+      const held = await holdsRun(tx, run.id, deps.ai.serverId);
+      if (held && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
       // Announced once the refund is written (in this transaction): a client that reads on sees it.
       live.emit("failed", { code, detail: new AppError(code).message, refunded: true, answers });
-      await failRun(tx, run.id, code, clock.now(), live.storedEvents());
+      if (held) await failRun(tx, run.id, code, clock.now(), live.storedEvents());
     });
     if (!(e instanceof AppError)) log.error("final processing failed", { run: run.id, error: e });
     throw runFailure(code, answers);

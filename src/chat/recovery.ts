@@ -12,8 +12,8 @@ import { failRun, listRunningRuns, type RunRow } from "./runs.queries.ts";
  */
 export async function recoverInterruptedRuns(deps: Deps): Promise<number> {
   const { db, clock, log } = deps;
-  // PostgreSQL: other live servers' runs are "running" too, and nothing yet tells a dead server's from theirs
-  // (a run's server and heartbeat: not built). Such runs stay running until then; SQLite keeps its start-up recovery.
+  // PostgreSQL: other live servers' runs are "running" too; a dead server's are told apart by their stale heartbeat
+  // and refunded by any server's sweep within a minute (run-liveness.ts), this one's included once it is up.
   if (deps.config.databaseUrl) return 0;
   const runs = (await listRunningRuns(db)).filter(await abandonedBy(deps));
   for (const run of runs) {

@@ -6,8 +6,6 @@ import { ownedConversation } from "./chat.service.ts";
 import { type RunEvent, TERMINAL } from "./live-run.ts";
 
 const encoder = new TextEncoder();
-/** How often a client of a run in another process looks for its new events. */
-const POLL_MS = 500;
 
 function frame(e: RunEvent): Uint8Array {
   return encoder.encode(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
@@ -58,7 +56,8 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
         if (live.finished) close();
         return;
       }
-      // A finished run, or one another server process runs: its stored events, read again until it ends.
+      // A finished run, or one another server process runs: its stored events, read again whenever the run's
+      // writer announces a change (src/db/run-wakeups.ts) and every `rereadMs` in any case, until it ends.
       let seen = afterId;
       const replay = async (row: RunRow | undefined) => {
         for (const e of (row?.events ?? []) as RunEvent[]) {
@@ -68,17 +67,41 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
         }
         if (row?.status !== "running") close();
       };
-      const poll = setInterval(() => {
+      // One read at a time, in order: a wake-up during a read asks for one more read after it.
+      let reading = false;
+      let again = false;
+      const reread = () => {
+        if (closed) return;
+        if (reading) {
+          again = true;
+          return;
+        }
+        reading = true;
         // A read that fails (the database closing at shutdown) ends the stream; the client resumes with Last-Event-ID.
         findRunById(deps.db, run.id)
           .then(replay)
-          .catch(() => close());
-      }, POLL_MS);
-      stop = () => {
-        clearInterval(heartbeat);
-        clearInterval(poll);
+          .catch(() => close())
+          .finally(() => {
+            reading = false;
+            if (again) {
+              again = false;
+              reread();
+            }
+          });
       };
+      stop = () => clearInterval(heartbeat);
+      if (run.status === "running") {
+        const unfollow = deps.ai.wakeups.follow(run.id, reread);
+        const poll = setInterval(reread, deps.ai.wakeups.rereadMs);
+        stop = () => {
+          clearInterval(heartbeat);
+          clearInterval(poll);
+          unfollow();
+        };
+      }
       await replay(run);
+      // Events stored between the caller's read and the follow above would wake nobody: read once more.
+      if (run.status === "running") reread();
     },
     cancel() {
       stop();

@@ -7,8 +7,10 @@ import s4 from "./sqlite/0004_accounts_rate_limits_audit.sql" with { type: "text
 import s5 from "./sqlite/0005_billing_changes_disputes.sql" with { type: "text" };
 import s6 from "./sqlite/0006_live_runs_costs.sql" with { type: "text" };
 import s7 from "./sqlite/0007_history_search.sql" with { type: "text" };
+import s8 from "./sqlite/0008_runs_server_heartbeat.sql" with { type: "text" };
 import p0 from "./pg/0000_init.sql" with { type: "text" };
 import p1 from "./pg/0001_history_search.sql" with { type: "text" };
+import p2 from "./pg/0002_runs_server_heartbeat.sql" with { type: "text" };
 
 export type EmbeddedMigration = { tag: string; when: number; breakpoints: boolean; sql: string };
 
@@ -22,10 +24,12 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0005_billing_changes_disputes", when: 1795428250139, breakpoints: true, sql: s5 as unknown as string },
   { tag: "0006_live_runs_costs", when: 1795431532737, breakpoints: true, sql: s6 as unknown as string },
   { tag: "0007_history_search", when: 1795431978878, breakpoints: true, sql: s7 as unknown as string },
+  { tag: "0008_runs_server_heartbeat", when: 1795443788296, breakpoints: true, sql: s8 as unknown as string },
 ];
 
 /** PostgreSQL (src/db/pg/migrate.ts). */
 export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795439694709, breakpoints: true, sql: p0 as unknown as string },
   { tag: "0001_history_search", when: 1795439701403, breakpoints: true, sql: p1 as unknown as string },
+  { tag: "0002_runs_server_heartbeat", when: 1795443789096, breakpoints: true, sql: p2 as unknown as string },
 ];

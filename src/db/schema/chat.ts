@@ -73,6 +73,10 @@ export function chatTables(c: Columns, { users }: UserTables) {
       events: c.json("events").$type<Array<Record<string, unknown>>>(),
       createdAt: c.timestamp("created_at").notNull(),
       finishedAt: c.timestamp("finished_at"),
+      /** The server process carrying the run out (its id: src/chat/run-liveness.ts), so another one knows whose it is. */
+      server: c.text("server"),
+      /** Refreshed by that server while the run goes on; a stale one on PostgreSQL means the server died (the sweep refunds it). */
+      heartbeatAt: c.timestamp("heartbeat_at"),
     },
     (t) => [c.uniqueIndex("processing_runs_turn_idx").on(t.conversationId, t.turnMessageId)],
   );

@@ -1,0 +1,309 @@
+import { describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { join } from "node:path";
+import { freePort, tempDir } from "../../helpers/binary.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
+import { readSse, type Sse } from "../../helpers/sse.ts";
+import { onPostgres } from "../../helpers/test-database.ts";
+import { systemClock } from "../../../src/lib/clock.ts";
+import { processingRuns } from "../../../src/db/schema/index.ts";
+import { startRunLiveness, sweepDeadServersRuns } from "../../../src/chat/run-liveness.ts";
+import { useFakeProviders } from "../chat/chat.helpers.ts";
+
+/**
+ * Runs across servers on one PostgreSQL database, through HTTP: a run carried
+ * out by one server is followed live from another (NOTIFY/LISTEN) and resumed
+ * there with Last-Event-ID; a server killed mid-run has its run failed and
+ * refunded by another, and the turn can be asked again; a run whose server
+ * keeps its heartbeat is never touched. PostgreSQL only (TEST_DATABASE=postgres).
+ */
+const fakes = useFakeProviders();
+const PROCESS = "/api/unisson/process";
+
+type Server = TestApp & { token: string; userId: number };
+
+/** Two servers (real clocks: heartbeats are compared across them) on one database, and a user signed in on both. */
+async function twoServers(): Promise<[Server, Server]> {
+  const env = { ...fakes().env, AI_TIMEOUT_MS: "8000" };
+  const a = await createTestApp({ env, deps: { clock: systemClock } });
+  const b = await createTestApp({ env: { ...env, DATABASE_URL: a.config.databaseUrl! }, deps: { clock: systemClock } });
+  const { user, token } = await makeUser(a.db, new Date(), { planQueries: 5 });
+  return [
+    { ...a, token, userId: user.id },
+    { ...b, token, userId: user.id },
+  ];
+}
+
+async function ask(t: Server): Promise<number> {
+  const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
+  if (res.status !== 200 || !res.body.requires_final_processing) throw new Error(`chat: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.conversation_id;
+}
+
+async function streamProcess(t: Server, id: number): Promise<Response> {
+  return await t.app.request(PROCESS, {
+    method: "POST",
+    headers: { authorization: `Bearer ${t.token}`, "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ conversation_id: id }),
+  });
+}
+
+async function events(t: Server, id: number, lastEventId?: number): Promise<Response> {
+  const headers: Record<string, string> = { authorization: `Bearer ${t.token}` };
+  if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
+  return await t.app.request(`/api/unisson/conversation/${id}/events`, { headers });
+}
+
+async function value(url: string, query: string): Promise<unknown> {
+  const sql = new SQL(url);
+  try {
+    const [row] = await sql.unsafe(query);
+    return row?.v;
+  } finally {
+    await sql.close();
+  }
+}
+
+async function until(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await Bun.sleep(50)) if (await check()) return;
+  throw new Error(`${what} : pas dans les ${ms} ms`);
+}
+
+/** Each event with when it arrived. */
+async function timedSse(res: Response, stopAfter?: (e: Sse, all: Sse[]) => boolean): Promise<Array<Sse & { at: number }>> {
+  const out: Array<Sse & { at: number }> = [];
+  await readSse(res, {
+    stopAfter: (e, all) => {
+      out.push({ ...e, at: performance.now() });
+      return stopAfter?.(e, all) ?? false;
+    },
+  });
+  return out;
+}
+
+describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", () => {
+  test("a run carried out by server A is followed live from server B: its events arrive while it runs, in order, up to the final answer", async () => {
+    const [a, b] = await twoServers();
+    fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 1500 });
+    const id = await ask(a);
+    const onA = timedSse(await streamProcess(a, id));
+    await until(
+      "run claimed",
+      async () => (await value(a.config.databaseUrl!, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1,
+      5000,
+    );
+    const onB = await timedSse(await events(b, id));
+    const fromA = await onA;
+    expect(onB[0]!.event).toBe("run_started");
+    expect(onB.filter((e) => e.event === "model_answered")).toHaveLength(6);
+    expect(onB.at(-1)!.event).toBe("final");
+    // In order, no event twice, each one A sent (B has no text deltas: its final carries the text).
+    const ids = onB.map((e) => e.id!);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    expect(new Set(ids).size).toBe(ids.length);
+    const sentByA = new Map(fromA.map((e) => [e.id, e.event]));
+    for (const e of onB) expect(sentByA.get(e.id)).toBe(e.event);
+    expect(onB.at(-1)!.data).toEqual(fromA.at(-1)!.data);
+    // Live: the models' answers reached B well before the end of the synthesis, and the end reached B
+    // at once (a NOTIFY, not the 5 s safety re-read).
+    const lastAnswer = onB.findLast((e) => e.event === "model_answered")!;
+    expect(onB.at(-1)!.at - lastAnswer.at).toBeGreaterThan(700);
+    expect(onB.at(-1)!.at - fromA.at(-1)!.at).toBeLessThan(2000);
+  }, 30_000);
+
+  test("a client of server B that comes back with Last-Event-ID gets only the later events, up to the final answer", async () => {
+    const [a, b] = await twoServers();
+    fakes().control.setAll({ latencyMs: 300, synthesisDurationMs: 800 });
+    const id = await ask(a);
+    const onA = readSse(await streamProcess(a, id));
+    await until(
+      "run claimed",
+      async () => (await value(a.config.databaseUrl!, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1,
+      5000,
+    );
+    const first = await timedSse(await events(b, id), (_, all) => all.length === 3);
+    const resumeAt = first.at(-1)!.id!;
+    const rest = await timedSse(await events(b, id, resumeAt));
+    await onA;
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((e) => e.id! > resumeAt)).toBe(true);
+    expect(rest.at(-1)!.event).toBe("final");
+    // Together, exactly what a replay of the whole run gives: nothing lost, nothing twice.
+    const whole = await timedSse(await events(b, id));
+    expect([...first, ...rest].map((e) => e.id)).toEqual(whole.map((e) => e.id));
+  }, 30_000);
+
+  test("a run whose server keeps its heartbeat is never touched by the other server's sweep, nor by its own server's", async () => {
+    const [a, b] = await twoServers();
+    const fast = { heartbeatMs: 150, staleMs: 1000, sweepMs: 150 };
+    const timers = [startRunLiveness(a.deps, fast), startRunLiveness(b.deps, fast)];
+    try {
+      // A run three times longer than the staleness: only A's heartbeat keeps it fresh.
+      fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 3000 });
+      const id = await ask(a);
+      const url = a.config.databaseUrl!;
+      const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
+      await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+      // Its own server, even asked to sweep everything older than now, leaves it alone.
+      expect(await sweepDeadServersRuns(a.deps, 0)).toBe(0);
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect(await value(url, `SELECT status || ':' || charged AS v FROM processing_runs WHERE conversation_id = ${id}`)).toBe("done:true");
+      expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
+      expect(b.log.lines.filter((l) => l.includes("run of a dead server refunded"))).toEqual([]);
+    } finally {
+      await Promise.all(timers.map((t) => t.stop()));
+    }
+  }, 30_000);
+
+  test("two servers sweeping the same dead server's run at once refund it once", async () => {
+    const [a, b] = await twoServers();
+    const id = await ask(a);
+    const url = a.config.databaseUrl!;
+    const turn = Number(await value(url, `SELECT max(id) AS v FROM messages WHERE conversation_id = ${id}`));
+    const long = new Date(Date.now() - 5 * 60_000);
+    // A run a dead server charged from the plan (5 -> 4) and stopped beating five minutes ago.
+    await a.db.insert(processingRuns).values({
+      conversationId: id,
+      turnMessageId: turn,
+      userId: a.userId,
+      status: "running",
+      charged: true,
+      chargedFrom: "plan",
+      createdAt: long,
+      server: "mort-1",
+      heartbeatAt: long,
+      events: [],
+    });
+    await new SQL(url).unsafe(`UPDATE users SET plan_queries = 4 WHERE id = ${a.userId}`);
+    const counts = await Promise.all([sweepDeadServersRuns(a.deps), sweepDeadServersRuns(b.deps), sweepDeadServersRuns(a.deps)]);
+    expect(counts.reduce((x, y) => x + y, 0)).toBe(1);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
+    expect(await value(url, `SELECT status || ':' || charged || ':' || error AS v FROM processing_runs WHERE conversation_id = ${id}`)).toBe(
+      "failed:false:SERVICE_UNAVAILABLE",
+    );
+    // The turn can be asked again, on either server.
+    const again = await b.call("POST", PROCESS, { token: b.token, json: { conversation_id: id } });
+    expect(again.status).toBe(200);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
+  });
+
+  test("a server that stalls past the staleness has its run refunded by the other; when its run then fails, it does not refund again", async () => {
+    const [a, b] = await twoServers();
+    // A beats no heartbeat (as if its event loop were stuck); its models fail after a while.
+    fakes().control.setAll({ latencyMs: 1500, fail: 500, failOn: ["answer"] });
+    const id = await ask(a);
+    const url = a.config.databaseUrl!;
+    const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
+    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
+    await Bun.sleep(300);
+    expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
+    const res = await pending;
+    expect(res.status).toBe(503);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
+  }, 30_000);
+
+  test("a stalled server's late answer is dropped once the other has failed its run and answered the retry: one answer, charged once", async () => {
+    const [a, b] = await twoServers();
+    fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 2500 });
+    const id = await ask(a);
+    const url = a.config.databaseUrl!;
+    const onA = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
+    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    await Bun.sleep(300);
+    expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
+    const onB = await b.call("POST", PROCESS, { token: b.token, json: { conversation_id: id } });
+    expect(onB.status).toBe(200);
+    expect((await onA).status).toBe(503);
+    expect(await value(url, `SELECT status || ':' || charged || ':' || server AS v FROM processing_runs WHERE conversation_id = ${id}`)).toBe(
+      `done:true:${b.deps.ai.serverId}`,
+    );
+    expect(await value(url, `SELECT count(*)::int AS v FROM messages WHERE conversation_id = ${id} AND sender = 'assistant'`)).toBe(1);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
+  }, 30_000);
+
+  test("a server killed mid-run (kill -9): the other fails and refunds its run, its followers hear it, and the turn is retried there", async () => {
+    const [, b] = await twoServers();
+    const url = b.config.databaseUrl!;
+    const dir = tempDir("unisson-runs-pg-");
+    const port = freePort();
+    const root = join(import.meta.dir, "..", "..", "..");
+    const a = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? "",
+        ...fakes().env,
+        AI_TIMEOUT_MS: "60000",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATABASE_URL: url,
+        DATA_DIR: dir.path,
+        LOG_LEVEL: "warn",
+      },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    let timers: { stop(): Promise<void> } | undefined;
+    try {
+      await until(
+        "server A up",
+        async () => {
+          try {
+            return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
+          } catch {
+            return false;
+          }
+        },
+        30_000,
+      );
+      // The models take far longer than the test: A is killed while it waits on them.
+      fakes().control.setAll({ latencyMs: 60_000 });
+      const id = await ask(b);
+      const started = await fetch(`http://127.0.0.1:${port}${PROCESS}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${b.token}`, "content-type": "application/json", accept: "text/event-stream" },
+        body: JSON.stringify({ conversation_id: id }),
+      });
+      const firstOnA = await readSse(started, { stopAfter: () => true });
+      expect(firstOnA.events[0]!.event).toBe("run_started");
+      await until(
+        "run_started stored",
+        async () =>
+          (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id} AND events::text LIKE '%run_started%'`)) === 1,
+        5000,
+      );
+      expect(await value(url, `SELECT server AS v FROM processing_runs WHERE conversation_id = ${id}`)).not.toBe(b.deps.ai.serverId);
+      expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${b.userId}`)).toBe(4);
+      const follower = timedSse(await events(b, id));
+      a.kill("SIGKILL");
+      await a.exited;
+      // B's timers as in production, but for the figures (staleness 2 s instead of 30 s).
+      const killedAt = performance.now();
+      timers = startRunLiveness(b.deps, { heartbeatMs: 200, staleMs: 2000, sweepMs: 200 });
+      await until(
+        "run failed by B",
+        async () => (await value(url, `SELECT status AS v FROM processing_runs WHERE conversation_id = ${id}`)) === "failed",
+        20_000,
+      );
+      expect(performance.now() - killedAt).toBeLessThan(20_000);
+      expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${b.userId}`)).toBe(5);
+      const heard = await follower;
+      expect(heard.map((e) => e.event)).toEqual(["run_started", ...heard.slice(1, -1).map((e) => e.event), "failed"]);
+      expect(heard.at(-1)!.data).toMatchObject({ code: "SERVICE_UNAVAILABLE", refunded: true });
+      // The turn again, on B: answered, charged once.
+      fakes().control.reset();
+      const again = await b.call("POST", PROCESS, { token: b.token, json: { conversation_id: id } });
+      expect(again.status).toBe(200);
+      expect(again.body.final_response).toContain("Paris");
+      expect(await value(url, `SELECT status || ':' || server AS v FROM processing_runs WHERE conversation_id = ${id}`)).toBe(`done:${b.deps.ai.serverId}`);
+      expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${b.userId}`)).toBe(4);
+    } finally {
+      a.kill("SIGKILL");
+      await timers?.stop();
+      dir.cleanup();
+    }
+  }, 60_000);
+});
