@@ -19,7 +19,7 @@
  *    on SQLite only, so /api/health/ready answers 200 there);
  *  - behaviour that differs on PostgreSQL by design: history/search's accent
  *    folding (no unaccent, docs/SCALING.md);
- *  - not built yet: chat/live's "a client of another server process follows
+ *  - SQLite-shaped: chat/live's "a client of another server process follows
  *    the run" (runs followed across servers).
  */
 export const POSTGRES_FILES = [
@@ -71,6 +71,7 @@ export const POSTGRES_FILES = [
   "test/server/reliability/faults.test.ts",
   "test/server/reliability/lease.test.ts",
   "test/server/reliability/lock-wait.test.ts",
+  "test/server/scaling/runs-across-servers.test.ts",
   "test/server/scaling/two-servers.test.ts",
   "test/server/security/secrets.test.ts",
   "test/server/system/compression.test.ts",
