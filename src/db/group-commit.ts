@@ -12,14 +12,17 @@ import { transaction } from "./transaction.ts";
  *
  * On PostgreSQL each write is its own transaction: its commit waits on the
  * database server, not on this process's event loop, and the pool runs
- * several at once.
+ * several at once. At READ COMMITTED (transaction.ts, TransactionOptions):
+ * the writes queued here are the run's (claim and charge, events, answer or
+ * failure with its refund), each only conditional writes and reads of rows it
+ * locked first; a write queued here must stay so.
  */
 export type GroupCommit = { run<T>(write: (tx: Db) => Promise<T>): Promise<T> };
 
 type Pending = { write: (tx: Db) => Promise<unknown>; resolve(v: unknown): void; reject(e: unknown): void };
 
 export function createGroupCommit(db: Db): GroupCommit {
-  if (dialectOf(db) === "postgres") return { run: (write) => transaction(db, write) };
+  if (dialectOf(db) === "postgres") return { run: (write) => transaction(db, write, { isolation: "read committed" }) };
   let queue: Pending[] = [];
   let scheduled = false;
 
