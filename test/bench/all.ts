@@ -17,6 +17,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["soft deadline against wait-for-all", ["test/bench/live.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
   ["memory under 10 minutes of mixed load", ["test/bench/memory.bench.ts"]],
   ["db copy, SQLite to PostgreSQL and back", ["test/bench/db-copy.bench.ts"]],
+  ["SQLite and PostgreSQL with one and two servers", ["test/bench/scaling.bench.ts"]],
 ];
 for (const [name, args, env] of runs) {
   console.log(`\n=== ${name}: bun ${args.join(" ")}`);
