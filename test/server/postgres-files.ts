@@ -71,6 +71,7 @@ export const POSTGRES_FILES = [
   "test/server/reliability/faults.test.ts",
   "test/server/reliability/lease.test.ts",
   "test/server/reliability/lock-wait.test.ts",
+  "test/server/scaling/moved-database.test.ts",
   "test/server/scaling/runs-across-servers.test.ts",
   "test/server/scaling/two-servers.test.ts",
   "test/server/security/secrets.test.ts",
