@@ -8,8 +8,7 @@
  *    PostgreSQL, the test does not yet. account/delete-account, accounts/
  *    privilege-changes, rate-limits, secrets-at-rest, admin/admin-usage,
  *    auth/smtp, chat/adapters, process, recovery, trust, history/search,
- *    openai/api-keys, reliability/concurrency,
- *    security/injection, markup;
+ *    openai/api-keys, reliability/concurrency;
  *  - they test what only SQLite has or does: db/db, group-commit,
  *    transaction, postgres-schema (both dialects in one process),
  *    history/paging (EXPLAIN QUERY PLAN), search-migration (FTS5),
@@ -81,6 +80,8 @@ export const POSTGRES_FILES = [
   "test/server/system/spa.test.ts",
   "test/server/system/system.test.ts",
   "test/server/security/cross-site.test.ts",
+  "test/server/security/injection.test.ts",
+  "test/server/security/markup.test.ts",
   "test/server/openai/completions.test.ts",
   "test/server/openai/streaming.test.ts",
 ];
