@@ -7,8 +7,8 @@
  *    the app (one dialect per process): the product code they test runs on
  *    PostgreSQL, the test does not yet. account/delete-account, accounts/
  *    privilege-changes, rate-limits, secrets-at-rest, admin/admin-usage,
- *    auth/smtp, chat/adapters, process, recovery, trust, history/search,
- *    openai/api-keys, reliability/concurrency;
+ *    auth/smtp, chat/recovery, trust, history/search,
+ *    reliability/concurrency;
  *  - they test what only SQLite has or does: db/db, group-commit,
  *    transaction, postgres-schema (both dialects in one process),
  *    history/paging (EXPLAIN QUERY PLAN), search-migration (FTS5),
@@ -83,5 +83,8 @@ export const POSTGRES_FILES = [
   "test/server/security/injection.test.ts",
   "test/server/security/markup.test.ts",
   "test/server/openai/completions.test.ts",
+  "test/server/openai/api-keys.test.ts",
+  "test/server/chat/process.test.ts",
+  "test/server/chat/adapters.test.ts",
   "test/server/openai/streaming.test.ts",
 ];
