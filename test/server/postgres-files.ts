@@ -7,15 +7,16 @@
  *    the app (one dialect per process): the product code they test runs on
  *    PostgreSQL, the test does not yet. account/delete-account, accounts/
  *    privilege-changes, rate-limits, secrets-at-rest, admin/admin-usage,
- *    auth/smtp, chat/recovery, trust, history/search,
+ *    auth/smtp, chat/recovery, history/search,
  *    reliability/concurrency;
  *  - they test what only SQLite has or does: db/db, group-commit,
  *    transaction, postgres-schema (both dialects in one process),
  *    history/paging (EXPLAIN QUERY PLAN), search-migration (FTS5),
  *    chat/recovery-lease and system/lease (the single-server lease),
- *    system/backup-job (VACUUM INTO; PostgreSQL answers "use pg_dump"),
- *    system/metrics and security/authz-matrix (readiness asks for the lease
- *    on SQLite only, so /api/health/ready answers 200 there);
+ *    system/backup-job (VACUUM INTO; PostgreSQL answers "use pg_dump");
+ *    (system/metrics and security/authz-matrix run on both: readiness asks
+ *    for the lease on SQLite only, so their expectation for
+ *    /api/health/ready depends on the dialect, with the reason beside it);
  *  - behaviour that differs on PostgreSQL by design: history/search's accent
  *    folding (no unaccent, docs/SCALING.md);
  *  - SQLite-shaped: chat/live's "a client of another server process follows
@@ -86,5 +87,8 @@ export const POSTGRES_FILES = [
   "test/server/openai/api-keys.test.ts",
   "test/server/chat/process.test.ts",
   "test/server/chat/adapters.test.ts",
+  "test/server/chat/trust.test.ts",
+  "test/server/system/metrics.test.ts",
+  "test/server/security/authz-matrix.test.ts",
   "test/server/openai/streaming.test.ts",
 ];
