@@ -7,12 +7,14 @@
  *    the app (one dialect per process): the product code they test runs on
  *    PostgreSQL, the test does not yet. account/delete-account, accounts/
  *    privilege-changes, rate-limits, secrets-at-rest, admin/admin-usage,
- *    auth/smtp, chat/recovery, history/search,
+ *    auth/smtp, history/search,
  *    reliability/concurrency;
  *  - they test what only SQLite has or does: db/db, group-commit,
  *    transaction, postgres-schema (both dialects in one process),
  *    history/paging (EXPLAIN QUERY PLAN), search-migration (FTS5),
  *    chat/recovery-lease and system/lease (the single-server lease),
+ *    (chat/recovery runs on both, its start-up refunds skipped on
+ *    PostgreSQL, where the sweep of the live servers does that),
  *    system/backup-job (VACUUM INTO; PostgreSQL answers "use pg_dump");
  *    (system/metrics and security/authz-matrix run on both: readiness asks
  *    for the lease on SQLite only, so their expectation for
@@ -90,5 +92,6 @@ export const POSTGRES_FILES = [
   "test/server/chat/trust.test.ts",
   "test/server/system/metrics.test.ts",
   "test/server/security/authz-matrix.test.ts",
+  "test/server/chat/recovery.test.ts",
   "test/server/openai/streaming.test.ts",
 ];
