@@ -5,7 +5,7 @@
  *  - they read or seed the database with SQLite's own client (`db.$client`,
  *    sqlite_master, PRAGMA) or open a SQLite database with `openDb` beside
  *    the app (one dialect per process): the product code they test runs on
- *    PostgreSQL, the test does not yet. account/delete-account, accounts/
+ *    PostgreSQL, the test does not yet. accounts/
  *    privilege-changes, rate-limits, secrets-at-rest, admin/admin-usage,
  *    auth/smtp, history/search,
  *    reliability/concurrency;
@@ -93,5 +93,6 @@ export const POSTGRES_FILES = [
   "test/server/system/metrics.test.ts",
   "test/server/security/authz-matrix.test.ts",
   "test/server/chat/recovery.test.ts",
+  "test/server/account/delete-account.test.ts",
   "test/server/openai/streaming.test.ts",
 ];
