@@ -7,7 +7,7 @@
  *    the app (one dialect per process): the product code they test runs on
  *    PostgreSQL, the test does not yet. accounts/
  *    privilege-changes, rate-limits, secrets-at-rest, admin/admin-usage,
- *    auth/smtp, history/search,
+ *    history/search,
  *    reliability/concurrency;
  *  - they test what only SQLite has or does: db/db, group-commit,
  *    transaction, postgres-schema (both dialects in one process),
@@ -94,5 +94,6 @@ export const POSTGRES_FILES = [
   "test/server/security/authz-matrix.test.ts",
   "test/server/chat/recovery.test.ts",
   "test/server/account/delete-account.test.ts",
+  "test/server/auth/smtp.test.ts",
   "test/server/openai/streaming.test.ts",
 ];
