@@ -6,7 +6,7 @@
  *    sqlite_master, PRAGMA) or open a SQLite database with `openDb` beside
  *    the app (one dialect per process): the product code they test runs on
  *    PostgreSQL, the test does not yet. accounts/
- *    privilege-changes, rate-limits, secrets-at-rest, admin/admin-usage,
+ *    privilege-changes, secrets-at-rest, admin/admin-usage,
  *    history/search,
  *    reliability/concurrency;
  *  - they test what only SQLite has or does: db/db, group-commit,
@@ -95,5 +95,6 @@ export const POSTGRES_FILES = [
   "test/server/chat/recovery.test.ts",
   "test/server/account/delete-account.test.ts",
   "test/server/auth/smtp.test.ts",
+  "test/server/accounts/rate-limits.test.ts",
   "test/server/openai/streaming.test.ts",
 ];
