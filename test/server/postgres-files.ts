@@ -5,7 +5,7 @@
  *  - they read or seed the database with SQLite's own client (`db.$client`,
  *    sqlite_master, PRAGMA) or open a SQLite database with `openDb` beside
  *    the app (one dialect per process): the product code they test runs on
- *    PostgreSQL, the test does not yet. accounts/secrets-at-rest,
+ *    PostgreSQL, the test does not yet.
  *    history/search,
  *    reliability/concurrency;
  *  - they test what only SQLite has or does: db/db, group-commit,
@@ -97,5 +97,6 @@ export const POSTGRES_FILES = [
   "test/server/accounts/rate-limits.test.ts",
   "test/server/accounts/privilege-changes.test.ts",
   "test/server/admin/admin-usage.test.ts",
+  "test/server/accounts/secrets-at-rest.test.ts",
   "test/server/openai/streaming.test.ts",
 ];
