@@ -9,9 +9,15 @@ export const chatBody = z.object({
   conversation_id: z.union([id("Identifiant de conversation invalide."), z.null()]).optional(),
   message: z
     .string({ error: "Le message ne peut pas être vide." })
-    .trim()
-    .min(1, "Le message ne peut pas être vide.")
-    .max(MAX_MESSAGE_CHARS, `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`),
+    // NUL dropped: PostgreSQL's text cannot hold it (a 500 there), and it means nothing in a question.
+    .transform((s) => s.replaceAll("\u0000", ""))
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(1, "Le message ne peut pas être vide.")
+        .max(MAX_MESSAGE_CHARS, `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`),
+    ),
 });
 
 export const processBody = z.object({

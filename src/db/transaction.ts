@@ -66,7 +66,8 @@ type PgTransactional = {
   rollback?: unknown;
 };
 
-const PG_ATTEMPTS = 8;
+// Enough for a burst (reliability/concurrency: 500 final processings at once ran out of 8 attempts, a 503 for the user).
+const PG_ATTEMPTS = 20;
 
 async function pgTransaction<T>(db: PgTransactional, body: (tx: Db) => Promise<T>, isolationLevel: "serializable" | "read committed"): Promise<T> {
   // Inside a transaction: a savepoint, retried (if need be) with the whole outer transaction.
@@ -76,8 +77,8 @@ async function pgTransaction<T>(db: PgTransactional, body: (tx: Db) => Promise<T
       return await db.transaction((tx) => body(tx as Db), { isolationLevel });
     } catch (e) {
       if (attempt >= PG_ATTEMPTS || !isRetryable(e)) throw e;
-      // A little random wait, so the transactions that collided do not collide again.
-      await Bun.sleep(Math.random() * 5 * attempt);
+      // A random wait growing with the attempts (2, 4, 8 ... at most 250 ms), so the transactions that collided do not collide again.
+      await Bun.sleep(Math.random() * Math.min(250, 2 ** attempt));
     }
   }
 }

@@ -2,25 +2,24 @@
  * The server test files that scripts/test.ts runs a second time with every
  * test app on PostgreSQL (TEST_DATABASE=postgres, test/helpers/test-database.ts):
  * those that pass there today. The others, and why:
- *  - they read or seed the database with SQLite's own client (`db.$client`,
- *    sqlite_master, PRAGMA) or open a SQLite database with `openDb` beside
- *    the app (one dialect per process): the product code they test runs on
- *    PostgreSQL, the test does not yet. account/delete-account, accounts/
- *    privilege-changes, rate-limits, secrets-at-rest, admin/admin-usage,
- *    auth/smtp, chat/adapters, process, recovery, trust, history/search,
- *    openai/api-keys, reliability/concurrency,
- *    security/injection, markup;
  *  - they test what only SQLite has or does: db/db, group-commit,
  *    transaction, postgres-schema (both dialects in one process),
  *    history/paging (EXPLAIN QUERY PLAN), search-migration (FTS5),
  *    chat/recovery-lease and system/lease (the single-server lease),
- *    system/backup-job (VACUUM INTO; PostgreSQL answers "use pg_dump"),
- *    system/metrics and security/authz-matrix (readiness asks for the lease
- *    on SQLite only, so /api/health/ready answers 200 there);
+ *    system/backup-job (VACUUM INTO; PostgreSQL answers "use pg_dump");
  *  - behaviour that differs on PostgreSQL by design: history/search's accent
  *    folding (no unaccent, docs/SCALING.md);
  *  - SQLite-shaped: chat/live's "a client of another server process follows
  *    the run" (runs followed across servers).
+ * Files that run on both read and seed the database through the data layer
+ * (drizzle on the app's `db`), never SQLite's own client. Where the product
+ * legitimately differs, the test says so beside the check: a SQLite-only test
+ * is skipped on PostgreSQL with test.skipIf(SQLITE_ONLY) and its reason
+ * (chat/recovery's start-up refunds, which the live servers' sweep does on
+ * PostgreSQL; secrets-at-rest's file modes), and the readiness expectation of
+ * system/metrics and security/authz-matrix depends on the dialect (the
+ * single-server lease is SQLite's: /api/health/ready answers 200 without it
+ * on PostgreSQL).
  */
 export const POSTGRES_FILES = [
   "test/server/account/data-export.test.ts",
@@ -82,6 +81,22 @@ export const POSTGRES_FILES = [
   "test/server/system/spa.test.ts",
   "test/server/system/system.test.ts",
   "test/server/security/cross-site.test.ts",
+  "test/server/security/injection.test.ts",
+  "test/server/security/markup.test.ts",
   "test/server/openai/completions.test.ts",
+  "test/server/openai/api-keys.test.ts",
+  "test/server/chat/process.test.ts",
+  "test/server/chat/adapters.test.ts",
+  "test/server/chat/trust.test.ts",
+  "test/server/system/metrics.test.ts",
+  "test/server/security/authz-matrix.test.ts",
+  "test/server/chat/recovery.test.ts",
+  "test/server/account/delete-account.test.ts",
+  "test/server/auth/smtp.test.ts",
+  "test/server/accounts/rate-limits.test.ts",
+  "test/server/accounts/privilege-changes.test.ts",
+  "test/server/admin/admin-usage.test.ts",
+  "test/server/accounts/secrets-at-rest.test.ts",
+  "test/server/reliability/concurrency.test.ts",
   "test/server/openai/streaming.test.ts",
 ];

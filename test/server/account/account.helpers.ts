@@ -1,3 +1,6 @@
+import { getTableColumns, getTableName, is, Table } from "drizzle-orm";
+import * as schema from "../../../src/db/schema/index.ts";
+import { onPostgres } from "../../helpers/test-database.ts";
 import { aiCalls, checkoutSessions, pendingPlanChanges, purchases, referrals } from "../../../src/db/schema/index.ts";
 import { createTestApp, type TestEnv } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";
@@ -49,7 +52,8 @@ export async function richUser(env: TestEnv = {}) {
 }
 
 /** Every row of every ordinary table, as text: what a leak would be found in. */
-export function everyRow(t: { db: Awaited<ReturnType<typeof createTestApp>>["db"] }): Array<{ table: string; row: Record<string, unknown> }> {
+export async function everyRow(t: { db: Awaited<ReturnType<typeof createTestApp>>["db"] }): Promise<Array<{ table: string; row: Record<string, unknown> }>> {
+  if (onPostgres) return await everyRowThroughSchema(t.db);
   const tables = t.db.$client
     .query(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'chat_search%' AND name <> '__drizzle_migrations'",
@@ -58,4 +62,16 @@ export function everyRow(t: { db: Awaited<ReturnType<typeof createTestApp>>["db"
   return tables.flatMap(({ name }) =>
     (t.db.$client.query(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>).map((row) => ({ table: name, row })),
   );
+}
+
+/** The same on PostgreSQL: every table of the schema through the data layer, each row keyed by its column names as on SQLite. */
+async function everyRowThroughSchema(db: Awaited<ReturnType<typeof createTestApp>>["db"]): Promise<Array<{ table: string; row: Record<string, unknown> }>> {
+  const out: Array<{ table: string; row: Record<string, unknown> }> = [];
+  for (const table of Object.values(schema).filter((v): v is typeof schema.users => is(v, Table))) {
+    const columns = Object.entries(getTableColumns(table));
+    for (const r of (await db.select().from(table)) as Array<Record<string, unknown>>) {
+      out.push({ table: getTableName(table), row: Object.fromEntries(columns.map(([key, col]) => [col.name, r[key]])) });
+    }
+  }
+  return out;
 }

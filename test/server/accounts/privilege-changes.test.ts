@@ -4,6 +4,7 @@ import { DAY } from "../../../src/lib/clock.ts";
 import { setAdmin } from "../../../src/admin/admin.service.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { dbPath, runCli, useDataDirs } from "../../helpers/cli.ts";
+import { onPostgres } from "../../helpers/test-database.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";
 import { deviceCookie, lastCode } from "../auth/auth.helpers.ts";
 
@@ -11,11 +12,14 @@ const dataDir = useDataDirs();
 
 describe("privilege changes end the account's other sessions", () => {
   test("`unisson users set-admin on` does not hand admin rights to a session opened before", async () => {
-    const dir = await dataDir();
-    const { call, db, clock } = await createTestApp({ deps: { db: openDb(dbPath(dir)) } });
+    // The CLI on the app's database: the data folder's SQLite file, or the PostgreSQL database named by DATABASE_URL
+    // (an empty folder then: making a SQLite one here would open SQLite, and a process has one dialect).
+    const dir = await dataDir({ empty: onPostgres });
+    const { call, db, clock, config } = onPostgres ? await createTestApp() : await createTestApp({ deps: { db: openDb(dbPath(dir)) } });
     const { user, token } = await makeUser(db, clock.now(), { email: "future-admin@example.fr" });
     expect((await call("GET", "/api/admin/stats", { token })).status).toBe(403);
-    expect(runCli(["users", "set-admin", user.email, "on"], dir).code).toBe(0);
+    const cliEnv: Record<string, string> = onPostgres ? { DATABASE_URL: config.databaseUrl! } : {};
+    expect(runCli(["users", "set-admin", user.email, "on"], dir, cliEnv).code).toBe(0);
     expect((await call("GET", "/api/admin/stats", { token })).status).toBe(401);
     expect((await call("GET", "/api/auth/me", { token })).status).toBe(401);
   });

@@ -1,11 +1,26 @@
 import { describe, expect, test } from "bun:test";
 import { AUTH_LIMITS } from "../../../src/auth/limits.ts";
 import { loadConfig } from "../../../src/config.ts";
-import { openDb } from "../../../src/db/client.ts";
+import { closeDb, openDb } from "../../../src/db/client.ts";
 import { createTestApp, type TestEnv } from "../../helpers/app.ts";
 import { dbPath, useDataDirs } from "../../helpers/cli.ts";
+import type { TestClock } from "../../helpers/clock.ts";
+import { onPostgres } from "../../helpers/test-database.ts";
 
 const dataDir = useDataDirs();
+
+/** Apps ("processes") on one shared database: a SQLite file, or one PostgreSQL database (the first app's). */
+async function sharedDatabase() {
+  // No data folder on PostgreSQL: making one opens a SQLite database, and a process has one dialect.
+  const file = onPostgres ? "" : dbPath(await dataDir());
+  let url: string | undefined;
+  return async (clock?: TestClock) => {
+    if (!onPostgres) return await createTestApp({ deps: { db: openDb(file), ...(clock ? { clock } : {}) } });
+    const t = await createTestApp({ env: url ? { DATABASE_URL: url } : {}, deps: clock ? { clock } : {} });
+    url ??= t.config.databaseUrl;
+    return t;
+  };
+}
 
 /** The app behind a real loopback connection, so the TCP peer is 127.0.0.1. */
 async function overLoopback(env: TestEnv, fn: (post: (xff?: string) => Promise<number>) => Promise<void>) {
@@ -27,21 +42,21 @@ async function overLoopback(env: TestEnv, fn: (post: (xff?: string) => Promise<n
 
 describe("rate limits that survive and see the right client", () => {
   test("counters survive a restart: a new process on the same database still refuses", async () => {
-    const file = dbPath(await dataDir());
-    const first = await createTestApp({ deps: { db: openDb(file) } });
+    const open = await sharedDatabase();
+    const first = await open();
     const forgot = (t: typeof first) => t.call("POST", "/api/auth/forgot-password", { json: { email: "target@example.fr" } });
     for (let i = 0; i < AUTH_LIMITS.forgotPassword.account.limit; i++) expect((await forgot(first)).status).toBe(200);
-    first.db.$client.close();
-    const restarted = await createTestApp({ deps: { db: openDb(file), clock: first.clock } });
+    await closeDb(first.db);
+    const restarted = await open(first.clock);
     const res = await forgot(restarted);
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
   test("two processes on one database share the counters", async () => {
-    const file = dbPath(await dataDir());
-    const a = await createTestApp({ deps: { db: openDb(file) } });
-    const b = await createTestApp({ deps: { db: openDb(file), clock: a.clock } });
+    const open = await sharedDatabase();
+    const a = await open();
+    const b = await open(a.clock);
     const limit = AUTH_LIMITS.forgotPassword.account.limit;
     for (let i = 0; i < limit; i++) await (i % 2 ? a : b).call("POST", "/api/auth/forgot-password", { json: { email: "t@example.fr" } });
     expect((await a.call("POST", "/api/auth/forgot-password", { json: { email: "t@example.fr" } })).status).toBe(429);

@@ -1,11 +1,28 @@
 import { describe, expect, test } from "bun:test";
 import type { Db } from "../../../src/db/client.ts";
 import { DAY } from "../../../src/lib/clock.ts";
+import { aiCalls, conversations, messages, processingRuns } from "../../../src/db/schema/index.ts";
 import { createTestApp } from "../../helpers/app.ts";
+import { onPostgres } from "../../helpers/test-database.ts";
 import { runCli, useDataDirs, withDb } from "../../helpers/cli.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 
+type NewAiCall = typeof aiCalls.$inferInsert;
+
 const dataDir = useDataDirs();
+
+/** `unisson usage ...` on a database (seeded or not): the data folder's SQLite file, or a PostgreSQL database through DATABASE_URL. */
+async function usageCli(args: string[], seeded: boolean) {
+  if (onPostgres) {
+    // An empty folder: making a SQLite one would open SQLite in this process, which has one dialect.
+    const t = await createTestApp();
+    if (seeded) await seed(t.db, Date.now());
+    return runCli(args, await dataDir({ empty: true }), { DATABASE_URL: t.config.databaseUrl! });
+  }
+  const dir = await dataDir();
+  if (seeded) await withDb(dir, async (db) => await seed(db, Date.now()));
+  return runCli(args, dir);
+}
 const NOW = Date.parse("2026-01-15T10:00:00.000Z");
 
 /**
@@ -16,46 +33,50 @@ const NOW = Date.parse("2026-01-15T10:00:00.000Z");
 async function seed(db: Db, now = NOW) {
   const a = (await makeUser(db, new Date(now), { email: "alice@example.fr" })).user.id;
   const b = (await makeUser(db, new Date(now), { email: "bob@example.fr" })).user.id;
-  const call = (
+  const call = async (
     user: number | null,
     model: string,
-    purpose: string,
-    outcome: string,
+    purpose: NewAiCall["purpose"],
+    outcome: NewAiCall["outcome"],
     ms: number,
     tin: number | null,
     tout: number | null,
     eur: number | null,
     at = now - DAY,
   ) =>
-    db.$client.run(
-      "INSERT INTO ai_calls (user_id, model, provider, purpose, outcome, latency_ms, tokens_in, tokens_out, cost_eur, created_at) VALUES (?, ?, 'p', ?, ?, ?, ?, ?, ?, ?)",
-      [user, model, purpose, outcome, ms, tin, tout, eur, at],
-    );
-  call(a, "GPT-4", "answer", "ok", 200, 10, 100, 0.01);
-  call(a, "GPT-4", "answer", "ok", 900, 10, 100, 0.02);
-  call(b, "GPT-4", "answer", "ok", 100, 5, 50, 0.005);
-  call(b, "GPT-4", "answer", "timeout", 30000, null, null, null);
-  call(a, "Mistral Large", "answer", "error", 50, null, null, 0);
-  call(null, "GPT-4", "probe", "ok", 10, 1, 1, 0.0001);
-  call(null, "Mistral Large", "probe", "error", 10, null, null, null);
-  call(a, "GPT-4", "answer", "ok", 5000, 1000, 1000, 1, now - 40 * DAY);
-  const conv = (user: number) =>
-    (db.$client.query("INSERT INTO conversations (user_id, title, created_at, updated_at) VALUES (?, 'q', 0, 0) RETURNING id").get(user) as { id: number }).id;
-  const msg = (c: number) =>
-    (db.$client.query("INSERT INTO messages (conversation_id, sender, content, created_at) VALUES (?, 'user', 'q', 0) RETURNING id").get(c) as { id: number })
-      .id;
-  const run = (user: number, status: string, at: number) => {
-    const c = conv(user);
-    db.$client.run(
-      "INSERT INTO processing_runs (conversation_id, turn_message_id, user_id, status, charged, created_at, finished_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
-      [c, msg(c), user, status, at, at],
-    );
+    await db.insert(aiCalls).values({
+      userId: user,
+      model,
+      provider: "p",
+      purpose,
+      outcome,
+      latencyMs: ms,
+      tokensIn: tin,
+      tokensOut: tout,
+      costEur: eur,
+      createdAt: new Date(at),
+    });
+  await call(a, "GPT-4", "answer", "ok", 200, 10, 100, 0.01);
+  await call(a, "GPT-4", "answer", "ok", 900, 10, 100, 0.02);
+  await call(b, "GPT-4", "answer", "ok", 100, 5, 50, 0.005);
+  await call(b, "GPT-4", "answer", "timeout", 30000, null, null, null);
+  await call(a, "Mistral Large", "answer", "error", 50, null, null, 0);
+  await call(null, "GPT-4", "probe", "ok", 10, 1, 1, 0.0001);
+  await call(null, "Mistral Large", "probe", "error", 10, null, null, null);
+  await call(a, "GPT-4", "answer", "ok", 5000, 1000, 1000, 1, now - 40 * DAY);
+  const epoch = new Date(0);
+  const run = async (user: number, status: "done" | "failed", at: number) => {
+    const [c] = await db.insert(conversations).values({ userId: user, title: "q", createdAt: epoch, updatedAt: epoch }).returning({ id: conversations.id });
+    const [m] = await db.insert(messages).values({ conversationId: c!.id, sender: "user", content: "q", createdAt: epoch }).returning({ id: messages.id });
+    await db
+      .insert(processingRuns)
+      .values({ conversationId: c!.id, turnMessageId: m!.id, userId: user, status, charged: false, createdAt: new Date(at), finishedAt: new Date(at) });
   };
   const HOUR = DAY / 24;
-  run(a, "done", now - 2 * DAY - HOUR);
-  run(a, "done", now - DAY - HOUR);
-  run(b, "done", now - 11 * HOUR);
-  run(b, "failed", now - DAY);
+  await run(a, "done", now - 2 * DAY - HOUR);
+  await run(a, "done", now - DAY - HOUR);
+  await run(b, "done", now - 11 * HOUR);
+  await run(b, "failed", now - DAY);
   return { a, b };
 }
 
@@ -102,10 +123,8 @@ describe("usage figures", () => {
   });
 
   test("`unisson usage --json --days 90` reads the same rows, the 40-day-old call included", async () => {
-    const dir = await dataDir();
-    await withDb(dir, async (db) => await seed(db, Date.now()));
     // The CLI runs on today's clock: ask for a window that holds the seeded days whatever today is.
-    const r = runCli(["usage", "--json", "--days", "90"], dir);
+    const r = await usageCli(["usage", "--json", "--days", "90"], true);
     expect(r.code).toBe(0);
     const u = r.json();
     expect(u.days).toBe(90);
@@ -145,17 +164,14 @@ describe("usage figures", () => {
   });
 
   test("`unisson usage` prints French tables", async () => {
-    const dir = await dataDir();
-    const r = runCli(["usage", "--days", "7"], dir);
+    const r = await usageCli(["usage", "--days", "7"], false);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage des 7 derniers jours");
     expect(r.stdout).toContain("Aucun appel aux modèles.");
   });
 
   test("`unisson usage` prints the spend: per day, per model, the total with the probes and per answer", async () => {
-    const dir = await dataDir();
-    await withDb(dir, async (db) => await seed(db, Date.now()));
-    const r = runCli(["usage", "--days", "7"], dir);
+    const r = await usageCli(["usage", "--days", "7"], true);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Dépense des IA : 0,0351\s€ \(dont sondes 0,0001\s€\), 0,0117\s€ par réponse en moyenne/);
     // The answers of that day depend on the hour the test runs; its failed run and its calls do not.

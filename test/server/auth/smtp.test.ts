@@ -1,14 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mailOutbox } from "../../../src/db/schema/index.ts";
-import { createMemoryLogger } from "../../helpers/memory-logger.ts";
 import { createSmtpMailer } from "../../../src/lib/mail/smtp.ts";
-import { createTestClock } from "../../helpers/clock.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser, TEST_PASSWORD } from "../../helpers/fixtures.ts";
 import { extractCode, extractResetLink, resetTokenOf, type SmtpFake, startSilentServer, startSmtpFake } from "../../fakes/smtp.ts";
-import { openDb } from "../../../src/db/client.ts";
-import { runMigrations } from "../../../src/db/migrate.ts";
 
 let smtp: SmtpFake | undefined;
 afterEach(async () => {
@@ -107,14 +103,13 @@ describe("mail over real SMTP (SMTP_URL)", () => {
   test("an SMTP server that never answers fails the send instead of hanging", async () => {
     const silent = await startSilentServer();
     try {
-      const db = openDb(":memory:");
-      await runMigrations(db);
-      const mailer = createSmtpMailer(db, createTestClock(), createMemoryLogger(), {
+      const t = await createTestApp();
+      // The app's own database (SQLite or PostgreSQL), with short SMTP timeouts the configuration does not offer.
+      t.deps.mailer = createSmtpMailer(t.db, t.clock, t.log, {
         url: silent.url,
         from: "no-reply@unisson.test",
         timeouts: { connectionTimeout: 300, greetingTimeout: 300, socketTimeout: 300 },
       });
-      const t = await createTestApp({ deps: { db, mailer } });
       const { user } = await makeUser(t.db, t.clock.now(), { isAdmin: true });
       const res = await t.call("POST", "/api/auth/2fa/request", { json: { email: user.email, password: TEST_PASSWORD } });
       expect(res.status).toBe(503);

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { aiCalls } from "../../../src/db/schema/index.ts";
 import type { Failure, FakeModel } from "../../fakes/ai/index.ts";
 import { askReady, chatApp, useFakeProviders } from "./chat.helpers.ts";
 
@@ -59,9 +61,11 @@ describe("every adapter streams through its SDK and reads the stop reason", () =
       fakes().control.set(model, { fail: 429, failOn: ["answer"], failTimes: 1, retryAfterS: 1 });
       const id = await askReady(t);
       await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
-      const rows = t.db.$client
-        .query("SELECT outcome, http_status, created_at FROM ai_calls WHERE model = ? AND purpose = 'answer' ORDER BY id")
-        .all(name) as Array<{ outcome: string; http_status: number }>;
+      const rows = await t.db
+        .select({ outcome: aiCalls.outcome, http_status: aiCalls.httpStatus })
+        .from(aiCalls)
+        .where(and(eq(aiCalls.model, name), eq(aiCalls.purpose, "answer")))
+        .orderBy(aiCalls.id);
       expect(rows.map((r) => [r.outcome, r.http_status])).toEqual([
         ["error", 429],
         ["ok", 200],

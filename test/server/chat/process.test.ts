@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { aiCalls } from "../../../src/db/schema/index.ts";
 import { askReady, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
 
 const fakes = useFakeProviders();
@@ -230,9 +232,11 @@ describe("POST /api/unisson/process", () => {
     fakes().control.set("sonarPro", { fail: 500, failOn: ["answer"] });
     const id = await askReady(t);
     await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
-    const rows = t.db.$client
-      .query("SELECT model, purpose, outcome, tokens_in, latency_ms FROM ai_calls WHERE purpose = 'answer' ORDER BY model")
-      .all() as Array<Record<string, unknown>>;
+    const rows = await t.db
+      .select({ model: aiCalls.model, purpose: aiCalls.purpose, outcome: aiCalls.outcome, tokens_in: aiCalls.tokensIn, latency_ms: aiCalls.latencyMs })
+      .from(aiCalls)
+      .where(eq(aiCalls.purpose, "answer"))
+      .orderBy(aiCalls.model);
     // Sonar Pro's 500 is retried once: two rows, both failed.
     expect(rows).toHaveLength(7);
     expect(rows.filter((r) => r.model === "Sonar Pro")).toEqual([

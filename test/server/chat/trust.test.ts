@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { and, count, eq } from "drizzle-orm";
+import { aiCalls } from "../../../src/db/schema/index.ts";
 import { DECLINE_TEXT } from "../../fakes/ai/control.ts";
 import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
 
@@ -130,7 +132,11 @@ describe("retries honour retry-after and every attempt is logged", () => {
     const res = await process(t, id);
     expect(performance.now() - started).toBeGreaterThan(950);
     expect(res.body.available_ais).toContain("GPT-4");
-    const rows = t.db.$client.query("SELECT outcome, http_status FROM ai_calls WHERE model = 'GPT-4' AND purpose = 'answer' ORDER BY id").all();
+    const rows = await t.db
+      .select({ outcome: aiCalls.outcome, http_status: aiCalls.httpStatus })
+      .from(aiCalls)
+      .where(and(eq(aiCalls.model, "GPT-4"), eq(aiCalls.purpose, "answer")))
+      .orderBy(aiCalls.id);
     expect(rows).toEqual([
       { outcome: "error", http_status: 429 },
       { outcome: "ok", http_status: 200 },
@@ -229,7 +235,7 @@ describe("conversation integrity during a run", () => {
     const id = await askReady(t);
     await process(t, id);
     expect((await t.call("DELETE", `/api/unisson/conversation/${id}`, { token: t.token })).status).toBe(200);
-    const rows = t.db.$client.query("SELECT conversation_id FROM ai_calls WHERE purpose = 'answer'").all() as Array<{ conversation_id: number | null }>;
+    const rows = await t.db.select({ conversation_id: aiCalls.conversationId }).from(aiCalls).where(eq(aiCalls.purpose, "answer"));
     expect(rows).toHaveLength(6);
     expect(rows.every((r) => r.conversation_id === null)).toBe(true);
   });
@@ -286,10 +292,10 @@ describe("moderation and the clarification pre-pass", () => {
     const t = await chatApp(fakes());
     fakes().control.moderationFail = 500;
     for (let i = 0; i < 3; i++) await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: `Question numéro ${i} sur la géographie` } });
-    const before = t.db.$client.query("SELECT count(*) AS n FROM ai_calls WHERE purpose = 'moderation'").get() as { n: number };
+    const [before] = await t.db.select({ n: count() }).from(aiCalls).where(eq(aiCalls.purpose, "moderation"));
     await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Question numéro quatre sur la géographie" } });
-    const after = t.db.$client.query("SELECT count(*) AS n FROM ai_calls WHERE purpose = 'moderation'").get() as { n: number };
-    expect(after.n).toBe(before.n);
+    const [after] = await t.db.select({ n: count() }).from(aiCalls).where(eq(aiCalls.purpose, "moderation"));
+    expect(after!.n).toBe(before!.n);
   });
 
   test("a hung clarification costs at most its short budget and the question goes on", async () => {

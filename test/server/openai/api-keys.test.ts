@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { apiKeys, users } from "../../../src/db/schema/index.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 
@@ -18,7 +20,7 @@ describe("personal API keys", () => {
     expect(res.body.secret).toMatch(/^uns_[A-Za-z0-9_-]{43}$/);
     expect(res.body.prefix).toBe(res.body.secret.slice(0, 12));
     expect(res.body.name).toBe("Open WebUI");
-    const stored = JSON.stringify(t.db.$client.query("SELECT * FROM api_keys").all());
+    const stored = JSON.stringify(await t.db.select().from(apiKeys));
     expect(stored).not.toContain(res.body.secret);
     expect(stored).toContain(new Bun.CryptoHasher("sha256").update(res.body.secret).digest("hex"));
   });
@@ -83,7 +85,7 @@ describe("personal API keys", () => {
 
   test("a key opens no web route: session, keys, billing and admin answer 401", async () => {
     const t = await app();
-    t.db.$client.query("UPDATE users SET is_admin = 1 WHERE id = ?").run(t.user.id);
+    await t.db.update(users).set({ isAdmin: true }).where(eq(users.id, t.user.id));
     const { secret } = (await t.call("POST", KEYS, { token: t.token, json: { name: "Script" } })).body;
     for (const [method, path] of [
       ["GET", "/api/auth/me"],

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { closeDb } from "../../../src/db/client.ts";
+import { conversations, messages, processingRuns, users as usersTable } from "../../../src/db/schema/index.ts";
 import { systemClock } from "../../../src/lib/clock.ts";
 import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";
 import { createTestApp } from "../../helpers/app.ts";
@@ -65,18 +68,23 @@ describe("100 users x 5 questions at once", () => {
       for (const o of outcomes) if (o.status === 200) answered.set(o.user, (answered.get(o.user) ?? 0) + 1);
       expect(users.filter(({ user }) => answered.get(user.id) !== QUOTA).map(({ user }) => user.id)).toEqual([]);
       // paid: the answers stored as charged (result_data.charged); the others were given back.
-      const rows = t.db.$client
-        .query(
-          `SELECT u.id, u.plan_queries + u.extra_queries AS left,
-             (SELECT count(*) FROM processing_runs r WHERE r.user_id = u.id AND r.charged = 1) AS charged,
-             (SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
-               WHERE c.user_id = u.id AND m.message_type = 'final_response' AND json_extract(m.result_data, '$.charged') = 1) AS paid
-           FROM users u`,
-        )
-        .all() as Array<{ id: number; left: number; charged: number; paid: number }>;
+      const charged = await t.db.select({ user: processingRuns.userId }).from(processingRuns).where(eq(processingRuns.charged, true));
+      const finals = await t.db
+        .select({ user: conversations.userId, result: messages.resultData })
+        .from(messages)
+        .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+        .where(eq(messages.messageType, "final_response"));
+      const people = await t.db.select({ id: usersTable.id, plan: usersTable.planQueries, extra: usersTable.extraQueries }).from(usersTable);
+      const rows = people.map((u) => ({
+        id: u.id,
+        left: u.plan + u.extra,
+        charged: charged.filter((r) => r.user === u.id).length,
+        // json_extract(result_data, '$.charged') = 1 read true and 1 alike.
+        paid: finals.filter((m) => m.user === u.id && [true, 1].includes((m.result as { charged?: unknown } | null)?.charged as never)).length,
+      }));
       expect(rows.filter((r) => r.charged !== r.paid || r.left !== QUOTA - r.paid)).toEqual([]);
     } finally {
-      t.db.$client.close();
+      await closeDb(t.db);
     }
   }, 120_000);
 });

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { count, eq } from "drizzle-orm";
+import { mailOutbox, users } from "../../../src/db/schema/index.ts";
 import { buildWorld, useOutside, type World } from "./world.ts";
 
 /**
@@ -18,8 +20,8 @@ async function register(w: World, fields: Record<string, string>) {
   });
 }
 
-function outboxHtml(w: World, to: string): string[] {
-  return (w.db.$client.query('SELECT html FROM mail_outbox WHERE "to" = ?').all(to) as Array<{ html: string | null }>).map((r) => r.html ?? "");
+async function outboxHtml(w: World, to: string): Promise<string[]> {
+  return (await w.db.select({ html: mailOutbox.html }).from(mailOutbox).where(eq(mailOutbox.to, to))).map((r) => r.html ?? "");
 }
 
 describe("markup and unusual characters are data, never markup", () => {
@@ -37,7 +39,7 @@ describe("markup and unusual characters are data, never markup", () => {
     const email = `m-${crypto.randomUUID()}@example.fr`;
     await register(w, { email, first_name: SCRIPT_NAME });
     await w.call("POST", "/api/auth/forgot-password", { json: { email } });
-    const htmls = outboxHtml(w, email);
+    const htmls = await outboxHtml(w, email);
     expect(htmls.length).toBeGreaterThan(0);
     for (const html of htmls) {
       expect(html).not.toContain("<script>alert(2)");
@@ -50,7 +52,8 @@ describe("markup and unusual characters are data, never markup", () => {
     const w = await buildWorld(outside());
     const res = await w.call("POST", "/api/contact", { json: { name: SCRIPT_NAME, email: "lea@example.fr", subject: MARKDOWN_HTML, message: SCRIPT_NAME } });
     expect(res.status).toBe(200);
-    const html = (w.db.$client.query("SELECT html FROM mail_outbox WHERE kind = 'contact'").get() as { html: string }).html;
+    const [row] = await w.db.select({ html: mailOutbox.html }).from(mailOutbox).where(eq(mailOutbox.kind, "contact"));
+    const html = row!.html!;
     for (const raw of ["<script>", "<img src=x", "<iframe", "<svg onload"]) expect(html).not.toContain(raw);
   });
 
@@ -93,10 +96,10 @@ describe("markup and unusual characters are data, never markup", () => {
   ] as const) {
     test(`a name holding ${label} is refused with a French 400 and no account is created`, async () => {
       const w = await buildWorld(outside());
-      const before = w.db.$client.query("SELECT count(*) AS n FROM users").get();
+      const before = await w.db.select({ n: count() }).from(users);
       const res = await register(w, { last_name: `Ro${ch}ux` });
       expect([res.status, res.body.detail]).toEqual([400, "Ce champ contient des caractères non autorisés."]);
-      expect(w.db.$client.query("SELECT count(*) AS n FROM users").get()).toEqual(before);
+      expect(await w.db.select({ n: count() }).from(users)).toEqual(before);
     });
   }
 
