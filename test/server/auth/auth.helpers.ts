@@ -11,14 +11,19 @@ import { extractCode, extractResetLink, resetTokenOf } from "../../fakes/smtp.ts
  * Mails kept in the outbox table (no SMTP_URL), newest first. Mails go out in
  * the background, after the answer: on SQLite the outbox row is in before the
  * response is read, on PostgreSQL (another round trip) a moment later, so
- * there a search that finds none looks again for up to two seconds.
+ * there the search looks again until it finds some and their number has not
+ * changed for 100 ms (up to two seconds): a count is the count of every mail
+ * the requests made, not of those written so far.
  */
 export async function mails(db: Db, to?: string, kind?: string) {
   const read = async () => (await db.select().from(mailOutbox).orderBy(desc(mailOutbox.id))).filter((m) => (!to || m.to === to) && (!kind || m.kind === kind));
   let found = await read();
-  for (let waited = 0; onPostgres && found.length === 0 && waited < 2_000; waited += 50) {
+  if (!onPostgres) return found;
+  for (let waited = 0, stable = 0; waited < 2_000 && (found.length === 0 || stable < 100); waited += 50) {
     await Bun.sleep(50);
-    found = await read();
+    const again = await read();
+    stable = again.length === found.length ? stable + 50 : 0;
+    found = again;
   }
   return found;
 }
