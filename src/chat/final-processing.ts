@@ -142,23 +142,29 @@ async function execute(
       // The cost rule of degraded answers: shown, not charged.
       if (!charged && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
       const answer = await answerOf({ ...deps, db: tx }, { resultMessageId: message!.id });
-      live.emit("final", answer);
+      const final = live.record("final", answer);
       await finishRun(tx, run.id, message!.id, clock.now(), live.storedEvents(), charged);
-      return answer;
+      return { answer, final };
     });
-    return done;
+    // Told once committed: a client that reads on finds the answer and the balance it announces.
+    live.publish(done.final);
+    return done.answer;
   } catch (e) {
     const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
     const answers = e instanceof NoSynthesis ? e.answers : [];
-    await deps.ai.writes.run(async (tx) => {
-      await insertAiCalls(tx, logs);
-      // A run another server's sweep failed (and refunded) meanwhile is no longer this server's to write.
-      const held = await holdsRun(tx, run.id, deps.ai.serverId);
-      if (held && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
-      // Announced once the refund is written (in this transaction): a client that reads on sees it.
-      live.emit("failed", { code, detail: new AppError(code).message, refunded: true, answers });
-      if (held) await failRun(tx, run.id, code, clock.now(), live.storedEvents());
-    });
+    const failed = live.record("failed", { code, detail: new AppError(code).message, refunded: true, answers });
+    try {
+      await deps.ai.writes.run(async (tx) => {
+        await insertAiCalls(tx, logs);
+        // A run another server's sweep failed (and refunded) meanwhile is no longer this server's to write.
+        const held = await holdsRun(tx, run.id, deps.ai.serverId);
+        if (held && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
+        if (held) await failRun(tx, run.id, code, clock.now(), live.storedEvents());
+      });
+    } finally {
+      // Announced once the refund is committed (a client that reads on sees it); told even if that write failed, so no stream waits forever.
+      live.publish(failed);
+    }
     if (!(e instanceof AppError)) log.error("final processing failed", { run: run.id, error: e });
     throw runFailure(code, answers);
   }

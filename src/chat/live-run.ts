@@ -34,13 +34,38 @@ export class LiveRun {
     this.#seq = firstId;
   }
 
+  /** The run's last event, written into its row but not yet told: see `record`. */
+  #recorded?: RunEvent;
+
   emit<K extends RunEventType>(type: K, data: RunEventData<Record<string, unknown>>[K]): RunEvent {
     const event = { id: ++this.#seq, type, data };
-    this.events.push(event);
-    if (TERMINAL.has(type)) this.finished = true;
-    for (const l of this.#listeners) l(event);
+    this.#tell(event);
     if (type !== "synthesis_delta") this.onStoredEvent?.();
     return event;
+  }
+
+  /**
+   * The terminal event (final, failed), in two steps: recorded inside the
+   * transaction that writes the outcome (storedEvents() includes it, so the
+   * row stores it), told to the listeners by `publish` once that transaction
+   * committed. Told earlier, a client could read the answer or the refund it
+   * announces before another connection sees them (PostgreSQL). A later
+   * `record` replaces one whose transaction failed.
+   */
+  record<K extends "final" | "failed">(type: K, data: RunEventData<Record<string, unknown>>[K]): RunEvent {
+    this.#recorded = { id: this.#recorded?.id ?? ++this.#seq, type, data };
+    return this.#recorded;
+  }
+
+  publish(event: RunEvent): void {
+    if (this.#recorded === event) this.#recorded = undefined;
+    this.#tell(event);
+  }
+
+  #tell(event: RunEvent): void {
+    this.events.push(event);
+    if (TERMINAL.has(event.type)) this.finished = true;
+    for (const l of this.#listeners) l(event);
   }
 
   /** Events after `afterId`, then every new one until the run ends; returns the unsubscribe. */
@@ -56,7 +81,7 @@ export class LiveRun {
    * final answer by its message id (the message holds it; see expandStored).
    */
   storedEvents(): RunEvent[] {
-    return this.events
+    return [...this.events, ...(this.#recorded ? [this.#recorded] : [])]
       .filter((e) => e.type !== "synthesis_delta")
       .map((e) => (e.type === "final" ? { ...e, data: { message_id: (e.data.message as { id?: number } | undefined)?.id } } : e));
   }

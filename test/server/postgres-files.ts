@@ -8,15 +8,14 @@
  *    chat/recovery-lease and system/lease (the single-server lease),
  *    system/backup-job (VACUUM INTO; PostgreSQL answers "use pg_dump");
  *  - behaviour that differs on PostgreSQL by design: history/search's accent
- *    folding (no unaccent, docs/SCALING.md);
- *  - SQLite-shaped: chat/live's "a client of another server process follows
- *    the run" (runs followed across servers).
+ *    folding (no unaccent, docs/SCALING.md).
  * Files that run on both read and seed the database through the data layer
  * (drizzle on the app's `db`), never SQLite's own client. Where the product
  * legitimately differs, the test says so beside the check: a SQLite-only test
  * is skipped on PostgreSQL with test.skipIf(SQLITE_ONLY) and its reason
  * (chat/recovery's start-up refunds, which the live servers' sweep does on
- * PostgreSQL; secrets-at-rest's file modes), and the readiness expectation of
+ * PostgreSQL; secrets-at-rest's file modes; chat/live's two processes on one
+ * SQLite file, which scaling/runs-across-servers does on PostgreSQL), and the readiness expectation of
  * system/metrics and security/authz-matrix depends on the dialect (the
  * single-server lease is SQLite's: /api/health/ready answers 200 without it
  * on PostgreSQL).
@@ -53,6 +52,7 @@ export const POSTGRES_FILES = [
   "test/server/billing/webhook-events.test.ts",
   "test/server/billing/webhook.test.ts",
   "test/server/chat/chat.test.ts",
+  "test/server/chat/live.test.ts",
   "test/server/chat/conversations.test.ts",
   "test/server/chat/outcomes.property.test.ts",
   "test/server/chat/status.test.ts",
