@@ -51,7 +51,8 @@ export async function pgHistoryPage(
 export async function pgSearchConversations(db: unknown, userId: number, words: string[], limit: number): Promise<HistoryRow[]> {
   if (words.length === 0) return [];
   const perWord = words.map((w, i) => {
-    const q = sql`to_tsquery('french', ${`${w.replace(/[^\p{L}\p{N}]/gu, "")}:*`})`;
+    // Lower-cased here: PostgreSQL lower-cases only ASCII in a cluster created with the C locale, so « Économie » would stay a different word.
+    const q = sql`to_tsquery('french', ${`${w.replace(/[^\p{L}\p{N}]/gu, "").toLowerCase()}:*`})`;
     return sql`${sql.raw(`w${i}`)} AS (SELECT m.conversation_id AS cid, max(ts_rank(m.search_vector, ${q})) AS score
         FROM messages m JOIN conversations c ON c.id = m.conversation_id
         WHERE c.user_id = ${userId} AND (numnode(${q}) = 0 OR m.search_vector @@ ${q}) GROUP BY m.conversation_id)`;
