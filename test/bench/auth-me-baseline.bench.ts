@@ -14,8 +14,7 @@ import { copyFileSync, existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { tempDir } from "../helpers/binary.ts";
-import { cpuMicros, fmt, median, requireWrk, type Running, seedUser, startServer, waitHealthy, withDataDb, wrk, type WrkResult } from "./bench.lib.ts";
-import { freePort } from "../helpers/binary.ts";
+import { cpuMicros, fmt, median, requireWrk, type Running, seedUser, startServer, withDataDb, wrk, type WrkResult } from "./bench.lib.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -40,24 +39,7 @@ copyFileSync(join(ours.path, "unisson.db"), join(theirs.path, "unisson.db"));
 
 /** The baseline executable, started the way startServer starts ours. */
 async function startBaseline(dataDir: string): Promise<Running> {
-  const port = freePort();
-  const proc = Bun.spawn([BASELINE!, "serve"], {
-    cwd: dataDir,
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info" },
-    stdout: Bun.file(join(dataDir, "server.log")),
-    stderr: Bun.file(join(dataDir, "server.log.err")),
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitHealthy(url, proc);
-  return {
-    url,
-    pid: proc.pid,
-    proc,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
+  return await startServer(dataDir, { LOG_LEVEL: "info" }, join(dataDir, "server.log"), BASELINE!);
 }
 
 type Row = { name: string; server: Running; runs: Array<WrkResult & { cpuUs: number }> };

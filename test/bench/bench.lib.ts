@@ -50,12 +50,18 @@ export async function seedUser(db: Db, values: Parameters<typeof makeUser>[2] = 
 export type Running = { url: string; pid: number; proc: ReturnType<typeof Bun.spawn>; stop(): Promise<void> };
 
 /**
- * The compiled executable serving `dataDir`, its log in `logFile` (a real
- * operator's box writes its log somewhere; a pipe nobody reads would block it).
+ * The compiled executable (this tree's, or `binary`: another build to compare
+ * with) serving `dataDir`, its log in `logFile` (a real operator's box writes
+ * its log somewhere; a pipe nobody reads would block it).
  */
-export async function startServer(dataDir: string, env: Record<string, string> = {}, logFile = join(dataDir, "server.log")): Promise<Running> {
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  logFile = join(dataDir, "server.log"),
+  binary = ensureBinary(),
+): Promise<Running> {
   const port = freePort();
-  const proc = Bun.spawn([ensureBinary(), "serve"], {
+  const proc = Bun.spawn([binary, "serve"], {
     cwd: dataDir,
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, ...env },
     stdout: Bun.file(logFile),

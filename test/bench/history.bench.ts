@@ -18,7 +18,7 @@ import { toPublicUser } from "../../src/users/users.view.ts";
 import { tempDir } from "../helpers/binary.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 import { seedHistory } from "../helpers/history-seed.ts";
-import { fmt, median, ROOT, type Running, startServer, waitHealthy, withDataDb } from "./bench.lib.ts";
+import { fmt, median, ROOT, type Running, startServer, withDataDb } from "./bench.lib.ts";
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -123,24 +123,7 @@ async function startBaseline(binary: string): Promise<Running> {
   const data = join(dir.path, "baseline-data");
   mkdirSync(data);
   copyFileSync(join(dir.path, "unisson.db"), join(data, "unisson.db"));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const proc = Bun.spawn([binary, "serve"], {
-    cwd: data,
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: data, LOG_LEVEL: "warn" },
-    stdout: Bun.file(join(data, "server.log")),
-    stderr: Bun.file(join(data, "server.log.err")),
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitHealthy(url, proc);
-  return {
-    url,
-    pid: proc.pid,
-    proc,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
+  return await startServer(data, { LOG_LEVEL: "warn" }, join(data, "server.log"), binary);
 }
 
 const rows: string[] = [];
