@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FORBIDDEN_CHARS_MESSAGE } from "../lib/validate.ts";
 
 /**
  * Request bodies of /api/auth, with the French messages of docs/PRODUCT.md#register.
@@ -16,7 +17,7 @@ function personName(required: string) {
     .trim()
     .min(1, required)
     .max(100, "Ce champ est trop long (100 caractères au plus).")
-    .refine((v) => !FORBIDDEN_CHARS.test(v), "Ce champ contient des caractères non autorisés.");
+    .refine((v) => !FORBIDDEN_CHARS.test(v), FORBIDDEN_CHARS_MESSAGE);
 }
 
 /** Trimmed, lower-cased, then checked as an address (the stored form, docs/DECISIONS.md). */

@@ -7,17 +7,12 @@ const id = (message: string) => z.coerce.number({ error: message }).int(message)
 
 export const chatBody = z.object({
   conversation_id: z.union([id("Identifiant de conversation invalide."), z.null()]).optional(),
+  // A NUL is refused before the schema (src/lib/validate.ts).
   message: z
     .string({ error: "Le message ne peut pas être vide." })
-    // NUL dropped: PostgreSQL's text cannot hold it (a 500 there), and it means nothing in a question.
-    .transform((s) => s.replaceAll("\u0000", ""))
-    .pipe(
-      z
-        .string()
-        .trim()
-        .min(1, "Le message ne peut pas être vide.")
-        .max(MAX_MESSAGE_CHARS, `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`),
-    ),
+    .trim()
+    .min(1, "Le message ne peut pas être vide.")
+    .max(MAX_MESSAGE_CHARS, `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`),
 });
 
 export const processBody = z.object({

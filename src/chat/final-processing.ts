@@ -18,8 +18,6 @@ import { LiveRun, type RunEvent } from "./live-run.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
-const POLL_MS = 100;
-
 /** Hook for the OpenAI-compatible API: the context comes from the client's messages, not from stored turns. */
 export type ProcessOptions = { history?: ChatTurn[] };
 
@@ -204,16 +202,40 @@ export async function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">)
   };
 }
 
-/** A run of another process (or one that just ended): watch its row. */
+/**
+ * A run of another process (or one that just ended): its row, read again
+ * whenever its writer announces a change (PostgreSQL's NOTIFY) and every
+ * `rereadMs` in any case, as a stream following it (src/db/run-wakeups.ts).
+ */
 async function waitFor(deps: Deps, run: RunRow): Promise<ProcessResult> {
   // Worst case of one run: the whole budget, plus the final write.
   const giveUpAt = performance.now() + deps.config.ai.budgetMs + 10_000;
-  while (performance.now() < giveUpAt) {
-    const now = await findRun(deps.db, run.conversationId, run.turnMessageId);
-    if (now?.status === "done") return await answerOf(deps, now);
-    if (!now) throw new AppError("SERVICE_UNAVAILABLE");
-    if (now.status === "failed") throw runFailure((now.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE", answersOf(now));
-    await Bun.sleep(POLL_MS);
+  let woken = false;
+  let wake = () => {};
+  const unfollow = deps.ai.wakeups.follow(run.id, () => {
+    woken = true;
+    wake();
+  });
+  try {
+    while (performance.now() < giveUpAt) {
+      woken = false;
+      const now = await findRun(deps.db, run.conversationId, run.turnMessageId);
+      if (now?.status === "done") return await answerOf(deps, now);
+      if (!now) throw new AppError("SERVICE_UNAVAILABLE");
+      if (now.status === "failed") throw runFailure((now.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE", answersOf(now));
+      // Woken while reading: read again at once.
+      if (woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(deps.ai.wakeups.rereadMs, Math.max(0, giveUpAt - performance.now())));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = () => {};
+    }
+  } finally {
+    unfollow();
   }
   throw new AppError("SERVICE_UNAVAILABLE");
 }

@@ -21,10 +21,22 @@ export type RunTimings = { heartbeatMs: number; staleMs: number; sweepMs: number
 
 export const RUN_TIMINGS: RunTimings = { heartbeatMs: 10_000, staleMs: 30_000, sweepMs: 15_000 };
 
-/** Refreshes the heartbeat of this server's running runs (none in flight: nothing written). */
+/**
+ * Refreshes the heartbeat of this server's running runs (none in flight:
+ * nothing written). A run in flight here that is no longer running as this
+ * server's was given up by another server's sweep while this one stalled
+ * (failed and refunded there): its model calls are stopped now rather than
+ * paid for until the budget ends; whatever it would write is refused anyway
+ * (`holdsRun`).
+ */
 export async function beatOwnRuns(deps: Deps): Promise<void> {
   if (deps.ai.live.size === 0) return;
-  await beatRuns(deps.db, deps.ai.serverId, deps.clock.now());
+  const held = await beatRuns(deps.db, deps.ai.serverId, deps.clock.now());
+  for (const [id, live] of deps.ai.live) {
+    if (held.has(id) || live.finished || live.abort.signal.aborted) continue;
+    live.abort.abort();
+    deps.log.warn("run given up by another server: its model calls are stopped", { run: id });
+  }
 }
 
 /**
@@ -68,9 +80,9 @@ export async function sweepDeadServersRuns(deps: Deps, staleMs = RUN_TIMINGS.sta
 export function startRunLiveness(deps: Deps, timings: RunTimings = RUN_TIMINGS): { stop(): Promise<void> } {
   if (!deps.config.databaseUrl) return { stop: async () => {} };
   const inFlight = new Set<Promise<unknown>>();
-  const every = (name: string, ms: number, work: () => Promise<unknown>) => {
+  const every = (name: string, ms: number, work: () => Promise<unknown>, atOnce = false) => {
     let busy = false;
-    return setInterval(() => {
+    const tick = () => {
       if (busy) return;
       busy = true;
       const p = work()
@@ -80,11 +92,14 @@ export function startRunLiveness(deps: Deps, timings: RunTimings = RUN_TIMINGS):
           inFlight.delete(p);
         });
       inFlight.add(p);
-    }, ms);
+    };
+    if (atOnce) tick();
+    return setInterval(tick, ms);
   };
   const timers = [
     every("run heartbeat", timings.heartbeatMs, () => beatOwnRuns(deps)),
-    every("run sweep", timings.sweepMs, () => underJobLock(deps.db, "run-sweep", () => sweepDeadServersRuns(deps, timings.staleMs))),
+    // Also once at start: a server started to replace a dead one refunds its runs at once.
+    every("run sweep", timings.sweepMs, () => underJobLock(deps.db, "run-sweep", () => sweepDeadServersRuns(deps, timings.staleMs)), true),
   ];
   return {
     async stop() {

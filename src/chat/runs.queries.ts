@@ -146,11 +146,14 @@ export async function findRunById(db: Db, runId: number): Promise<RunRow | undef
 }
 
 /** The owning server's heartbeat: one UPDATE for all the runs it is carrying out. */
-export async function beatRuns(db: Db, server: string, now: Date): Promise<void> {
-  await db
+/** Refreshes the heartbeat of the server's running runs; returns their ids (the runs it still holds). */
+export async function beatRuns(db: Db, server: string, now: Date): Promise<Set<number>> {
+  const rows = await db
     .update(processingRuns)
     .set({ heartbeatAt: now })
-    .where(and(eq(processingRuns.server, server), eq(processingRuns.status, "running")));
+    .where(and(eq(processingRuns.server, server), eq(processingRuns.status, "running")))
+    .returning({ id: processingRuns.id });
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

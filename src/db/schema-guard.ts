@@ -11,10 +11,11 @@ import { postgresClient } from "./pg/client.ts";
 import { runPgMigrations } from "./pg/migrate.ts";
 import { isPostgresUrl } from "./pg/postgres-url.ts";
 
-/** This executable's schema version: how many migrations it carries. */
+/** This executable's SQLite schema version: how many migrations it carries. */
 export const SCHEMA_VERSION = migrations.length;
 
-export type SchemaState = { version: number; status: "empty" | "behind" | "current" | "newer" };
+/** The database's schema version, where it stands, and the version this executable carries for its dialect. */
+export type SchemaState = { version: number; expected: number; status: "empty" | "behind" | "current" | "newer" };
 
 /**
  * Where the database stands against this executable, from drizzle's own
@@ -22,17 +23,18 @@ export type SchemaState = { version: number; status: "empty" | "behind" | "curre
  * one, so the last timestamp decides). Reads nothing else of the database.
  */
 export async function schemaState(db: Db): Promise<SchemaState> {
-  const row = await appliedMigrations(db);
-  if (!row || row.n === 0) return { version: 0, status: "empty" };
   const list = dialectOf(db) === "postgres" ? pgMigrations : migrations;
+  const expected = list.length;
+  const row = await appliedMigrations(db);
+  if (!row || row.n === 0) return { version: 0, expected, status: "empty" };
   const known = list.at(-1)!.when;
   const last = Number(row.last);
-  if (last > known || row.n > list.length) return { version: row.n, status: "newer" };
-  return { version: row.n, status: last < known ? "behind" : "current" };
+  if (last > known || row.n > expected) return { version: row.n, expected, status: "newer" };
+  return { version: row.n, expected, status: last < known ? "behind" : "current" };
 }
 
 export function newerRefusal(path: string, state: SchemaState): RefusedError {
-  return new RefusedError(frOps.schema.newer(shown(path), state.version, SCHEMA_VERSION));
+  return new RefusedError(frOps.schema.newer(shown(path), state.version, state.expected));
 }
 
 /** The database as messages name it: the SQLite file's full path, or PostgreSQL's URL (already without its password). */
@@ -55,7 +57,7 @@ export async function requireCurrentSchema(db: Db, path: string, opts: { allowBe
   const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
   if (state.status === "behind" && !opts.allowBehind) {
-    throw new RefusedError(frOps.schema.behind(shown(path), state.version, SCHEMA_VERSION));
+    throw new RefusedError(frOps.schema.behind(shown(path), state.version, state.expected));
   }
   return state;
 }

@@ -1,4 +1,5 @@
 import { zValidator } from "@hono/zod-validator";
+import type { Context } from "hono";
 import { type ZodType, z } from "zod";
 import { fr } from "zod/locales";
 import { AppError } from "./errors.ts";
@@ -9,18 +10,56 @@ z.config(fr());
 
 type Target = "json" | "query" | "param";
 
+/** Refusal of a control character the product never stores (the same words as a name's forbidden characters). */
+export const FORBIDDEN_CHARS_MESSAGE = "Ce champ contient des caractères non autorisés.";
+
 /**
  * zValidator with the house error: the first issue becomes a 400 { detail }
  * in French. Schemas give the spec's own texts field by field; zod's French
- * locale covers the rest (wrong types, unknown shapes).
+ * locale covers the rest (wrong types, unknown shapes). Before any schema, a
+ * NUL anywhere in the input (a value or a key, however deep) is refused:
+ * PostgreSQL's text cannot hold one (a 500 there), and no field means
+ * anything with it.
  */
 export function validate<T extends ZodType, Tg extends Target>(target: Tg, schema: T) {
-  return zValidator(target, schema, (result) => {
+  const validator = zValidator(target, schema, (result) => {
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new AppError("VALIDATION", issue?.message ?? undefined);
     }
   });
+  const guarded: typeof validator = async (c, next) => {
+    if (holdsNul(await rawInput(c, target))) throw new AppError("VALIDATION", FORBIDDEN_CHARS_MESSAGE);
+    return await validator(c, next);
+  };
+  return guarded;
+}
+
+/** What zValidator will read, read first (Hono caches a parsed body, so it is parsed once). */
+async function rawInput(c: Context, target: Target): Promise<unknown> {
+  if (target === "query") return c.req.queries();
+  if (target === "param") return c.req.param();
+  if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header("content-type") ?? "")) return undefined;
+  // Malformed JSON: zValidator answers it.
+  return await c.req.json().catch(() => undefined);
+}
+
+/** Whether a NUL is in any string or key of a parsed JSON value; a loop, not recursion, so no nesting depth overflows it. */
+function holdsNul(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return true;
+    } else if (Array.isArray(v)) stack.push(...v);
+    else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes("\u0000")) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
 }
 
 /** A required, trimmed string with the given French message when blank or missing. */

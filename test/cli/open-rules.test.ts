@@ -1,12 +1,14 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
-import { migrations } from "../../src/db/migrations/index.ts";
+import { migrations, pgMigrations } from "../../src/db/migrations/index.ts";
 import { SCHEMA_VERSION } from "../../src/db/schema-guard.ts";
 import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
+import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
 
 const dataDir = useDataDirs();
 
@@ -110,5 +112,25 @@ describe("CLI database opening rules", () => {
     const dir = await dataDir();
     expect(runCli(["migrate"], dir).code).toBe(0);
     expect(existsSync(join(dir, "backups"))).toBe(false);
+  });
+});
+
+const pgDatabases: PostgresDatabase[] = [];
+afterAll(async () => {
+  for (const d of pgDatabases) await d.drop();
+});
+
+describe.skipIf(postgresTestUrl() === undefined)("CLI database opening rules on PostgreSQL", () => {
+  test("a database one migration behind is refused, counting PostgreSQL's migrations (not SQLite's)", async () => {
+    const pg = (await freshPostgresDatabase())!;
+    pgDatabases.push(pg);
+    const dir = await dataDir({ empty: true });
+    expect(runCli(["migrate"], dir, { DATABASE_URL: pg.url }).code).toBe(0);
+    const client = new SQL(pg.url);
+    await client`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`;
+    await client.close();
+    const r = runCli(["users", "list"], dir, { DATABASE_URL: pg.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toContain(`(schéma ${pgMigrations.length - 1}, attendu ${pgMigrations.length})`);
   });
 });

@@ -6,9 +6,7 @@
  *    transaction, postgres-schema (both dialects in one process),
  *    history/paging (EXPLAIN QUERY PLAN), search-migration (FTS5),
  *    chat/recovery-lease and system/lease (the single-server lease),
- *    system/backup-job (VACUUM INTO; PostgreSQL answers "use pg_dump");
- *  - behaviour that differs on PostgreSQL by design: history/search's accent
- *    folding (no unaccent, docs/SCALING.md).
+ *    system/backup-job (VACUUM INTO; PostgreSQL answers "use pg_dump").
  * Files that run on both read and seed the database through the data layer
  * (drizzle on the app's `db`), never SQLite's own client. Where the product
  * legitimately differs, the test says so beside the check: a SQLite-only test
@@ -64,6 +62,7 @@ export const POSTGRES_FILES = [
   "test/server/docs/compose.test.ts",
   "test/server/docs/product-anchors.test.ts",
   "test/server/history/export.test.ts",
+  "test/server/history/search.test.ts",
   "test/server/openai/forward.property.test.ts",
   "test/server/openai/stream.test.ts",
   "test/server/reliability/crash.test.ts",

@@ -11,6 +11,7 @@ import s8 from "./sqlite/0008_runs_server_heartbeat.sql" with { type: "text" };
 import p0 from "./pg/0000_init.sql" with { type: "text" };
 import p1 from "./pg/0001_history_search.sql" with { type: "text" };
 import p2 from "./pg/0002_runs_server_heartbeat.sql" with { type: "text" };
+import p3 from "./pg/0003_history_search_accents.sql" with { type: "text" };
 
 export type EmbeddedMigration = { tag: string; when: number; breakpoints: boolean; sql: string };
 
@@ -32,4 +33,5 @@ export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795439694709, breakpoints: true, sql: p0 as unknown as string },
   { tag: "0001_history_search", when: 1795439701403, breakpoints: true, sql: p1 as unknown as string },
   { tag: "0002_runs_server_heartbeat", when: 1795443789096, breakpoints: true, sql: p2 as unknown as string },
+  { tag: "0003_history_search_accents", when: 1795449636775, breakpoints: true, sql: p3 as unknown as string },
 ];

@@ -43,7 +43,8 @@ export async function pgHistoryPage(
  * The conversations holding every word somewhere in their messages, best
  * first: per word, the messages matching its French prefix query
  * (to_tsquery('french', 'mot:*'): stemmed, then any word starting so, close
- * to SQLite's prefix queries) grouped by conversation with their best
+ * to SQLite's prefix queries; accents folded on both sides, as SQLite's
+ * remove_diacritics) grouped by conversation with their best
  * ts_rank; the conversations in every group, by the sum of those ranks. A
  * stop word ("les") gives an empty query, which narrows nothing rather than
  * finding nothing.
@@ -51,8 +52,9 @@ export async function pgHistoryPage(
 export async function pgSearchConversations(db: unknown, userId: number, words: string[], limit: number): Promise<HistoryRow[]> {
   if (words.length === 0) return [];
   const perWord = words.map((w, i) => {
-    // Lower-cased here: PostgreSQL lower-cases only ASCII in a cluster created with the C locale, so « Économie » would stay a different word.
-    const q = sql`to_tsquery('french', ${`${w.replace(/[^\p{L}\p{N}]/gu, "").toLowerCase()}:*`})`;
+    // Folded by the function the indexed column uses (pg migration 0003: case and accents). Lower-cased here too: a
+    // C-locale cluster lower-cases ASCII only, and the function folds only the accented letters it lists (« Œ » stays).
+    const q = sql`to_tsquery('french', unisson_search_fold(${w.replace(/[^\p{L}\p{N}]/gu, "").toLowerCase()}) || ':*')`;
     return sql`${sql.raw(`w${i}`)} AS (SELECT m.conversation_id AS cid, max(ts_rank(m.search_vector, ${q})) AS score
         FROM messages m JOIN conversations c ON c.id = m.conversation_id
         WHERE c.user_id = ${userId} AND (numnode(${q}) = 0 OR m.search_vector @@ ${q}) GROUP BY m.conversation_id)`;

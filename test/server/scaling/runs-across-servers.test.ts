@@ -24,8 +24,8 @@ const PROCESS = "/api/unisson/process";
 type Server = TestApp & { token: string; userId: number };
 
 /** Two servers (real clocks: heartbeats are compared across them) on one database, and a user signed in on both. */
-async function twoServers(): Promise<[Server, Server]> {
-  const env = { ...fakes().env, AI_TIMEOUT_MS: "8000" };
+async function twoServers(timeoutMs = 8000): Promise<[Server, Server]> {
+  const env = { ...fakes().env, AI_TIMEOUT_MS: String(timeoutMs) };
   const a = await createTestApp({ env, deps: { clock: systemClock } });
   const b = await createTestApp({ env: { ...env, DATABASE_URL: a.config.databaseUrl! }, deps: { clock: systemClock } });
   const { user, token } = await makeUser(a.db, new Date(), { planQueries: 5 });
@@ -222,6 +222,71 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
       `done:true:${b.deps.ai.serverId}`,
     );
     expect(await value(url, `SELECT count(*)::int AS v FROM messages WHERE conversation_id = ${id} AND sender = 'assistant'`)).toBe(1);
+    expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
+  }, 30_000);
+
+  test("a server that stalled and finds its run given up by the other stops its model calls at its next heartbeat", async () => {
+    const [a, b] = await twoServers(60_000);
+    // The models would answer only after 40 s: A is still waiting on them when B gives its run up.
+    fakes().control.setAll({ latencyMs: 40_000 });
+    const id = await ask(a);
+    const url = a.config.databaseUrl!;
+    const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
+    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    await Bun.sleep(300);
+    expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
+    const sweptAt = performance.now();
+    // A comes back to life: its heartbeat finds the run no longer its own and aborts the calls.
+    const timers = startRunLiveness(a.deps, { heartbeatMs: 100, staleMs: 60_000, sweepMs: 60_000 });
+    try {
+      const res = await pending;
+      expect(performance.now() - sweptAt).toBeLessThan(10_000);
+      expect(res.status).toBe(503);
+      expect(a.deps.ai.live.size).toBe(0);
+      expect(await value(url, `SELECT status || ':' || server AS v FROM processing_runs WHERE conversation_id = ${id}`)).toBe(`failed:${a.deps.ai.serverId}`);
+      expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
+    } finally {
+      await timers.stop();
+    }
+  }, 60_000);
+
+  test("a server sweeps the dead servers' runs as it starts, not one sweep period later", async () => {
+    const [a, b] = await twoServers(60_000);
+    fakes().control.setAll({ latencyMs: 40_000 });
+    const id = await ask(a);
+    const url = a.config.databaseUrl!;
+    const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
+    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    await Bun.sleep(300);
+    // B starts with a sweep period far longer than the test: only a sweep at start refunds the run in time.
+    const timers = startRunLiveness(b.deps, { heartbeatMs: 60_000, staleMs: 200, sweepMs: 60_000 });
+    try {
+      await until(
+        "run failed by B",
+        async () => (await value(url, `SELECT status AS v FROM processing_runs WHERE conversation_id = ${id}`)) === "failed",
+        5000,
+      );
+      expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
+    } finally {
+      await timers.stop();
+      // A's calls would wait on the models for 40 s more: stopped here, as its own heartbeat would.
+      for (const live of a.deps.ai.live.values()) live.abort.abort();
+      await pending;
+    }
+  }, 30_000);
+
+  test("a JSON /process on server B for a run carried out by A answers as A stores its answer (woken by NOTIFY)", async () => {
+    const [a, b] = await twoServers();
+    fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 1500 });
+    const id = await ask(a);
+    const url = a.config.databaseUrl!;
+    const onA = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
+    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    const onB = b.call("POST", PROCESS, { token: b.token, json: { conversation_id: id } });
+    const [fromA, fromB] = await Promise.all([onA.then((r) => ({ r, at: performance.now() })), onB.then((r) => ({ r, at: performance.now() }))]);
+    expect(fromB.r.status).toBe(200);
+    expect(fromB.r.body).toEqual(fromA.r.body);
+    expect(fromB.at - fromA.at).toBeLessThan(2000);
     expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
   }, 30_000);
 

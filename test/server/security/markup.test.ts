@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
-import { mailOutbox, users } from "../../../src/db/schema/index.ts";
+import { contactMessages, mailOutbox, users } from "../../../src/db/schema/index.ts";
 import { buildWorld, useOutside, type World } from "./world.ts";
 
 /**
@@ -102,6 +102,25 @@ describe("markup and unusual characters are data, never markup", () => {
       expect(await w.db.select({ n: count() }).from(users)).toEqual(before);
     });
   }
+
+  test("a NUL anywhere in a request (a JSON field, a nested message, a query) is refused with a French 400 and stores nothing", async () => {
+    const w = await buildWorld(outside());
+    const refused = "Ce champ contient des caractères non autorisés.";
+    const calls = [
+      w.call("POST", "/api/contact", { json: { name: "Léa", email: "lea@example.fr", subject: "Bonjour", message: "Un\u0000message" } }),
+      w.call("POST", "/api/unisson/chat", { token: w.tokens.user, json: { message: "Question \u0000 fin" } }),
+      w.call("GET", `/api/unisson/history?q=${encodeURIComponent("tomate\u0000")}`, { token: w.tokens.user }),
+      w.call("POST", "/v1/chat/completions", {
+        headers: { authorization: `Bearer ${w.apiKeySecret}` },
+        json: { model: "unisson", messages: [{ role: "user", content: "Question \u0000 fin" }] },
+      }),
+    ];
+    for (const res of await Promise.all(calls)) {
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).toContain(refused);
+    }
+    expect(await w.db.select({ n: count() }).from(contactMessages)).toEqual([{ n: 0 }]);
+  });
 
   test("control characters in a question never cause a 5xx", async () => {
     const w = await buildWorld(outside());
