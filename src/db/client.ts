@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DrizzleQueryError, fillPlaceholders } from "drizzle-orm";
@@ -67,9 +67,8 @@ export function openDb(path: string, busyTimeoutMs = CLI_BUSY_TIMEOUT_MS): Db {
 type Method = "run" | "all" | "values" | "get";
 
 /** Runs one statement of the drizzle proxy: rows as arrays (drizzle maps them), prepared statements cached by SQL. */
-function execute(conn: Connection, sql: string, params: unknown[], method: Method) {
+function execute(conn: Connection, sql: string, params: unknown[], method: Method, stmt = conn.sqlite.query(sql)) {
   // bun:sqlite keeps the statements query() prepared, by text, and finalizes them when the connection closes.
-  const stmt = conn.sqlite.query(sql);
   if (method === "run") {
     stmt.run(...(params as never[]));
     return { rows: [] };
@@ -120,13 +119,16 @@ function addFastPath(db: Db, conn: Connection): void {
     query: { sql: string; params: unknown[] };
     mapGetResult(rows: unknown): unknown;
     mapAllResult(rows: unknown): unknown;
+    /** bun:sqlite's statement, kept by a query prepared once and run often (the session lookup): no look-up by its text each time. */
+    statement?: Statement;
   };
   const slow = RemotePreparedQuery.prototype as unknown as Record<Method, (this: Prepared, values?: Record<string, unknown>) => Promise<unknown>>;
   const now = (q: Prepared, method: Method, values: Record<string, unknown> | undefined, map: (rows: unknown) => unknown): Promise<unknown> => {
     if (conn.holder) return slow[method].call(q, values);
     const params = fillPlaceholders(q.query.params, values ?? {});
     try {
-      return Promise.resolve(map(execute(conn, q.query.sql, params, method).rows));
+      q.statement ??= conn.sqlite.query(q.query.sql);
+      return Promise.resolve(map(execute(conn, q.query.sql, params, method, q.statement).rows));
     } catch (e) {
       return Promise.reject(new DrizzleQueryError(q.query.sql, params, e as Error));
     }
