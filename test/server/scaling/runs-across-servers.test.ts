@@ -70,6 +70,15 @@ async function until(what: string, check: () => Promise<boolean>, ms: number): P
   throw new Error(`${what} : pas dans les ${ms} ms`);
 }
 
+/** A question asked on `t` and its JSON /process started there, once its run is claimed: the conversation, the database, and the answer to come. */
+async function processingOn(t: Server): Promise<{ id: number; url: string; pending: ReturnType<Server["call"]> }> {
+  const id = await ask(t);
+  const url = t.config.databaseUrl!;
+  const pending = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
+  await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+  return { id, url, pending };
+}
+
 /** Each event with when it arrived. */
 async function timedSse(res: Response, stopAfter?: (e: Sse, all: Sse[]) => boolean): Promise<Array<Sse & { at: number }>> {
   const out: Array<Sse & { at: number }> = [];
@@ -141,10 +150,7 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
     try {
       // A run three times longer than the staleness: only A's heartbeat keeps it fresh.
       fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 3000 });
-      const id = await ask(a);
-      const url = a.config.databaseUrl!;
-      const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
-      await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+      const { id, url, pending } = await processingOn(a);
       // Its own server, even asked to sweep everything older than now, leaves it alone.
       expect(await sweepDeadServersRuns(a.deps, 0)).toBe(0);
       const res = await pending;
@@ -193,10 +199,7 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
     const [a, b] = await twoServers();
     // A beats no heartbeat (as if its event loop were stuck); its models fail after a while.
     fakes().control.setAll({ latencyMs: 1500, fail: 500, failOn: ["answer"] });
-    const id = await ask(a);
-    const url = a.config.databaseUrl!;
-    const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
-    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    const { url, pending } = await processingOn(a);
     expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
     await Bun.sleep(300);
     expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
@@ -209,10 +212,7 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
   test("a stalled server's late answer is dropped once the other has failed its run and answered the retry: one answer, charged once", async () => {
     const [a, b] = await twoServers();
     fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 2500 });
-    const id = await ask(a);
-    const url = a.config.databaseUrl!;
-    const onA = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
-    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    const { id, url, pending: onA } = await processingOn(a);
     await Bun.sleep(300);
     expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
     const onB = await b.call("POST", PROCESS, { token: b.token, json: { conversation_id: id } });
@@ -229,10 +229,7 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
     const [a, b] = await twoServers(60_000);
     // The models would answer only after 40 s: A is still waiting on them when B gives its run up.
     fakes().control.setAll({ latencyMs: 40_000 });
-    const id = await ask(a);
-    const url = a.config.databaseUrl!;
-    const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
-    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    const { id, url, pending } = await processingOn(a);
     await Bun.sleep(300);
     expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
     const sweptAt = performance.now();
@@ -253,10 +250,7 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
   test("a server sweeps the dead servers' runs as it starts, not one sweep period later", async () => {
     const [a, b] = await twoServers(60_000);
     fakes().control.setAll({ latencyMs: 40_000 });
-    const id = await ask(a);
-    const url = a.config.databaseUrl!;
-    const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
-    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    const { id, url, pending } = await processingOn(a);
     await Bun.sleep(300);
     // B starts with a sweep period far longer than the test: only a sweep at start refunds the run in time.
     const timers = startRunLiveness(b.deps, { heartbeatMs: 60_000, staleMs: 200, sweepMs: 60_000 });
@@ -278,10 +272,7 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
   test("a JSON /process on server B for a run carried out by A answers as A stores its answer (woken by NOTIFY)", async () => {
     const [a, b] = await twoServers();
     fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 1500 });
-    const id = await ask(a);
-    const url = a.config.databaseUrl!;
-    const onA = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: id } });
-    await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+    const { id, url, pending: onA } = await processingOn(a);
     const onB = b.call("POST", PROCESS, { token: b.token, json: { conversation_id: id } });
     const [fromA, fromB] = await Promise.all([onA.then((r) => ({ r, at: performance.now() })), onB.then((r) => ({ r, at: performance.now() }))]);
     expect(fromB.r.status).toBe(200);
