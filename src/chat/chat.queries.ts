@@ -1,4 +1,4 @@
-import { first, one } from "../db/transaction.ts";
+import { first, forUpdate, one } from "../db/transaction.ts";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type ConversationSource, conversations, type MessageType, messages } from "../db/schema/index.ts";
@@ -13,6 +13,24 @@ export type NewMessage = {
 };
 
 /** The caller's conversation, or undefined: another user's conversation reads exactly like a missing one. */
+/**
+ * Locks the user's conversation until the transaction ends (PostgreSQL's
+ * FOR UPDATE; SQLite's transaction already holds the only writer): the claim
+ * of a run and the deletion of its conversation take this lock first, so one
+ * waits for the other and then sees what it did. False when it is gone.
+ */
+export async function lockOwnedConversation(tx: Db, id: number, userId: number): Promise<boolean> {
+  const row = await first(
+    forUpdate(
+      tx
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(and(eq(conversations.id, id), eq(conversations.userId, userId))),
+    ),
+  );
+  return row !== undefined;
+}
+
 export async function findOwnedConversation(db: Db, id: number, userId: number): Promise<ConversationRow | undefined> {
   return await first(
     db

@@ -9,6 +9,7 @@ import {
   appendMessages,
   type ConversationRow,
   deleteOwnedConversation,
+  lockOwnedConversation,
   findOwnedConversation,
   insertConversation,
   listMessages,
@@ -129,9 +130,21 @@ export async function conversationMessages(deps: Deps, userId: number, id: numbe
 }
 
 /** Refused while a run holds the conversation: the run would write its answer and its refund into nothing. */
+/**
+ * Never while a run holds the conversation: the run's charge would go with
+ * its row, unrefunded. The conversation is locked before the running run is
+ * read, at read committed, so a claim in flight is waited for and then seen
+ * (409), or waits for the deletion and finds nothing (404).
+ */
 export async function deleteConversation(deps: Deps, userId: number, id: number) {
-  const conversation = await ownedConversation(deps, userId, id);
-  if (await runningRunOf(deps.db, conversation.id)) throw new AppError("DELETE_DURING_RUN");
-  if (!(await deleteOwnedConversation(deps.db, id, userId))) throw new AppError("CONVERSATION_NOT_FOUND");
+  await transaction(
+    deps.db,
+    async (tx) => {
+      if (!(await lockOwnedConversation(tx, id, userId))) throw new AppError("CONVERSATION_NOT_FOUND");
+      if (await runningRunOf(tx, id)) throw new AppError("DELETE_DURING_RUN");
+      await deleteOwnedConversation(tx, id, userId);
+    },
+    { isolation: "read committed" },
+  );
   return { success: true };
 }

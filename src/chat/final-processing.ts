@@ -9,7 +9,7 @@ import { type QuotaSource, refundOneQuery, spendOneQuery } from "../users/quota.
 import { assertCanQuery, assertOperational, quotaError } from "./access.ts";
 import { consolidate, NoSynthesis } from "./consolidate.ts";
 import { isCharged } from "./degraded.ts";
-import { appendMessages, findMessage, listMessages, type MessageRow } from "./chat.queries.ts";
+import { appendMessages, findMessage, listMessages, lockOwnedConversation, type MessageRow } from "./chat.queries.ts";
 import { claimRun, closedTurns, failRun, findRun, finishRun, holdsRun, markCharged, releaseCharge, type RunRow, saveRunEvents } from "./runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
@@ -42,6 +42,8 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   const models = assertOperational(deps);
 
   const claim = await deps.ai.writes.run(async (tx) => {
+    // Deleted since it was read: nothing to claim, nothing charged (the lock orders the claim and a deletion, chat.queries.ts).
+    if (!(await lockOwnedConversation(tx, conversation.id, user.id))) throw new AppError("CONVERSATION_NOT_FOUND");
     const run = await claimRun(tx, {
       conversationId: conversation.id,
       turnMessageId: turnMessage.id,

@@ -230,6 +230,28 @@ describe("conversation integrity during a run", () => {
     expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });
 
+  test("a delete racing the turn's /process: the run goes on and is charged once (409), or the conversation goes and nothing is charged; never a 5xx", async () => {
+    const t = await chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "1000", CHAT_LIMIT_PER_DAY: "1000" }, user: { planQueries: 100 } });
+    fakes().control.setAll({ latencyMs: 50 });
+    // The delete starts 0, 1, 2… turns of the event loop after the /process, so that it meets every step of the claim.
+    for (let i = 0; i < 24; i++) {
+      const before = await remaining(t);
+      const id = await askReady(t);
+      const proc = process(t, id);
+      for (let k = 0; k < i; k++) await new Promise((resolve) => setImmediate(resolve));
+      const del = await t.call("DELETE", `/api/unisson/conversation/${id}`, { token: t.token });
+      const res = await proc;
+      if (del.status === 409) {
+        expect(res.status).toBe(200);
+        expect(await remaining(t)).toEqual({ ...before, plan: before.plan - 1 });
+      } else {
+        expect(del.status).toBe(200);
+        expect(res.status).toBe(404);
+        expect(await remaining(t)).toEqual(before);
+      }
+    }
+  });
+
   test("AI-call rows survive the conversation, with conversation_id null", async () => {
     const t = await chatApp(fakes());
     const id = await askReady(t);
