@@ -100,14 +100,28 @@ function errorText(): string {
   return new AppError("CONTENT_REFUSED").message;
 }
 
-/** Creates the conversation on its first message and appends, all or nothing. */
+/**
+ * Creates the conversation on its first message and appends, all or nothing.
+ * An existing conversation is locked and read again first: moderation and
+ * the clarification pre-pass took time, in which it may have been deleted
+ * (404) or a run may have started on it (409), as sendMessage checked at
+ * its start (read committed, so what committed meanwhile is seen).
+ */
 async function save(deps: Deps, userId: number, existing: ConversationRow | undefined, rows: NewMessage[]): Promise<number> {
   const now = deps.clock.now();
-  return await transaction(deps.db, async (tx) => {
-    const conversation = existing ?? (await insertConversation(tx, userId, titleFrom(rows[0]!.content), now));
-    await appendMessages(tx, conversation.id, rows, now);
-    return conversation.id;
-  });
+  return await transaction(
+    deps.db,
+    async (tx) => {
+      if (existing) {
+        if (!(await lockOwnedConversation(tx, existing.id, userId))) throw new AppError("CONVERSATION_NOT_FOUND");
+        if (await runningRunOf(tx, existing.id)) throw new AppError("RUN_IN_PROGRESS");
+      }
+      const conversation = existing ?? (await insertConversation(tx, userId, titleFrom(rows[0]!.content), now));
+      await appendMessages(tx, conversation.id, rows, now);
+      return conversation.id;
+    },
+    { isolation: "read committed" },
+  );
 }
 
 async function reply(deps: Deps, conversationId: number, needsClarification: boolean, requiresFinal: boolean) {

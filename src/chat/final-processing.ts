@@ -32,7 +32,11 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   const conversation = await ownedConversation(deps, user.id, conversationId);
   const all = await listMessages(db, conversation.id);
   const turnMessage = all.findLast((m) => m.sender === "user");
-  if (!turnMessage) throw new AppError("NOTHING_TO_PROCESS");
+  if (!turnMessage) {
+    // No message at all: the conversation was deleted just after it was read (404 then, not 409).
+    await ownedConversation(deps, user.id, conversationId);
+    throw new AppError("NOTHING_TO_PROCESS");
+  }
 
   const existing = await findRun(db, conversation.id, turnMessage.id);
   if (existing && existing.status !== "failed") return existing;

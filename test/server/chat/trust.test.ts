@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { and, count, eq } from "drizzle-orm";
-import { aiCalls } from "../../../src/db/schema/index.ts";
+import { aiCalls, messages } from "../../../src/db/schema/index.ts";
 import { DECLINE_TEXT } from "../../fakes/ai/control.ts";
 import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
 
@@ -231,7 +231,10 @@ describe("conversation integrity during a run", () => {
   });
 
   test("a delete racing the turn's /process: the run goes on and is charged once (409), or the conversation goes and nothing is charged; never a 5xx", async () => {
-    const t = await chatApp(fakes(), { env: { CHAT_LIMIT_PER_10_MIN: "1000", CHAT_LIMIT_PER_DAY: "1000" }, user: { planQueries: 100 } });
+    const t = await chatApp(fakes(), {
+      env: { CHAT_LIMIT_PER_10_MIN: "1000", CHAT_LIMIT_PER_DAY: "1000", TRIAL_CHAT_LIMIT_PER_DAY: "1000" },
+      user: { planQueries: 100 },
+    });
     fakes().control.setAll({ latencyMs: 50 });
     // The delete starts 0, 1, 2… turns of the event loop after the /process, so that it meets every step of the claim.
     for (let i = 0; i < 24; i++) {
@@ -249,6 +252,27 @@ describe("conversation integrity during a run", () => {
         expect(res.status).toBe(404);
         expect(await remaining(t)).toEqual(before);
       }
+    }
+  });
+
+  test("a message racing the deletion of its conversation: stored (the delete then removes it) or 404; never a 5xx, never a message without its conversation", async () => {
+    const t = await chatApp(fakes(), {
+      env: { CHAT_LIMIT_PER_10_MIN: "1000", CHAT_LIMIT_PER_DAY: "1000", TRIAL_CHAT_LIMIT_PER_DAY: "1000" },
+      user: { planQueries: 100 },
+    });
+    for (let i = 0; i < 16; i++) {
+      const id = await askReady(t);
+      await process(t, id);
+      const sent = t.call("POST", "/api/unisson/chat", {
+        token: t.token,
+        json: { conversation_id: id, message: "Et quelle est la population de cette ville aujourd'hui ?" },
+      });
+      for (let k = 0; k < i; k++) await new Promise((resolve) => setImmediate(resolve));
+      const del = await t.call("DELETE", `/api/unisson/conversation/${id}`, { token: t.token });
+      const res = await sent;
+      expect(del.status).toBe(200);
+      expect([200, 404]).toContain(res.status);
+      expect(await t.db.select({ n: count() }).from(messages).where(eq(messages.conversationId, id))).toEqual([{ n: 0 }]);
     }
   });
 
