@@ -47,6 +47,9 @@ function extra(r: CompletionResult) {
  * consolidated answer. Only personal API keys open it; errors answer in
  * OpenAI's shape (errors.ts).
  */
+/** nginx's "client closed request": what the request log shows for a client gone before its answer. */
+const CLIENT_GONE = 499;
+
 export function v1Routes(log: Logger) {
   return new Hono<V1Env>()
     .use(
@@ -116,6 +119,11 @@ export function v1Routes(log: Logger) {
       throw new AppError("API_NOT_FOUND");
     })
     .onError((err, c) => {
+      // The client went away before its run started (nothing stored, nothing charged): no one to answer, nothing failed.
+      if (c.req.raw.signal.aborted && !(err instanceof AppError)) {
+        log.info("v1 client gone before its answer", { path: loggedPath(c.req.path) });
+        return new Response(null, { status: CLIENT_GONE });
+      }
       const e = toOpenAiError(err);
       if (e.status >= 500)
         log.error("v1 request failed", {

@@ -233,6 +233,23 @@ describe("/v1 through the official openai client", () => {
     expect(await balance(t)).toBe(90);
   });
 
+  test("a client gone before its run starts: nothing stored or charged, and no error logged", async () => {
+    const t = await apiApp(fakes());
+    const before = await balance(t);
+    const gone = new AbortController();
+    gone.abort();
+    const res = await t.app.request("/v1/chat/completions", {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "unisson", messages: [{ role: "user", content: "Quelle est la capitale de la France ?" }] }),
+      signal: gone.signal,
+    });
+    expect(res.status).toBe(499);
+    expect(t.log.lines.filter((l) => l.includes("ERROR"))).toEqual([]);
+    expect(await balance(t)).toBe(before);
+    expect((await t.call("GET", "/api/unisson/history", { token: t.token })).body.conversations).toEqual([]);
+  });
+
   test("an unknown /v1 path: 404 in OpenAI's shape", async () => {
     const t = await apiApp(fakes());
     const res = await fetch(`${t.url}/v1/embeddings`, { method: "POST", headers: { authorization: `Bearer ${t.key}` } });
