@@ -11,9 +11,6 @@ import { postgresClient } from "./pg/client.ts";
 import { runPgMigrations } from "./pg/migrate.ts";
 import { isPostgresUrl } from "./pg/postgres-url.ts";
 
-/** This executable's SQLite schema version: how many migrations it carries. */
-export const SCHEMA_VERSION = migrations.length;
-
 /** The database's schema version, where it stands, and the version this executable carries for its dialect. */
 export type SchemaState = { version: number; expected: number; status: "empty" | "behind" | "current" | "newer" };
 

@@ -1,4 +1,4 @@
-import { and, eq, lt, ne, sql } from "drizzle-orm";
+import { and, eq, lt, ne, type SQL, sql } from "drizzle-orm";
 import { aiCalls } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { DAY } from "../lib/clock.ts";
@@ -10,19 +10,18 @@ const PROBES_KEEP_DAYS = 7;
 
 export async function trimAiCalls({ db, clock }: Deps) {
   const now = clock.now().getTime();
-  const probes = (
-    await db
-      .delete(aiCalls)
-      .where(and(eq(aiCalls.purpose, "probe"), lt(aiCalls.createdAt, new Date(now - PROBES_KEEP_DAYS * DAY))))
-      .returning({ n: sql`1` })
-  ).length;
-  const calls = (
-    await db
-      .delete(aiCalls)
-      .where(and(ne(aiCalls.purpose, "probe"), lt(aiCalls.createdAt, new Date(now - AI_CALLS_KEEP_DAYS * DAY))))
-      .returning({ n: sql`1` })
-  ).length;
-  return { probes, calls };
+  /** Deletes the rows of `kind` older than `days`; how many. */
+  const trim = async (kind: SQL | undefined, days: number) =>
+    (
+      await db
+        .delete(aiCalls)
+        .where(and(kind, lt(aiCalls.createdAt, new Date(now - days * DAY))))
+        .returning({ n: sql`1` })
+    ).length;
+  return {
+    probes: await trim(eq(aiCalls.purpose, "probe"), PROBES_KEEP_DAYS),
+    calls: await trim(ne(aiCalls.purpose, "probe"), AI_CALLS_KEEP_DAYS),
+  };
 }
 
 export const aiCallsRetentionJob: Job = { name: "ai-calls-retention", everyMs: 6 * 60 * 60_000, runAtStart: true, run: trimAiCalls };

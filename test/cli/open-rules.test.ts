@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { migrations, pgMigrations } from "../../src/db/migrations/index.ts";
-import { SCHEMA_VERSION } from "../../src/db/schema-guard.ts";
 import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
 import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
 
@@ -52,7 +51,7 @@ describe("CLI database opening rules", () => {
     const r = runCli(["users", "list"], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      `La base ${dbPath(dir)} n'est pas à jour (schéma 1, attendu ${SCHEMA_VERSION}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
+      `La base ${dbPath(dir)} n'est pas à jour (schéma 1, attendu ${migrations.length}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
     );
     const db = openDb(dbPath(dir));
     expect((db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(1);
@@ -69,7 +68,7 @@ describe("CLI database opening rules", () => {
       const r = runCli(args, dir);
       expect(r.code).toBe(1);
       expect(r.stderr.trim()).toBe(
-        `La base ${dbPath(dir)} vient d'une version plus récente d'Unisson (schéma ${SCHEMA_VERSION + 1}, cet exécutable connaît le schéma ${SCHEMA_VERSION}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
+        `La base ${dbPath(dir)} vient d'une version plus récente d'Unisson (schéma ${migrations.length + 1}, cet exécutable connaît le schéma ${migrations.length}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
       );
     }
   });
@@ -79,7 +78,7 @@ describe("CLI database opening rules", () => {
     const r = runCli(["migrate", "--json"], dir);
     expect(r.code).toBe(0);
     const backup = join(dir, "backups", "pre-migrate-1.db");
-    expect(r.json()).toEqual({ applied: SCHEMA_VERSION - 1, database: dbPath(dir), backup });
+    expect(r.json()).toEqual({ applied: migrations.length - 1, database: dbPath(dir), backup });
     expect(readdirSync(join(dir, "backups"))).toEqual(["pre-migrate-1.db"]);
     expect(statSync(backup).mode & 0o777).toBe(0o600);
     const copy = openDb(backup);

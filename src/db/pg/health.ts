@@ -1,13 +1,10 @@
 import { sql } from "drizzle-orm";
+import { pgRows as rows } from "./rows.ts";
 
 /**
  * PostgreSQL's side of src/db/health.ts. Raw SQL through drizzle's
  * `execute`, which works on an ordinary handle and a transaction's alike.
  */
-type Executes = { execute(q: ReturnType<typeof sql>): Promise<unknown> };
-async function rows<T>(db: unknown, q: ReturnType<typeof sql>): Promise<T[]> {
-  return (await (db as Executes).execute(q)) as T[];
-}
 
 export async function pingPostgres(db: unknown): Promise<void> {
   await rows(db, sql`SELECT 1`);

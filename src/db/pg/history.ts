@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { HistoryCursor, HistoryRow } from "../sqlite/history.ts";
+import { FIRST_MESSAGE_PREVIEW, type HistoryCursor, type HistoryRow } from "../sqlite/history.ts";
+import { pgRows } from "./rows.ts";
 
 /**
  * PostgreSQL's history list and search (the SQLite versions and what they
@@ -7,16 +8,12 @@ import type { HistoryCursor, HistoryRow } from "../sqlite/history.ts";
  * SQLite stores them, so the cursor is the same on both.
  */
 
-const FIRST_MESSAGE_PREVIEW = 300;
 const columns = sql.raw(`c.id AS "id", c.title AS "title", c.message_count AS "messageCount", c.source AS "source",
   (extract(epoch FROM c.updated_at) * 1000)::float8 AS "updatedAt",
   (SELECT substr(m.content, 1, ${FIRST_MESSAGE_PREVIEW}) FROM messages m
    WHERE m.conversation_id = c.id AND m.sender = 'user' ORDER BY m.id LIMIT 1) AS "firstMessage"`);
 
-type Executes = { execute(q: SQL): Promise<unknown> };
-async function rows(db: unknown, q: SQL): Promise<HistoryRow[]> {
-  return (await (db as Executes).execute(q)) as HistoryRow[];
-}
+const rows = (db: unknown, q: SQL) => pgRows<HistoryRow>(db, q);
 
 /** One page, newest first, keyset on (updated_at, id) as on SQLite (index conversations_user_updated_idx). */
 export async function pgHistoryPage(

@@ -1,10 +1,9 @@
 import { sql } from "drizzle-orm";
 import { postgresClient } from "./client.ts";
+import { pgRows } from "./rows.ts";
 
 /** The channel on which a server says "this run's stored events changed" (payload: the run id). */
 const RUN_CHANNEL = "unisson_run";
-
-type Executes = { execute(q: ReturnType<typeof sql>): Promise<unknown> };
 
 /**
  * NOTIFY the servers listening that a run changed. Sent through the handle
@@ -12,7 +11,7 @@ type Executes = { execute(q: ReturnType<typeof sql>): Promise<unknown> };
  * (never for a rollback), so a woken server always reads what woke it.
  */
 export async function notifyRun(db: unknown, runId: number): Promise<void> {
-  await (db as Executes).execute(sql`SELECT pg_notify(${RUN_CHANNEL}, ${String(runId)})`);
+  await pgRows(db, sql`SELECT pg_notify(${RUN_CHANNEL}, ${String(runId)})`);
 }
 
 /**

@@ -1,10 +1,6 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { TopUser } from "../sqlite/usage.ts";
-
-type Executes = { execute(q: SQL): Promise<unknown> };
-async function rows<T>(db: unknown, q: SQL): Promise<T[]> {
-  return (await (db as Executes).execute(q)) as T[];
-}
+import { pgRows as rows } from "./rows.ts";
 
 /**
  * PostgreSQL's usage rows, the same shapes as SQLite's (src/db/sqlite/usage.ts):

@@ -7,7 +7,7 @@ import { type Db, onConnection } from "../client.ts";
  */
 
 /** How much of the first message the history list carries: the list shows a preview, not the question. */
-const FIRST_MESSAGE_PREVIEW = 300;
+export const FIRST_MESSAGE_PREVIEW = 300;
 
 export type HistoryRow = {
   id: number;

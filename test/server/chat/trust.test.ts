@@ -202,6 +202,9 @@ describe("a real circuit breaker", () => {
   });
 });
 
+/** Dozens of turns in one test: no chat rate limit in the way, and requests to spend. */
+const MANY_TURNS = { env: { CHAT_LIMIT_PER_10_MIN: "1000", CHAT_LIMIT_PER_DAY: "1000", TRIAL_CHAT_LIMIT_PER_DAY: "1000" }, user: { planQueries: 100 } };
+
 describe("conversation integrity during a run", () => {
   test("a message sent while a run holds the conversation: 409 in French, nothing stored", async () => {
     const t = await chatApp(fakes());
@@ -231,10 +234,7 @@ describe("conversation integrity during a run", () => {
   });
 
   test("a delete racing the turn's /process: the run goes on and is charged once (409), or the conversation goes and nothing is charged; never a 5xx", async () => {
-    const t = await chatApp(fakes(), {
-      env: { CHAT_LIMIT_PER_10_MIN: "1000", CHAT_LIMIT_PER_DAY: "1000", TRIAL_CHAT_LIMIT_PER_DAY: "1000" },
-      user: { planQueries: 100 },
-    });
+    const t = await chatApp(fakes(), MANY_TURNS);
     fakes().control.setAll({ latencyMs: 50 });
     // The delete starts 0, 1, 2… turns of the event loop after the /process, so that it meets every step of the claim.
     for (let i = 0; i < 24; i++) {
@@ -256,10 +256,7 @@ describe("conversation integrity during a run", () => {
   });
 
   test("a message racing the deletion of its conversation: stored (the delete then removes it) or 404; never a 5xx, never a message without its conversation", async () => {
-    const t = await chatApp(fakes(), {
-      env: { CHAT_LIMIT_PER_10_MIN: "1000", CHAT_LIMIT_PER_DAY: "1000", TRIAL_CHAT_LIMIT_PER_DAY: "1000" },
-      user: { planQueries: 100 },
-    });
+    const t = await chatApp(fakes(), MANY_TURNS);
     for (let i = 0; i < 16; i++) {
       const id = await askReady(t);
       await process(t, id);
