@@ -5,8 +5,9 @@ import { DAY, MINUTE } from "./clock.ts";
 import { AppError } from "./errors.ts";
 
 /**
- * Per-user limits on the endpoints that call the models (POST /chat and
- * /process), checked at the route's entry, before any upstream call
+ * Per-user limits on the endpoints that call the models (POST /chat,
+ * /process and /v1/chat/completions, one counter per user whatever the API
+ * key), checked at the route's entry, before any upstream call
  * (moderation, clarification, answers): a script with a valid session cannot
  * turn the account into an open AI proxy (docs/SECURITY.md, "Spend limits").
  * Messages of both endpoints count in the same two windows; a trial user's
@@ -15,7 +16,7 @@ import { AppError } from "./errors.ts";
  * store (SQLite), so they survive restarts. After requireUser.
  */
 export function spendLimit(opts: { trialCap: boolean }) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<Pick<AppEnv, "Variables">>(async (c, next) => {
     const { config, clock } = c.var.deps;
     const store = c.var.rateLimits;
     const user = c.var.user;

@@ -2,12 +2,13 @@ import { moderate } from "../ai/moderation.ts";
 import type { ChatTurn } from "../ai/types.ts";
 import { transaction } from "../db/transaction.ts";
 import type { UserRow } from "../db/schema/index.ts";
+import type { RunRow } from "../chat/runs.queries.ts";
 import type { Deps } from "../deps.ts";
 import { assertCanQuery, assertOperational } from "../chat/access.ts";
 import type { Consolidation } from "../contracts/answer.ts";
 import { type ProcessResult, resultOf, startRun } from "../chat/final-processing.ts";
 import type { RunEvent } from "../chat/live-run.ts";
-import { appendMessages, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
+import { appendMessages, deleteOwnedConversation, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
 import { SynthesisForwarder } from "./forward.ts";
@@ -38,7 +39,7 @@ export type CompletionResult = {
 /**
  * The one seam between /v1/chat/completions and the engine: a whole question
  * through the same rules as the page (quota 402, maintenance 503, moderation
- * with a stored refusal 400, one request charged once and refunded on
+ * 400 (the refusal is not stored), one request charged once and refunded on
  * failure), stored as a conversation marked "api". The clarifying pre-pass
  * and the "too vague" reply are skipped: an API client cannot answer back.
  *
@@ -51,24 +52,13 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   assertCanQuery(user, clock.now());
   assertOperational(deps);
 
+  // A refusal is told to the client, never stored: a script cannot fill the history (it counts against the limits, spend-limit.ts).
   const verdict = await moderate(deps, input.question, { userId: user.id });
-  const userMessage: NewMessage = { sender: "user", messageType: null, content: input.question };
-  if (verdict.flagged) {
-    await store(deps, user.id, [
-      userMessage,
-      {
-        sender: "assistant",
-        messageType: "content_moderation",
-        content: new AppError("CONTENT_REFUSED").message,
-        resultData: { categories: verdict.categories },
-      },
-    ]);
-    throw new AppError("CONTENT_REFUSED");
-  }
+  if (verdict.flagged) throw new AppError("CONTENT_REFUSED");
   input.signal?.throwIfAborted();
 
-  const conversationId = await store(deps, user.id, [userMessage]);
-  const run = await startRun(deps, user, conversationId, { history: input.context });
+  const conversationId = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }]);
+  const run = await startRunOrForget(deps, user, conversationId, input.context);
   const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta) : null;
   const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
   // A client that goes away stops the forwarding, never the run: it is finished, charged and stored.
@@ -83,6 +73,22 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   if (!forwarder) return result;
   forwarder.end(result.text);
   return { ...result, restarted: forwarder.restarted };
+}
+
+/**
+ * A run that does not start (quota spent by a parallel request, maintenance)
+ * takes its just-made conversation with it: the refused request leaves
+ * nothing behind. No run holds it then (a refused claim is rolled back).
+ */
+async function startRunOrForget(deps: Deps, user: UserRow, conversationId: number, history: ChatTurn[]): Promise<RunRow> {
+  try {
+    return await startRun(deps, user, conversationId, { history });
+  } catch (error) {
+    await deleteOwnedConversation(deps.db, conversationId, user.id).catch((e) =>
+      deps.log.warn("v1: the conversation of a refused request was not deleted", { conversationId, error: e }),
+    );
+    throw error;
+  }
 }
 
 /** The forwarder runs inside the run's own emit: whatever goes wrong with a client must not reach the synthesis. */

@@ -8,6 +8,9 @@ export type OpenAiError = {
   body: { error: { message: string; type: string; code: string; param: null } };
 };
 
+/** The official SDKs wait Retry-After up to a minute; a limit that opens later is not worth retrying in-process. */
+const RETRY_WORTH_S = 60;
+
 const QUOTA: ReadonlySet<ErrorCode> = new Set(["TRIAL_EXPIRED", "QUOTA_TRIAL", "QUOTA_BASIC", "QUOTA_PRO", "QUOTA_OTHER"]);
 
 /** OpenAI's type and code for a house error code; the status follows OpenAI where it differs (402 -> 429). */
@@ -15,6 +18,8 @@ function shape(e: AppError): { status: ContentfulStatusCode; type: string; code:
   if (QUOTA.has(e.code)) return { status: 429, type: "insufficient_quota", code: "insufficient_quota", message: e.message };
   if (e.code === "RATE_LIMITED" || e.code === "API_RATE_LIMITED")
     return { status: 429, type: "requests", code: "rate_limit_exceeded", message: errorMessage("API_RATE_LIMITED") };
+  // The page's per-user limits, with the page's words (src/lib/spend-limit.ts).
+  if (e.code === "SPEND_LIMITED" || e.code === "TRIAL_DAILY_LIMITED") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
   if (e.code === "API_KEY_INVALID" || e.code === "UNAUTHENTICATED")
     return { status: 401, type: "invalid_request_error", code: "invalid_api_key", message: errorMessage("API_KEY_INVALID") };
   if (e.code === "CONTENT_REFUSED") return { status: 400, type: "invalid_request_error", code: "content_policy_violation", message: e.message };
@@ -37,6 +42,7 @@ export function toOpenAiError(err: unknown): OpenAiError {
   else e = new AppError("INTERNAL");
   const s = shape(e);
   const headers: Record<string, string> = { ...e.headers };
-  if (s.code !== "rate_limit_exceeded") headers["x-should-retry"] = "false";
+  const retryAfter = Number(headers["Retry-After"] ?? 0);
+  if (s.code !== "rate_limit_exceeded" || retryAfter > RETRY_WORTH_S) headers["x-should-retry"] = "false";
   return { status: s.status, headers, body: { error: { message: s.message, type: s.type, code: s.code, param: null } } };
 }

@@ -98,4 +98,5 @@ export const POSTGRES_FILES = [
   "test/server/accounts/secrets-at-rest.test.ts",
   "test/server/reliability/concurrency.test.ts",
   "test/server/openai/streaming.test.ts",
+  "test/server/openai/limits.test.ts",
 ];
