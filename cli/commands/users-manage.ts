@@ -98,7 +98,7 @@ export function registerUserChanges(users: Command, opts: Opts) {
   const switches = [
     {
       name: "set-admin",
-      description: "donne ou retire les droits d'administrateur",
+      description: "donne ou retire les droits d'administrateur (ferme ses sessions, révoque ses clés d'API)",
       action: "user.set_admin",
       on: frCli.users.adminOn,
       off: frCli.users.adminOff,

@@ -85,7 +85,7 @@ export async function revokeApiKey(db: Db, userId: number, id: number, now: Date
   if (done.length === 0) throw new AppError("API_KEY_NOT_FOUND");
 }
 
-/** Every key of the account (account deletion, password change by an operator). */
+/** Every key of the account (account deletion, and every change revokeCredentials covers). */
 export async function revokeAllApiKeys(db: Db, userId: number, now: Date): Promise<void> {
   await db
     .update(apiKeys)

@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { HOUR, MINUTE } from "../lib/clock.ts";
 import { AppError, errorMessage } from "../lib/errors.ts";
 import { sendInBackground } from "../lib/mail/index.ts";
-import { passwordResetMail } from "../lib/mail/templates.ts";
+import { passwordChangedMail, passwordResetMail } from "../lib/mail/templates.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail, findUserById, updateUser } from "../users/users.queries.ts";
 import { assertNotCommonPassword } from "./passwords.ts";
@@ -55,8 +55,9 @@ export async function checkResetToken(deps: Pick<Deps, "db" | "clock">, token: s
 
 /**
  * Sets the new password, uses up every reset link of the account, and ends
- * every session, remembered device and two-factor code, in one transaction.
- * It does not sign the user in (DECISIONS.md).
+ * every session, remembered device, two-factor code and API key, in one
+ * transaction; then mails the owner what ended. It does not sign the user
+ * in (DECISIONS.md).
  */
 export async function resetPassword(deps: Deps, token: string, newPassword: string): Promise<void> {
   const tokenHash = sha256(token);
@@ -64,13 +65,15 @@ export async function resetPassword(deps: Deps, token: string, newPassword: stri
   if (!(await findLiveResetToken(deps.db, tokenHash, deps.clock.now()))) throw new AppError("RESET_TOKEN_INVALID");
   await assertNotCommonPassword(newPassword);
   const passwordHash = await Bun.password.hash(newPassword, { algorithm: "argon2id" });
-  const userId = await transaction(deps.db, async (tx) => {
+  const user = await transaction(deps.db, async (tx) => {
     const now = deps.clock.now();
     const row = await findLiveResetToken(tx, tokenHash, now);
-    if (!row || !(await findUserById(tx, row.userId))) throw new AppError("RESET_TOKEN_INVALID");
-    await updateUser(tx, row.userId, { passwordHash, updatedAt: now });
-    await revokeCredentials(tx, row.userId, now);
-    return row.userId;
+    const owner = row && (await findUserById(tx, row.userId));
+    if (!owner) throw new AppError("RESET_TOKEN_INVALID");
+    await updateUser(tx, owner.id, { passwordHash, updatedAt: now });
+    await revokeCredentials(tx, owner.id, now);
+    return owner;
   });
-  deps.log.info("password reset", { user_id: userId });
+  deps.log.info("password reset", { user_id: user.id });
+  void sendInBackground(deps.mailer, deps.log, passwordChangedMail({ to: user.email, firstName: user.firstName }));
 }

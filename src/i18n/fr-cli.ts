@@ -7,8 +7,8 @@ export const frCli = {
   notAnInteger: (label: string, max: number) => `${label} doit être un entier entre 1 et ${max}.`,
   serverDown: (url: string) => `Le serveur ne répond pas sur ${url}`,
   users: {
-    adminOn: "Droits d'administrateur donnés.",
-    adminOff: "Droits d'administrateur retirés.",
+    adminOn: "Droits d'administrateur donnés. Ses sessions et ses clés d'API ont été révoquées.",
+    adminOff: "Droits d'administrateur retirés. Ses sessions et ses clés d'API ont été révoquées.",
     twoFactorOn: "Double authentification activée.",
     twoFactorOff: "Double authentification désactivée.",
     emptyPage: (page: number, total: number) => `Page ${page} vide (${total} utilisateur(s) en tout).`,

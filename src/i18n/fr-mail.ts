@@ -1,6 +1,6 @@
 /**
  * The French texts of the mails Unisson sends (docs/PRODUCT.md#mails): the
- * two-factor code, the reset link, the welcome mail, and the contact form's
+ * two-factor code, the reset link and its confirmation, the welcome mail, and the contact form's
  * message to the support team. The HTML layout and escaping stay in
  * src/lib/mail/templates.ts; only the words live here.
  */
@@ -21,6 +21,13 @@ export const frMail = {
     copyLink: "Ou copiez ce lien :",
     validity: (minutes: number) => `Ce lien est valable ${minutes} minutes et ne peut servir qu'une fois.`,
     notYou: "Si vous n'avez rien demandé, ignorez cet email : votre mot de passe reste inchangé.",
+  },
+  passwordChanged: {
+    subject: "Votre mot de passe Unisson a été modifié",
+    changed: "Le mot de passe de votre compte Unisson vient d'être modifié.",
+    revoked:
+      "Par sécurité, toutes vos sessions ont été fermées et vos appareils mémorisés oubliés. Vos clés d'API ont été révoquées : créez-en de nouvelles dans « Mon abonnement » pour vos outils.",
+    notYou: "Si vous n'êtes pas à l'origine de ce changement, demandez un nouveau lien de réinitialisation et contactez-nous.",
   },
   welcome: {
     subject: "Bienvenue sur Unisson",

@@ -194,7 +194,9 @@ describe("unisson users", () => {
 
   test("set-admin on, then off", async () => {
     const { cli, row } = await setup();
-    expect(cli("users", "set-admin", "lea@example.fr", "on").code).toBe(0);
+    const on = cli("users", "set-admin", "lea@example.fr", "on");
+    expect(on.code).toBe(0);
+    expect(on.stdout).toContain("Ses sessions et ses clés d'API ont été révoquées.");
     expect((await row("lea@example.fr"))!.isAdmin).toBe(true);
     expect(cli("users", "set-admin", "lea@example.fr", "off").code).toBe(0);
     expect((await row("lea@example.fr"))!.isAdmin).toBe(false);

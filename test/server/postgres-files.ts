@@ -99,4 +99,5 @@ export const POSTGRES_FILES = [
   "test/server/reliability/concurrency.test.ts",
   "test/server/openai/streaming.test.ts",
   "test/server/openai/limits.test.ts",
+  "test/server/accounts/credentials-end-together.test.ts",
 ];

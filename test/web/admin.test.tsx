@@ -152,6 +152,21 @@ describe("admin panel", () => {
     expect(within(row).getByText("Basic")).toBeTruthy();
   });
 
+  test("edit: a new e-mail is announced, before saving, as ending the user's sessions and API keys", async () => {
+    const me = await admin();
+    const other = (await makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand" })).user;
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    fireEvent.click(await body().findByRole("tab", { name: t.tabs.users }));
+    fireEvent.click(await body().findByRole("button", { name: "Modifier Zoé Durand" }));
+    const dialog = within(await body().findByRole("dialog"));
+    const warning = "Changer l'email ferme toutes les sessions de cet utilisateur et révoque ses clés d'API.";
+    expect(dialog.queryByText(warning)).toBeNull();
+    await retype(dialog.getByLabelText("Email"), "nouvelle@example.fr");
+    expect(dialog.getByText(warning)).toBeTruthy();
+    await retype(dialog.getByLabelText("Email"), other.email);
+    expect(dialog.queryByText(warning)).toBeNull();
+  });
+
   test("edit shows the account's billing history: who changed what and why (issue 12)", async () => {
     const me = await admin();
     const other = (await makeUser(ctx.db, ctx.clock.now(), { firstName: "Zoé", lastName: "Durand", subscriptionType: "basic" })).user;

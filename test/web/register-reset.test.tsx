@@ -105,6 +105,10 @@ describe("forgot and reset password", () => {
     fireEvent.change(confirm, { target: { value: "GirafeBleu7" } });
     expect(met()).toEqual(["true", "true", "true", "true", "true"]);
     expect(submit.hasAttribute("disabled")).toBe(false);
+    // Said before the user confirms: the change ends more than the old password.
+    expect(
+      q.getByText("Changer le mot de passe ferme toutes vos sessions et révoque vos clés d'API : vos outils devront utiliser une nouvelle clé."),
+    ).toBeTruthy();
     fireEvent.click(submit);
     expect(await q.findByText("Votre mot de passe a été modifié. Vous pouvez maintenant vous connecter.")).toBeTruthy();
     const login = await t.call("POST", "/api/auth/login", { json: { email: user.email, password: "GirafeBleu7" } });

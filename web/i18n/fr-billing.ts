@@ -193,6 +193,7 @@ export const frAdmin = {
     firstName: "Prénom",
     lastName: "Nom",
     email: "Email",
+    emailRevokes: "Changer l'email ferme toutes les sessions de cet utilisateur et révoque ses clés d'API.",
     plan: "Forfait",
     remaining: "Requêtes restantes",
     trialDays: "Jours d'essai restants",

@@ -113,6 +113,7 @@ export const fr = {
     password: "Nouveau mot de passe",
     confirm: "Confirmer le nouveau mot de passe",
     submit: "Changer le mot de passe",
+    revokes: "Changer le mot de passe ferme toutes vos sessions et révoque vos clés d'API : vos outils devront utiliser une nouvelle clé.",
     submitting: "Enregistrement…",
     criteriaTitle: "Votre mot de passe doit contenir :",
     criteria: {

@@ -53,6 +53,20 @@ export function passwordResetMail(p: { to: string; firstName: string; url: strin
   return { to: p.to, subject, text, html, kind: "reset", secrets: [p.url, escapeHtml(p.url)] };
 }
 
+/** After a reset: what ended with the old password, so a surprised owner knows at once. */
+export function passwordChangedMail(p: { to: string; firstName: string }): MailMessage {
+  const c = t.passwordChanged;
+  const text = [hello(p.firstName), "", c.changed, c.revoked, "", c.notYou].join("\n");
+  const html = layout(
+    c.subject,
+    `<p>${escapeHtml(hello(p.firstName))}</p>
+<p>${c.changed}</p>
+<p>${escapeHtml(c.revoked)}</p>
+<p>${escapeHtml(c.notYou)}</p>`,
+  );
+  return { to: p.to, subject: c.subject, text, html, kind: "password_changed" };
+}
+
 export function welcomeMail(p: { to: string; firstName: string; publicUrl: string }): MailMessage {
   const subject = t.welcome.subject;
   const text = [

@@ -18,6 +18,8 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
   const [busy, setBusy] = useState(false);
   const id = useId();
   const isTrial = form.subscription_type === "trial";
+  // A new address is a new identity: the server ends the user's sessions and API keys (src/auth/revoke-access.ts).
+  const emailChanges = form.email.trim().toLowerCase() !== user.email.toLowerCase();
 
   function set<K extends keyof UserForm>(key: K, value: UserForm[K]) {
     setForm((f) => ({ ...f, [key]: value }));
@@ -48,6 +50,11 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
       {key === "trial_days_remaining" && (
         <span className="u-field-hint" id={`${id}-days-hint`}>
           {t.trialDaysHint}
+        </span>
+      )}
+      {key === "email" && emailChanges && (
+        <span className="u-field-hint" role="note">
+          {t.emailRevokes}
         </span>
       )}
       {errors[key] && (

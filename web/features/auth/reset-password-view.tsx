@@ -115,6 +115,7 @@ export function ResetPasswordView({
             ))}
           </ul>
           <ErrorAlert message={error} />
+          <p className="small muted">{t.revokes}</p>
           <SubmitButton busy={busy} disabled={!ok} label={t.submit} busyLabel={t.submitting} />
         </form>
       )}
