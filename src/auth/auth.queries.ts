@@ -1,17 +1,11 @@
 import { first, one } from "../db/transaction.ts";
-import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { passwordResetTokens, rememberedDevices, twoFactorCodes, users } from "../db/schema/index.ts";
 
 /** Queries of the auth domain: two-factor codes, remembered devices, reset links. */
 
 export type CodeRow = typeof twoFactorCodes.$inferSelect;
-
-export async function latestCode(db: Db, userId: number): Promise<CodeRow | undefined> {
-  return await first(
-    db.select().from(twoFactorCodes).where(eq(twoFactorCodes.userId, userId)).orderBy(desc(twoFactorCodes.createdAt), desc(twoFactorCodes.id)),
-  );
-}
 
 export async function liveCodes(db: Db, userId: number, now: Date): Promise<CodeRow[]> {
   return await db

@@ -10,7 +10,7 @@ import { rememberDevice } from "./remembered-devices.ts";
 import { consumeLimit, type RateLimitStore } from "../lib/rate-limit.ts";
 import { checkCredentialsThrottled, clearLoginFailures } from "./credentials.ts";
 import { AUTH_LIMITS } from "./limits.ts";
-import { deleteCode, endCodes, insertCode, latestCode, liveCodes, setCodeAttempts } from "./auth.queries.ts";
+import { deleteCode, endCodes, insertCode, liveCodes, setCodeAttempts } from "./auth.queries.ts";
 import { type RequestMeta, type SignedIn, signIn } from "./auth.service.ts";
 
 /** DECISIONS.md (Accounts and security) and docs/PRODUCT.md#two-factor. */
@@ -37,8 +37,10 @@ function loginHashOf(pendingLogin: string | undefined): string | null {
  * Re-checks the password (behind the login throttle), then mails a new
  * 6-digit code, bound to the pending-login id when the client sent one. The
  * per-account limit counts only requests with the right password, so a
- * stranger cannot use it up. The code row is reserved first (so two
- * requests cannot both pass the 60-second rule) and only replaces the older
+ * stranger cannot use it up. The 60-second rule counts from the newest code
+ * still usable (a sign-in right after a successful one gets its code at
+ * once). The code row is reserved first (so two requests cannot both pass
+ * the 60-second rule) and only replaces the older
  * codes once the mail went out: a failing mail server leaves the previous
  * code valid and the resend free to retry at once.
  */
@@ -52,8 +54,10 @@ export async function requestTwoFactorCode(
   const now = deps.clock.now();
   const code = randomDigits(6);
   const reserved = await transaction(deps.db, async (tx) => {
-    const last = await latestCode(tx, user.id);
-    const waited = last ? now.getTime() - last.createdAt.getTime() : Infinity;
+    // Only a code still usable holds back a new one: a used, spent or expired code must never leave its owner waiting.
+    const usable = await liveCodes(tx, user.id, now);
+    const newest = Math.max(...usable.map((c) => c.createdAt.getTime()));
+    const waited = usable.length > 0 ? now.getTime() - newest : Infinity;
     if (waited < RESEND_AFTER_MS) {
       const seconds = Math.ceil((RESEND_AFTER_MS - waited) / 1000);
       throw new AppError("TWO_FACTOR_TOO_SOON", undefined, { "Retry-After": String(seconds) });

@@ -209,3 +209,35 @@ describe("remembered device", () => {
     expect(res.status).toBe(202);
   });
 });
+
+describe("a used or ended code never holds back a new one (issue 30)", () => {
+  test("signing in again within 60 seconds of a successful sign-in gets a fresh code at once", async () => {
+    const { request, verify, login, clock, db, user } = await setup();
+    expect((await request()).status).toBe(200);
+    expect((await verify(await lastCode(db, user.email))).status).toBe(200);
+    clock.advance(10_000);
+    expect((await login()).status).toBe(202);
+    const again = await request();
+    expect(again.status).toBe(200);
+    expect(await mails(db, user.email, "two_factor")).toHaveLength(2);
+    expect((await verify(await lastCode(db, user.email))).status).toBe(200);
+  });
+
+  test("a code ended by 5 wrong tries does not hold back a new one", async () => {
+    const { request, verify, db, user } = await setup();
+    await request();
+    const right = await lastCode(db, user.email);
+    for (let i = 0; i < 5; i++) expect((await verify(wrongCode(right))).status).toBe(400);
+    expect((await request()).status).toBe(200);
+    expect((await verify(await lastCode(db, user.email))).status).toBe(200);
+  });
+
+  test("the delay still counts from the last code still usable: 45 s after it, 429 with the 15 s left", async () => {
+    const { request, clock } = await setup();
+    await request();
+    clock.advance(45_000);
+    const res = await request();
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("15");
+  });
+});
