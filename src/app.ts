@@ -9,6 +9,8 @@ import type { Logger } from "./lib/log.ts";
 import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http-middleware.ts";
 import { compressJson } from "./lib/compress.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
+import { streamSlots } from "./chat/stream-slots.ts";
+import { exportSlots } from "./account/export-limits.ts";
 import { apiKeyRoutes } from "./auth/api-keys.routes.ts";
 import { accountRoutes } from "./account/account.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
@@ -47,6 +49,7 @@ function apiRoutes() {
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
   const rateLimits = createRateLimitStore(deps.db, deps.clock);
+  const slots = { streams: streamSlots(deps.config), exports: exportSlots() };
   bindMetrics(deps.metrics, deps.ai.live, deps.db);
 
   app.use(requestLogger(deps.log, deps.metrics));
@@ -54,6 +57,7 @@ export function createApp(deps: Deps) {
   app.use(async (c, next) => {
     c.set("deps", deps);
     c.set("rateLimits", rateLimits);
+    c.set("slots", slots);
     await next();
   });
   app.use("/api/*", crossOriginGuard(deps.config.publicUrl));

@@ -161,6 +161,7 @@ const envSchema = z.object({
   CHAT_LIMIT_PER_10_MIN: perWindow.default(20),
   CHAT_LIMIT_PER_DAY: perWindow.default(100),
   TRIAL_CHAT_LIMIT_PER_DAY: perWindow.default(30),
+  LIVE_STREAMS_MAX: perWindow.default(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "doit valoir debug, info, warn ou error" }).default("info"),
   LOG_FORMAT: z.enum(["pretty", "json"], { error: "doit valoir pretty ou json" }).default("pretty"),
   METRICS_TOKEN: optionalText,
@@ -204,6 +205,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     trustedProxies: e.TRUSTED_PROXIES,
     /** Messages a user may send to /chat and /process (docs/SECURITY.md, "Spend limits"). */
     spend: { per10Min: e.CHAT_LIMIT_PER_10_MIN, perDay: e.CHAT_LIMIT_PER_DAY, trialPerDay: e.TRIAL_CHAT_LIMIT_PER_DAY },
+    /** Open GET /conversation/{id}/events streams of this process, all users together (src/chat/stream-slots.ts). */
+    liveStreamsMax: e.LIVE_STREAMS_MAX,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
     ai: {
       timeoutMs: e.AI_TIMEOUT_MS,

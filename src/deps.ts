@@ -6,6 +6,7 @@ import type { UserRow } from "./db/schema/index.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { Logger } from "./lib/log.ts";
 import type { Mailer } from "./lib/mail/mailer.ts";
+import type { OpenSlots } from "./lib/open-slots.ts";
 import type { RateLimitStore } from "./lib/rate-limit.ts";
 import type { Lease } from "./system/lease.ts";
 import type { Metrics } from "./system/metrics.ts";
@@ -42,5 +43,7 @@ export type AppEnv = {
     sessionId: number;
     /** Rate-limit counters of this app (createApp makes one per app). */
     rateLimits: RateLimitStore;
+    /** What is open now in this app: live event streams and exports (src/lib/open-slots.ts). */
+    slots: { streams: OpenSlots; exports: OpenSlots };
   };
 };

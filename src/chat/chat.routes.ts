@@ -6,6 +6,7 @@ import { spendLimit } from "../lib/spend-limit.ts";
 import { validate } from "../lib/validate.ts";
 import { conversationEvents, lastEventId, runStream, SSE_HEADERS } from "./run-events.ts";
 import { exportConversation } from "./conversation-export.ts";
+import { boundedStream } from "./stream-slots.ts";
 import { history } from "./history.ts";
 import { resultOf, startRun } from "./final-processing.ts";
 import { chatBody, conversationParam, exportQuery, historyQuery, processBody } from "./chat.schemas.ts";
@@ -33,7 +34,10 @@ export const chatRoutes = new Hono<AppEnv>()
     return c.json(await resultOf(deps, run));
   })
   .get("/conversation/:id/events", requireUser, validate("param", conversationParam), async (c) => {
-    const stream = await conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id")));
+    // Bounded per user and per server (stream-slots.ts); /process streams are bounded by the spend limits instead.
+    const stream = await boundedStream(c, () =>
+      conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id"))),
+    );
     return c.body(stream, 200, SSE_HEADERS);
   })
   .get("/history", requireUser, validate("query", historyQuery), async (c) => c.json(await history(c.var.deps, c.var.user.id, c.req.valid("query"))))

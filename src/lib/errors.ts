@@ -21,6 +21,10 @@ const table = {
   RATE_LIMITED: [429, "Trop de tentatives. Veuillez réessayer dans quelques instants."],
   SPEND_LIMITED: [429, "Vous avez envoyé beaucoup de messages en peu de temps. Veuillez patienter avant d'en envoyer d'autres."],
   TRIAL_DAILY_LIMITED: [429, "Vous avez atteint la limite quotidienne de messages de l'essai gratuit. Revenez demain ou choisissez un forfait."],
+  STREAMS_PER_USER: [429, "Trop de réponses suivies en direct en même temps : fermez d'autres onglets Unisson puis réessayez."],
+  STREAMS_FULL: [429, "Le serveur suit trop de réponses en direct en ce moment. Veuillez réessayer dans quelques instants."],
+  EXPORT_IN_PROGRESS: [429, "Un export de vos données est déjà en cours : attendez qu'il se termine avant d'en lancer un autre."],
+  EXPORT_LIMITED: [429, "Vous avez lancé beaucoup d'exports en peu de temps (5 par heure au plus). Veuillez réessayer plus tard."],
   INTERNAL: [500, "Erreur interne du serveur. Veuillez réessayer dans quelques instants."],
   SERVICE_UNAVAILABLE: [503, "Service momentanément indisponible. Veuillez réessayer dans quelques instants."],
 

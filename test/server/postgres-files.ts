@@ -100,4 +100,5 @@ export const POSTGRES_FILES = [
   "test/server/openai/streaming.test.ts",
   "test/server/openai/limits.test.ts",
   "test/server/accounts/credentials-end-together.test.ts",
+  "test/server/chat/stream-cap.test.ts",
 ];
