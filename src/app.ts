@@ -10,7 +10,7 @@ import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./
 import { compressJson } from "./lib/compress.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { streamSlots } from "./chat/stream-slots.ts";
-import { exportSlots } from "./account/export-limits.ts";
+import { exportSlots } from "./lib/export-limit.ts";
 import { apiKeyRoutes } from "./auth/api-keys.routes.ts";
 import { accountRoutes } from "./account/account.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";

@@ -1,4 +1,4 @@
-import { asc, eq, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import {
   aiCalls,
@@ -15,22 +15,64 @@ import {
   sessions,
 } from "../db/schema/index.ts";
 
+/** Conversations per page of the export: a page and its messages are all the export holds at once. */
+export const EXPORT_PAGE = 50;
+
+/** The user's conversations after `afterId`, oldest first, each with its messages (two queries a page). */
+export async function conversationPage(db: Db, userId: number, afterId: number) {
+  const page = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.userId, userId), gt(conversations.id, afterId)))
+    .orderBy(asc(conversations.id))
+    .limit(EXPORT_PAGE);
+  if (page.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(
+      inArray(
+        messages.conversationId,
+        page.map((c) => c.id),
+      ),
+    )
+    .orderBy(asc(messages.id));
+  const byConversation = new Map<number, typeof rows>();
+  for (const m of rows) byConversation.set(m.conversationId, [...(byConversation.get(m.conversationId) ?? []), m]);
+  return page.map((conversation) => ({ conversation, messages: byConversation.get(conversation.id) ?? [] }));
+}
+
+/** AI calls per page of the export: seven a request, so an old account has tens of thousands. */
+const AI_CALL_PAGE = 1000;
+
+/** The user's AI calls after `afterId` (their own id, for the next page; not exported). */
+export async function aiCallPage(db: Db, userId: number, afterId: number) {
+  return await db
+    .select({
+      id: aiCalls.id,
+      conversationId: aiCalls.conversationId,
+      model: aiCalls.model,
+      purpose: aiCalls.purpose,
+      outcome: aiCalls.outcome,
+      latencyMs: aiCalls.latencyMs,
+      tokensIn: aiCalls.tokensIn,
+      tokensOut: aiCalls.tokensOut,
+      costEur: aiCalls.costEur,
+      createdAt: aiCalls.createdAt,
+    })
+    .from(aiCalls)
+    .where(and(eq(aiCalls.userId, userId), gt(aiCalls.id, afterId)))
+    .orderBy(asc(aiCalls.id))
+    .limit(AI_CALL_PAGE);
+}
+
 /**
- * Every row that names the user, table by table, for the data export. Secrets
- * are left out by selecting columns: session, device and API-key token hashes, codes.
+ * The other rows that name the user, table by table (a handful each: read
+ * whole), for the data export. Secrets are left out by selecting columns:
+ * session, device and API-key token hashes, codes.
  */
-export async function userRows(db: Db, userId: number, email: string) {
+export async function smallUserRows(db: Db, userId: number, email: string) {
   return {
-    conversations: await db.select().from(conversations).where(eq(conversations.userId, userId)).orderBy(asc(conversations.id)),
-    // One query for every message, grouped by the caller: thousands of conversations, not thousands of queries.
-    messages: (
-      await db
-        .select({ m: messages })
-        .from(messages)
-        .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-        .where(eq(conversations.userId, userId))
-        .orderBy(asc(messages.id))
-    ).map((r) => r.m),
     purchases: await db.select().from(purchases).where(eq(purchases.userId, userId)).orderBy(asc(purchases.id)),
     planChanges: await db.select().from(pendingPlanChanges).where(eq(pendingPlanChanges.userId, userId)).orderBy(asc(pendingPlanChanges.id)),
     checkouts: await db.select().from(checkoutSessions).where(eq(checkoutSessions.userId, userId)).orderBy(asc(checkoutSessions.createdAt)),
@@ -67,21 +109,6 @@ export async function userRows(db: Db, userId: number, email: string) {
       .from(contactMessages)
       .where(or(eq(contactMessages.userId, userId), eq(contactMessages.email, email)))
       .orderBy(asc(contactMessages.id)),
-    aiCalls: await db
-      .select({
-        conversationId: aiCalls.conversationId,
-        model: aiCalls.model,
-        purpose: aiCalls.purpose,
-        outcome: aiCalls.outcome,
-        latencyMs: aiCalls.latencyMs,
-        tokensIn: aiCalls.tokensIn,
-        tokensOut: aiCalls.tokensOut,
-        costEur: aiCalls.costEur,
-        createdAt: aiCalls.createdAt,
-      })
-      .from(aiCalls)
-      .where(eq(aiCalls.userId, userId))
-      .orderBy(asc(aiCalls.id)),
     // The key itself is never stored; its hash is a secret and stays out.
     apiKeys: await db
       .select({ name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })

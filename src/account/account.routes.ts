@@ -7,6 +7,7 @@ import { consumeLimit } from "../lib/rate-limit.ts";
 import { validate } from "../lib/validate.ts";
 import { deleteOwnAccount } from "./self-deletion.ts";
 import { exportUserData } from "./data-export.ts";
+import { limitedExport } from "../lib/export-limit.ts";
 import { deleteAccountSchema } from "./account.schemas.ts";
 
 /** Password tries on a signed-in session: as many as login allows an account. */
@@ -16,7 +17,9 @@ const DELETE_LIMIT = { windowMs: 15 * MINUTE, limit: 10 };
 export const accountRoutes = new Hono<AppEnv>()
   .get("/export", requireUser, async (c) => {
     const day = c.var.deps.clock.now().toISOString().slice(0, 10);
-    return c.json(await exportUserData(c.var.deps, c.var.user), 200, {
+    const file = await limitedExport(c, "data", async () => ({ body: await exportUserData(c.var.deps, c.var.user) }));
+    return c.body(file.body, 200, {
+      "Content-Type": "application/json; charset=UTF-8",
       "Content-Disposition": `attachment; filename="unisson-mes-donnees-${day}.json"`,
       "Cache-Control": "no-store",
     });

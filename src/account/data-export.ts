@@ -1,7 +1,8 @@
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { toPublicMessage } from "../chat/chat.view.ts";
-import { userRows } from "./account.queries.ts";
+import { jsonObject, keysetPages, textStream } from "../lib/json-stream.ts";
+import { aiCallPage, conversationPage, smallUserRows } from "./account.queries.ts";
 
 /** Dates as ISO strings, recursively: the export is read by people and by other services. */
 function iso<T>(value: T): unknown {
@@ -13,40 +14,51 @@ function iso<T>(value: T): unknown {
 
 /**
  * GET /api/auth/export: everything Unisson holds about the user (right of
- * access and portability, GDPR art. 15 and 20) as one JSON document. The
- * password hash, token hashes and two-factor codes are secrets, not data
- * about the person, and stay out.
+ * access and portability, GDPR art. 15 and 20) as one JSON document, written
+ * as it is read: conversations (with their messages) and AI calls come page
+ * by page (account.queries.ts), the other tables are a handful of rows each,
+ * so memory holds one page whatever the account's size. The password hash,
+ * token hashes and two-factor codes are secrets, not data about the person,
+ * and stay out. Pages are read one after the other, not in one snapshot: a
+ * conversation written during the export may or may not be in it.
  */
-export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: UserRow) {
-  const rows = await userRows(deps.db, user.id, user.email);
-  const byConversation = new Map<number, typeof rows.messages>();
-  for (const m of rows.messages) {
-    const list = byConversation.get(m.conversationId);
-    if (list) list.push(m);
-    else byConversation.set(m.conversationId, [m]);
-  }
+export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: UserRow): Promise<ReadableStream<Uint8Array>> {
+  const { db } = deps;
+  const rows = await smallUserRows(db, user.id, user.email);
   const { passwordHash: _secret, ...account } = user;
-  return {
-    format: "unisson-export/1",
-    exported_at: deps.clock.now().toISOString(),
-    account: iso(account),
-    conversations: rows.conversations.map((c) => ({
+  const conversations = keysetPages(
+    (after) => conversationPage(db, user.id, after),
+    (p) => p.conversation.id,
+    ({ conversation: c, messages }) => ({
       id: c.id,
       title: c.title,
       source: c.source,
       created_at: c.createdAt.toISOString(),
       updated_at: c.updatedAt.toISOString(),
-      messages: (byConversation.get(c.id) ?? []).map(toPublicMessage),
-    })),
-    payments: iso(rows.purchases),
-    plan_changes: iso(rows.planChanges),
-    billing_changes: iso(rows.billingChanges),
-    checkout_sessions: iso(rows.checkouts),
-    referrals: iso(rows.referrals.map((r) => ({ ...r, role: r.referrerId === user.id ? "parrain" : "filleul" }))),
-    sessions: iso(rows.sessions),
-    remembered_devices: iso(rows.devices),
-    contact_messages: iso(rows.contact),
-    ai_calls: iso(rows.aiCalls),
-    api_keys: iso(rows.apiKeys),
-  };
+      messages: messages.map(toPublicMessage),
+    }),
+  );
+  const aiCalls = keysetPages(
+    (after) => aiCallPage(db, user.id, after),
+    (c) => c.id,
+    ({ id: _id, ...call }) => iso(call),
+  );
+  return textStream(
+    jsonObject([
+      { key: "format", value: "unisson-export/1" },
+      { key: "exported_at", value: deps.clock.now().toISOString() },
+      { key: "account", value: iso(account) },
+      { key: "conversations", pages: conversations },
+      { key: "payments", value: iso(rows.purchases) },
+      { key: "plan_changes", value: iso(rows.planChanges) },
+      { key: "billing_changes", value: iso(rows.billingChanges) },
+      { key: "checkout_sessions", value: iso(rows.checkouts) },
+      { key: "referrals", value: iso(rows.referrals.map((r) => ({ ...r, role: r.referrerId === user.id ? "parrain" : "filleul" }))) },
+      { key: "sessions", value: iso(rows.sessions) },
+      { key: "remembered_devices", value: iso(rows.devices) },
+      { key: "contact_messages", value: iso(rows.contact) },
+      { key: "ai_calls", pages: aiCalls },
+      { key: "api_keys", value: iso(rows.apiKeys) },
+    ]),
+  );
 }

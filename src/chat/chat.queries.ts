@@ -1,5 +1,5 @@
 import { first, forUpdate, one } from "../db/transaction.ts";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type ConversationSource, conversations, type MessageType, messages } from "../db/schema/index.ts";
 
@@ -60,6 +60,16 @@ export async function appendMessages(db: Db, conversationId: number, rows: NewMe
 
 export async function listMessages(db: Db, conversationId: number): Promise<MessageRow[]> {
   return await db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.id));
+}
+
+/** A conversation's messages after `afterId`, oldest first, `limit` at most (exports read a long conversation in pages). */
+export async function messagePage(db: Db, conversationId: number, afterId: number, limit: number): Promise<MessageRow[]> {
+  return await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), gt(messages.id, afterId)))
+    .orderBy(asc(messages.id))
+    .limit(limit);
 }
 
 export async function findMessage(db: Db, id: number): Promise<MessageRow | undefined> {

@@ -7,6 +7,7 @@ import { validate } from "../lib/validate.ts";
 import { conversationEvents, lastEventId, runStream, SSE_HEADERS } from "./run-events.ts";
 import { exportConversation } from "./conversation-export.ts";
 import { boundedStream } from "./stream-slots.ts";
+import { limitedExport } from "../lib/export-limit.ts";
 import { history } from "./history.ts";
 import { resultOf, startRun } from "./final-processing.ts";
 import { chatBody, conversationParam, exportQuery, historyQuery, processBody } from "./chat.schemas.ts";
@@ -45,7 +46,9 @@ export const chatRoutes = new Hono<AppEnv>()
     return c.json(await conversationMessages(c.var.deps, c.var.user.id, c.req.valid("param").id));
   })
   .get("/conversation/:id/export", requireUser, validate("param", conversationParam), validate("query", exportQuery), async (c) => {
-    const file = await exportConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("query").format);
+    const file = await limitedExport(c, "conversation", () =>
+      exportConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("query").format),
+    );
     return c.body(file.body, 200, { "Content-Type": file.type, "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "no-store" });
   })
   .delete("/conversation/:id", requireUser, validate("param", conversationParam), async (c) => {

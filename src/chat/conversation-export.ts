@@ -1,6 +1,7 @@
 import { frChat } from "../i18n/fr-chat.ts";
 import type { Deps } from "../deps.ts";
-import { type ConversationRow, listMessages, type MessageRow } from "./chat.queries.ts";
+import { keysetPages, textStream } from "../lib/json-stream.ts";
+import { type ConversationRow, type MessageRow, messagePage } from "./chat.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 
 export type ExportFormat = "md" | "json";
@@ -46,38 +47,57 @@ function exportedMessage(m: MessageRow): ExportedMessage {
   return { ...base, synthesis_by: f.primary, models_consulted: f.consulted, models_failed: f.failed, sources: f.sources };
 }
 
-function conversationDocument(c: ConversationRow, messages: MessageRow[]) {
-  return {
-    id: c.id,
-    title: c.title,
-    created_at: c.createdAt.toISOString(),
-    updated_at: c.updatedAt.toISOString(),
-    messages: messages.map(exportedMessage),
-  };
+/** Messages per page of a conversation export: a page is all the export holds at once. */
+const MESSAGE_PAGE = 100;
+
+function header(c: ConversationRow) {
+  return { id: c.id, title: c.title, created_at: c.createdAt.toISOString(), updated_at: c.updatedAt.toISOString() };
 }
 
 const dateFr = (iso: string) => new Date(iso).toLocaleString("fr-FR", { dateStyle: "long", timeStyle: "short", timeZone: "Europe/Paris" });
 
-/** The same document as Markdown: a heading per question and answer, the models and sources under each answer. */
-export function conversationMarkdown(doc: ReturnType<typeof conversationDocument>): string {
-  const out = [`# ${doc.title}`, frChat.export.title(dateFr(doc.created_at))];
-  for (const m of doc.messages) {
-    out.push(`## ${m.role === "question" ? frChat.export.question : frChat.export.answer} · ${dateFr(m.date)}`, m.content.trim());
-    if (m.models_consulted?.length)
-      out.push(`${frChat.export.modelsConsulted} ${m.models_consulted.join(", ")}${m.synthesis_by ? frChat.export.synthesisBy(m.synthesis_by) : ""}`);
-    if (m.models_failed?.length) out.push(`${frChat.export.failed} ${m.models_failed.map((f) => `${f.name} (${f.error})`).join(", ")}`);
-    // The answer text carries its own "## Sources" section; list them again only if it does not.
-    if (m.sources?.length && !/^#{1,6}\s*Sources\b/im.test(m.content)) out.push(`${frChat.export.sources}\n${m.sources.map((s) => `- ${s}`).join("\n")}`);
-  }
-  return `${out.join("\n\n")}\n`;
+/** One question or answer as Markdown: its heading and text, then the models and sources under an answer. */
+function messageMarkdown(m: ExportedMessage): string {
+  const out = [`## ${m.role === "question" ? frChat.export.question : frChat.export.answer} · ${dateFr(m.date)}`, m.content.trim()];
+  if (m.models_consulted?.length)
+    out.push(`${frChat.export.modelsConsulted} ${m.models_consulted.join(", ")}${m.synthesis_by ? frChat.export.synthesisBy(m.synthesis_by) : ""}`);
+  if (m.models_failed?.length) out.push(`${frChat.export.failed} ${m.models_failed.map((f) => `${f.name} (${f.error})`).join(", ")}`);
+  // The answer text carries its own "## Sources" section; list them again only if it does not.
+  if (m.sources?.length && !/^#{1,6}\s*Sources\b/im.test(m.content)) out.push(`${frChat.export.sources}\n${m.sources.map((s) => `- ${s}`).join("\n")}`);
+  return out.join("\n\n");
 }
 
-/** GET /conversation/{id}/export: the caller's conversation as a file to download. */
+/** `text` indented by `pad` on every line (a pretty-printed value placed inside another). */
+const indent = (text: string, pad: string) => text.replace(/^/gm, pad);
+
+/**
+ * The document as text pieces, written as the messages are read (pages of
+ * MESSAGE_PAGE): Markdown, a heading per question and answer with the models
+ * and sources under each answer; or JSON, pretty-printed.
+ */
+async function* documentPieces(deps: Deps, c: ConversationRow, format: ExportFormat): AsyncGenerator<string> {
+  const head = header(c);
+  yield format === "json"
+    ? `${JSON.stringify(head, null, 2).replace(/\n}$/, ",")}\n  "messages": [`
+    : `# ${head.title}\n\n${frChat.export.title(dateFr(head.created_at))}`;
+  let before = format === "json" ? "\n" : "\n\n";
+  for await (const page of keysetPages(
+    (after) => messagePage(deps.db, c.id, after, MESSAGE_PAGE),
+    (m) => m.id,
+    exportedMessage,
+  )) {
+    for (const m of page) {
+      yield format === "json" ? `${before}${indent(JSON.stringify(m, null, 2), "    ")}` : `${before}${messageMarkdown(m)}`;
+      before = format === "json" ? ",\n" : "\n\n";
+    }
+  }
+  yield format === "json" ? (before === "\n" ? "]\n}\n" : "\n  ]\n}\n") : "\n";
+}
+
+/** GET /conversation/{id}/export: the caller's conversation as a file to download, streamed as it is read. */
 export async function exportConversation(deps: Deps, userId: number, id: number, format: ExportFormat) {
   const conversation = await ownedConversation(deps, userId, id);
-  const doc = conversationDocument(conversation, await listMessages(deps.db, conversation.id));
   const name = `unisson-conversation-${conversation.id}.${format}`;
-  return format === "json"
-    ? { name, type: "application/json; charset=UTF-8", body: JSON.stringify(doc, null, 2) }
-    : { name, type: "text/markdown; charset=UTF-8", body: conversationMarkdown(doc) };
+  const type = format === "json" ? "application/json; charset=UTF-8" : "text/markdown; charset=UTF-8";
+  return { name, type, body: textStream(documentPieces(deps, conversation, format)) };
 }

@@ -33,6 +33,8 @@ export function compressNow(body: Uint8Array, enc: Encoding): Uint8Array {
  * Compresses JSON answers above the threshold, Brotli or gzip as the client
  * accepts. JSON bodies are already whole strings (c.json), so this buffers
  * nothing that was not buffered; streams (text/event-stream) pass untouched.
+ * JSON downloads (Content-Disposition: attachment, the exports) are written
+ * as they are read: gzip on the fly (CompressionStream), never buffered.
  */
 export const compressJson = createMiddleware(async (c, next) => {
   await next();
@@ -40,6 +42,14 @@ export const compressJson = createMiddleware(async (c, next) => {
   if (c.req.method === "HEAD" || res.headers.has("Content-Encoding") || !res.body) return;
   if (!/^application\/json\b/i.test(res.headers.get("Content-Type") ?? "")) return;
   res.headers.append("Vary", "Accept-Encoding");
+  if (/^attachment\b/i.test(res.headers.get("Content-Disposition") ?? "")) {
+    if (pickEncoding(c.req.header("Accept-Encoding"), ["gzip"]) !== "gzip") return;
+    const headers = new Headers(res.headers);
+    headers.set("Content-Encoding", "gzip");
+    headers.delete("Content-Length");
+    c.res = new Response(res.body.pipeThrough(new CompressionStream("gzip")), { status: res.status, headers });
+    return;
+  }
   const enc = pickEncoding(c.req.header("Accept-Encoding"), ["br", "gzip"]);
   if (!enc) return;
   const body = new Uint8Array(await res.arrayBuffer());

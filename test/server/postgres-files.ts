@@ -101,4 +101,5 @@ export const POSTGRES_FILES = [
   "test/server/openai/limits.test.ts",
   "test/server/accounts/credentials-end-together.test.ts",
   "test/server/chat/stream-cap.test.ts",
+  "test/server/account/export-limits.test.ts",
 ];
