@@ -79,6 +79,8 @@ function planColumns(input: PlanInput, start: Date): EntitlementValues {
   return {
     subscriptionType: plan,
     billingCycle: cycle,
+    // The trial is over for good: an ended plan must never read as a trial that spent its requests (quota.ts).
+    trialEndsAt: null,
     planQueries: PLAN_ALLOWANCE[plan],
     planStartedAt: start,
     quotaRenewsAt: addMonths(start, 1),

@@ -11,9 +11,15 @@ export function remainingQueries(u: QuotaFields): number {
   return Math.max(0, u.planQueries) + Math.max(0, u.extraQueries);
 }
 
-/** Whole days left in the trial, rounded up, never negative; 0 outside a trial. */
+/**
+ * Whole days left in the trial, rounded up, never negative; 0 outside a
+ * trial. A trial that spent its requests is written `expired` by the
+ * trial-expiry job while its days still run: they are still counted, so the
+ * page and the 402 keep saying why it is blocked (its requests, not its days).
+ * A paid plan clears trialEndsAt (entitlements.ts), so an ended plan counts none.
+ */
 export function trialDaysRemaining(u: QuotaFields, now: Date): number {
-  if (u.subscriptionType !== "trial" || !u.trialEndsAt) return 0;
+  if ((u.subscriptionType !== "trial" && u.subscriptionType !== "expired") || !u.trialEndsAt) return 0;
   return Math.max(0, Math.ceil((u.trialEndsAt.getTime() - now.getTime()) / DAY));
 }
 

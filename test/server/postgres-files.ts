@@ -102,4 +102,5 @@ export const POSTGRES_FILES = [
   "test/server/accounts/credentials-end-together.test.ts",
   "test/server/chat/stream-cap.test.ts",
   "test/server/account/export-limits.test.ts",
+  "test/server/accounts/trial-messages.test.ts",
 ];

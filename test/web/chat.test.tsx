@@ -49,7 +49,8 @@ describe("chat", () => {
   });
 
   test("an expired user is blocked with the trial message and the input disabled; the pricing overlay opens", async () => {
-    const { q } = await signedIn({ subscriptionType: "expired", planQueries: 0 });
+    // Its 7 days are over (a trial that only spent its requests reads the quota text: trial-messages.test.ts).
+    const { q } = await signedIn({ subscriptionType: "expired", planQueries: 0, trialEndsAt: new Date("2026-01-01T00:00:00Z") });
     expect(box(q).disabled).toBe(true);
     expect(q.getByText("Expiré")).toBeTruthy();
     expect(q.getByRole("alert").textContent).toContain("Votre essai gratuit de 7 jours est terminé");

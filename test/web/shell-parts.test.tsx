@@ -44,6 +44,26 @@ describe("quota badge", () => {
   });
 });
 
+describe("header: the plan pill and the quota badge never say the same thing twice", () => {
+  const status = { loaded: true, operational: true, available: 6, total: 6 } as const;
+  async function header(user: PublicUser) {
+    const { AppHeader } = await import("../../web/features/layout/app-header.tsx");
+    const view = render(<AppHeader user={user} status={status as never} onAdmin={() => {}} onPricing={() => {}} onLogout={() => {}} />);
+    const text = view.container.textContent ?? "";
+    view.unmount();
+    return text;
+  }
+
+  test("an expired user reads « Expiré » once (a trial that spent its requests on day 1 too)", async () => {
+    expect((await header({ ...base, subscription_type: "expired", remaining_queries: 0, trial_days_remaining: 0 })).match(/expiré/gi)).toHaveLength(1);
+    expect((await header({ ...base, subscription_type: "expired", remaining_queries: 0, trial_days_remaining: 6 })).match(/expiré/gi)).toHaveLength(1);
+  });
+
+  test("an expired admin (no quota badge) still reads the plan once", async () => {
+    expect((await header({ ...base, subscription_type: "expired", remaining_queries: 0, is_admin: true })).match(/expiré/gi)).toHaveLength(1);
+  });
+});
+
 describe("referral banner", () => {
   test("basic/pro: share the code; others: subscribe; hidden for admins; dismissal remembered", async () => {
     const { ReferralBanner } = await import("../../web/features/referral/referral-banner.tsx");

@@ -27,7 +27,10 @@ export function AppHeader({
       <div className="header-inner">
         <Brand compact />
         <div className="header-status">
-          <span className={`plan-badge plan-${user.subscription_type}`}>{t.plans[user.subscription_type]}</span>
+          {/* The quota badge already says « Expiré » to a user who sees it: the pill would say it twice. */}
+          {(user.subscription_type !== "expired" || user.is_admin) && (
+            <span className={`plan-badge plan-${user.subscription_type}`}>{t.plans[user.subscription_type]}</span>
+          )}
           <span className={`status-pill ${operational ? "ok" : "ko"}`}>
             <span className={`dot ${operational ? "ok" : "ko"}`} aria-hidden="true" />
             {operational ? t.operational : t.maintenance}
