@@ -16,6 +16,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["final processing fan-out (bench:engine)", ["test/bench/engine.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
   ["soft deadline against wait-for-all", ["test/bench/live.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
   ["memory under 10 minutes of mixed load", ["test/bench/memory.bench.ts"]],
+  ["memory while exporting 3,000 large conversations", ["test/bench/export-memory.bench.ts"]],
   ["db copy, SQLite to PostgreSQL and back", ["test/bench/db-copy.bench.ts"]],
   ["SQLite and PostgreSQL with one and two servers", ["test/bench/scaling.bench.ts"]],
 ];
