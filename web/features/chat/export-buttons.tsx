@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { frData } from "../../i18n/fr-data.ts";
+import { errorText } from "../../lib/api.ts";
 import { downloadConversation } from "./chat.api.ts";
 
 const t = frData.export;
@@ -15,8 +16,9 @@ export function ExportButtons({ conversationId }: { conversationId: number }) {
     setError(null);
     try {
       await downloadConversation(conversationId, format);
-    } catch {
-      setError(t.error);
+    } catch (err) {
+      // The server's own words when it refused (an export already running, 5 an hour), else the generic text.
+      setError(errorText(err, t.error));
     } finally {
       setBusy(false);
     }
