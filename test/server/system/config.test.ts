@@ -15,6 +15,7 @@ describe("configuration", () => {
     expect(c.ai.perplexity.baseUrl).toBe("https://api.perplexity.ai");
     expect(c.stripe.secretKey).toBeUndefined();
     expect(c.logLevel).toBe("info");
+    expect(c.liveStreamsMax).toBe(1000);
   });
 
   test("PUBLIC_URL follows PORT and DATABASE_PATH follows DATA_DIR", () => {
@@ -103,6 +104,7 @@ describe("configuration", () => {
     ["PUBLIC_URL", "not a url"],
     ["OPENAI_BASE_URL", "ftp://x"],
     ["ADMIN_EMAIL", "not-an-email"],
+    ["LIVE_STREAMS_MAX", "0"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} is refused with one line naming the variable`, () => {
