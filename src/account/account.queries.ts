@@ -16,7 +16,7 @@ import {
 } from "../db/schema/index.ts";
 
 /** Conversations per page of the export: a page and its messages are all the export holds at once. */
-export const EXPORT_PAGE = 50;
+const EXPORT_PAGE = 50;
 
 /** The user's conversations after `afterId`, oldest first, each with its messages (two queries a page). */
 export async function conversationPage(db: Db, userId: number, afterId: number) {
@@ -38,7 +38,11 @@ export async function conversationPage(db: Db, userId: number, afterId: number) 
     )
     .orderBy(asc(messages.id));
   const byConversation = new Map<number, typeof rows>();
-  for (const m of rows) byConversation.set(m.conversationId, [...(byConversation.get(m.conversationId) ?? []), m]);
+  for (const m of rows) {
+    const list = byConversation.get(m.conversationId);
+    if (list) list.push(m);
+    else byConversation.set(m.conversationId, [m]);
+  }
   return page.map((conversation) => ({ conversation, messages: byConversation.get(conversation.id) ?? [] }));
 }
 
