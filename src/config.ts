@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_PRICES, parsePrice, type Price } from "./ai/prices.ts";
-import { isPostgresUrl, safeUrl } from "./db/pg/postgres-url.ts";
+import { isPostgresUrl, readablePostgresUrl, safeUrl } from "./db/pg/postgres-url.ts";
 import type { ModelKey } from "./ai/types.ts";
 
 /**
@@ -97,10 +97,15 @@ const envSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default("./data"),
   DATABASE_PATH: optionalText,
   // CONFIG.md's PostgreSQL switch: set, the server and the CLI use it and DATA_DIR/DATABASE_PATH name no database.
-  DATABASE_URL: optionalText.refine((v) => v === undefined || isPostgresUrl(v), {
-    error:
-      "doit être une URL postgres://utilisateur:motdepasse@hôte:port/base (ou postgresql://) ; sans DATABASE_URL, Unisson utilise SQLite (DATA_DIR, DATABASE_PATH).",
-  }),
+  DATABASE_URL: optionalText
+    .refine((v) => v === undefined || isPostgresUrl(v), {
+      error:
+        "doit être une URL postgres://utilisateur:motdepasse@hôte:port/base (ou postgresql://) ; sans DATABASE_URL, Unisson utilise SQLite (DATA_DIR, DATABASE_PATH).",
+    })
+    .refine((v) => v === undefined || readablePostgresUrl(v), {
+      error:
+        "n'est pas une URL lisible : encodez les caractères spéciaux du mot de passe (/ ? # @ % espace, par exemple avec encodeURIComponent), ou choisissez un mot de passe de lettres et de chiffres.",
+    }),
   ADMIN_EMAIL: z
     .string()
     .trim()
@@ -276,5 +281,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function shownValue(name: string, value: string | undefined): string {
   if (/KEY|SECRET|PASSWORD/.test(name)) return '"[masqué]"';
   const text = value ?? "";
-  return JSON.stringify(/URL|BASE/.test(name) ? text.replace(/[^\s/@]*@/g, "[masqué]@") : text);
+  // Everything from the scheme to the last "@": a password may hold "/" or "@" itself.
+  return JSON.stringify(/URL|BASE/.test(name) ? text.replace(/^(\S*?\/\/)?\S*@/, "$1[masqué]@") : text);
 }

@@ -42,7 +42,7 @@ function shown(path: string): string {
 /**
  * The CLI's rule for opening a database (only `serve` and `migrate` migrate):
  * a missing file is refused unless the command may create it, a newer
- * schema is never read, an older one asks for `unisson migrate`.
+ * schema is never read, an empty or older one asks for `unisson migrate`.
  */
 export function refuseMissing(path: string): void {
   if (path !== ":memory:" && !isPostgresUrl(path) && !existsSync(path)) {
@@ -53,6 +53,8 @@ export function refuseMissing(path: string): void {
 export async function requireCurrentSchema(db: Db, path: string, opts: { allowBehind?: boolean } = {}): Promise<SchemaState> {
   const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
+  // No Unisson schema at all (a new PostgreSQL database, or another application's): nothing to read yet.
+  if (state.status === "empty") throw new RefusedError(frOps.schema.empty(shown(path)));
   if (state.status === "behind" && !opts.allowBehind) {
     throw new RefusedError(frOps.schema.behind(shown(path), state.version, state.expected));
   }

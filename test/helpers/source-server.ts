@@ -1,0 +1,34 @@
+import { join } from "node:path";
+import { freePort } from "./binary.ts";
+
+const root = join(import.meta.dir, "..", "..");
+
+/**
+ * Starts the server from source (`bun src/main.ts serve`, as `npm start`
+ * does, without compiling) in its own process on a free loopback port, and
+ * waits for /api/health. `stop()` sends SIGTERM and waits for the exit.
+ */
+export async function startSourceServer(env: Record<string, string>) {
+  const port = freePort();
+  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    proc.kill("SIGTERM");
+    return await proc.exited;
+  };
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await Bun.sleep(50)) {
+    if (proc.exitCode !== null) break;
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { url, port, proc, stop };
+  }
+  proc.kill();
+  throw new Error(`server did not start: ${await new Response(proc.stderr).text()}`);
+}
