@@ -7,11 +7,12 @@ const root = join(import.meta.dir, "..", "..");
  * Starts the server from source (`bun src/main.ts serve`, as `npm start`
  * does, without compiling) in its own process on a free loopback port, and
  * waits for /api/health. `stop()` sends SIGTERM and waits for the exit.
+ * `cwd`: the project's root, or a copy of its sources.
  */
-export async function startSourceServer(env: Record<string, string>) {
+export async function startSourceServer(env: Record<string, string>, cwd = root) {
   const port = freePort();
   const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
-    cwd: root,
+    cwd,
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
     stdout: "ignore",
     stderr: "pipe",
