@@ -85,6 +85,27 @@ describe.skipIf(postgresTestUrl() === undefined)("a PostgreSQL database without 
   });
 });
 
+describe.skipIf(postgresTestUrl() === undefined)("DATABASE_PASSWORD", () => {
+  test("a password with any characters is given apart from DATABASE_URL and put in it encoded", async () => {
+    const pg = (await freshPostgresDatabase())!;
+    pgDatabases.push(pg);
+    const r = runCli(["migrate", "--json"], await dataDir({ empty: true }), { DATABASE_URL: pg.url, DATABASE_PASSWORD: "Sx9/k2#Q?z@w%" });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const shown = new URL(pg.url);
+    shown.password = "***";
+    expect(r.json().database).toBe(shown.toString());
+  });
+
+  test("without DATABASE_URL it is refused, naming it", async () => {
+    const r = runCli(["users", "list"], await dataDir(), { DATABASE_PASSWORD: "secret" });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      'Configuration invalide : DATABASE_PASSWORD="[masqué]" ne sert qu\'avec DATABASE_URL (postgres://utilisateur@hôte:port/base, sans mot de passe) : définissez-la aussi.',
+    );
+  });
+});
+
 describe("a data folder the process may not write", () => {
   test("stops `serve` naming the path, the uid it runs as and the fix", async () => {
     const dir = await dataDir({ empty: true });

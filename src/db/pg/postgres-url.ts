@@ -29,3 +29,11 @@ export function readablePostgresUrl(url: string): boolean {
     return false;
   }
 }
+
+/** The URL with `password` put in, percent-encoded as PostgreSQL's client reads it (DATABASE_PASSWORD); unchanged without one. */
+export function withPassword(url: string, password: string | undefined): string {
+  if (!password) return url;
+  const u = new URL(url);
+  u.password = encodeURIComponent(password);
+  return u.toString();
+}
