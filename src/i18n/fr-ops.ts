@@ -16,6 +16,8 @@ export const frOps = {
     missing: (path: string) => `Base de données introuvable : ${path} (vérifiez DATA_DIR ou --data-dir ; elle n'est pas créée ici).`,
     empty: (path: string) =>
       `La base ${path} ne contient pas les tables d'Unisson (base vide, ou d'une autre application) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
+    foreign: (path: string, tables: string) =>
+      `La base ${path} contient déjà des tables d'une autre application (${tables}) : Unisson a besoin d'une base à lui, vide (par exemple CREATE DATABASE unisson), rien n'a été modifié.`,
     behind: (path: string, version: number | string, expected: number | string) =>
       `La base ${path} n'est pas à jour (schéma ${version}, attendu ${expected}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
   },

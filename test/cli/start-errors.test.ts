@@ -73,6 +73,24 @@ describe.skipIf(postgresTestUrl() === undefined)("a PostgreSQL database without 
     );
   });
 
+  test("`serve` and `migrate` refuse one holding a table of Unisson's names, naming it, and change nothing", async () => {
+    const pg = (await freshPostgresDatabase())!;
+    pgDatabases.push(pg);
+    const client = new SQL(pg.url);
+    await client`CREATE TABLE users (id serial PRIMARY KEY, login text)`;
+    const dir = await dataDir({ empty: true });
+    for (const command of [["migrate"], ["serve"]]) {
+      const r = runCli(command, dir, { DATABASE_URL: pg.url, PORT: String(freePort()) });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        `La base ${pg.url} contient déjà des tables d'une autre application (users) : Unisson a besoin d'une base à lui, vide (par exemple CREATE DATABASE unisson), rien n'a été modifié.`,
+      );
+    }
+    const [row] = await client`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`;
+    await client.close();
+    expect(row.n).toBe(1);
+  });
+
   test("another application's database gets the same line", async () => {
     const pg = (await freshPostgresDatabase())!;
     pgDatabases.push(pg);
