@@ -28,6 +28,7 @@ function pageAsset(text: string): Asset {
   };
 }
 
+// Module state: the files of the one build this process was started with (build/web's manifest), the same for every app.
 let loaded: Map<string, Asset> | undefined;
 
 /** Every file of the manifest, read once per process (test processes make many apps). */
