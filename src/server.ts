@@ -10,7 +10,7 @@ import { startJobs } from "./jobs/scheduler.ts";
 import { backupJobs } from "./system/backup.job.ts";
 import { setupSummary } from "./system/startup.ts";
 import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
-import { localUrl, removeServerRecord, writeServerRecord } from "./system/server-record.ts";
+import { localUrl, recordedDatabase, removeServerRecord, writeServerRecord } from "./system/server-record.ts";
 import { warmCommonPasswords } from "./auth/passwords.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
@@ -52,7 +52,7 @@ export async function startServer(config: Config) {
   let server: ReturnType<typeof Bun.serve> | undefined;
   try {
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
-    writeServerRecord(config.dataDir, { url: localUrl(config.host, server.port!), database: config.databaseLabel, startedAt: deps.clock.now().toISOString() });
+    writeServerRecord(config.dataDir, { url: localUrl(config.host, server.port!), database: recordedDatabase(config), startedAt: deps.clock.now().toISOString() });
   } catch (e) {
     await server?.stop(true);
     if (lease) await releaseLease(deps.db, lease);

@@ -2,7 +2,7 @@ import { frCli } from "../../src/i18n/fr-cli.ts";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { RefusedError } from "../../src/lib/errors.ts";
-import { readServerRecord, recordedProcessAlive } from "../../src/system/server-record.ts";
+import { readServerRecord, recordedDatabase, recordedProcessAlive } from "../../src/system/server-record.ts";
 import { configFor, type GlobalOptions } from "../options.ts";
 
 /**
@@ -21,7 +21,8 @@ export function registerHealthcheck(program: Command) {
       const folder = resolve(config.dataDir);
       const record = readServerRecord(config.dataDir);
       if (!record) throw new RefusedError(frCli.health.noServer(folder));
-      if (record.database !== config.databaseLabel) throw new RefusedError(frCli.health.otherDatabase(folder, record.database, config.databaseLabel));
+      const database = recordedDatabase(config);
+      if (record.database !== database) throw new RefusedError(frCli.health.otherDatabase(folder, record.database, database));
       if (!recordedProcessAlive(record)) throw new RefusedError(frCli.health.stopped(folder, record.pid));
       const url = `${record.url}/api/health`;
       const res = await fetch(url, { signal: AbortSignal.timeout(3000) }).catch(() => undefined);

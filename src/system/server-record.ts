@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { explainNotWritable } from "./data-dir.ts";
 
 /**
  * Where a running server can be reached, written in its data folder once it
  * listens (server.json) and removed when it stops: `unisson healthcheck` run
  * with the same data folder asks that server, not whatever answers on
- * 127.0.0.1:$PORT. `database` is the database's label (the SQLite file, or
- * PostgreSQL's URL without its password), so a check run with another
- * database is not fooled either.
+ * 127.0.0.1:$PORT. `database` names the database (the SQLite file's absolute
+ * path, or PostgreSQL's URL without its password), so a check run with
+ * another database is not fooled either.
  */
 export type ServerRecord = { pid: number; hostname: string; url: string; database: string; startedAt: string };
 
@@ -17,6 +17,11 @@ const FILE = "server.json";
 
 export function serverRecordPath(dataDir: string): string {
   return join(dataDir, FILE);
+}
+
+/** The database as the record names it: PostgreSQL's URL without its password, or the SQLite file's absolute path (a relative DATA_DIR depends on the working directory). */
+export function recordedDatabase(config: { databaseUrl?: string; databaseLabel: string; databasePath: string }): string {
+  return config.databaseUrl ? config.databaseLabel : resolve(config.databasePath);
 }
 
 /** The address a local client dials for a listening host: a wildcard address means this machine. */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { dbPath, runCli, runCliAsync, useDataDirs } from "../helpers/cli.ts";
 import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
 import { freePort } from "../helpers/binary.ts";
@@ -156,6 +156,18 @@ describe("unisson healthcheck", () => {
       await server.stop();
     }
     expect(existsSync(join(dir, "server.json"))).toBe(false);
+  });
+
+  test("finds the server whatever way its data folder was written (the SQLite file is compared by its absolute path)", async () => {
+    const dir = await dataDir();
+    const server = await startSourceServer({ DATA_DIR: join(dir, "..", basename(dir)) });
+    try {
+      const r = await runCliAsync(["healthcheck"], dir);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+    } finally {
+      await server.stop();
+    }
   });
 
   test("is not fooled by another server answering on 127.0.0.1:$PORT", async () => {
