@@ -52,7 +52,11 @@ export async function startServer(config: Config) {
   let server: ReturnType<typeof Bun.serve> | undefined;
   try {
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
-    writeServerRecord(config.dataDir, { url: localUrl(config.host, server.port!), database: recordedDatabase(config), startedAt: deps.clock.now().toISOString() });
+    writeServerRecord(config.dataDir, {
+      url: localUrl(config.host, server.port!),
+      database: recordedDatabase(config),
+      startedAt: deps.clock.now().toISOString(),
+    });
   } catch (e) {
     await server?.stop(true);
     if (lease) await releaseLease(deps.db, lease);
