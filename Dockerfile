@@ -12,12 +12,14 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx bun run build
 
-# Run: only the executable, on a slim base, as a non-root user (uid 10001).
+# Run: only the executable, on a slim base, as a non-root user (uid 10001, gid 10001: a bind-mounted
+# data folder is handed over with `chown -R 10001:10001 <folder>`; the server says so when it cannot write).
 FROM debian:12.11-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin unisson \
-    && mkdir -p /data && chown unisson /data
+    && groupadd --system --gid 10001 unisson \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin unisson \
+    && mkdir -p /data && chown 10001:10001 /data
 COPY --from=build /app/dist/unisson /usr/local/bin/unisson
 USER unisson
 WORKDIR /data

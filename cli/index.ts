@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { frCli } from "../src/i18n/fr-cli.ts";
 import { APP_VERSION } from "../src/contracts/version.ts";
 import { ConfigError } from "../src/config.ts";
 import { AppError, RefusedError } from "../src/lib/errors.ts";
@@ -47,8 +48,37 @@ function buildProgram(server: ServerEntry): Command {
   return program;
 }
 
+/**
+ * The first word that names no command, with the command it was looked up
+ * in: `serve` is the default command, so commander alone would take an
+ * unknown word for an argument of `serve` ("too many arguments for 'serve'").
+ */
+export function unknownCommand(program: Command, args: string[]): { word: string; parent: string } | undefined {
+  // --help and --version answer on their own (and parsing them would print and exit).
+  if (args.some((a) => ["-h", "--help", "-v", "--version"].includes(a))) return undefined;
+  let command = program;
+  let rest = args;
+  const path: string[] = [];
+  while (command.commands.length > 0) {
+    const [word, ...after] = command.parseOptions(rest).operands;
+    if (word === undefined || word === "help") return undefined;
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) return { word: [...path, word].join(" "), parent: path.join(" ") };
+    path.push(word);
+    command = next;
+    rest = after;
+  }
+  return undefined;
+}
+
 /** Exit codes: 0 success, 1 refused action (one clear line), 2 usage error. */
 export async function runCli(argv: string[], server: ServerEntry): Promise<number> {
+  // Looked up on a program of its own: parsing options leaves their values on the program.
+  const unknown = unknownCommand(buildProgram(server), argv.slice(2));
+  if (unknown) {
+    console.error(frCli.unknownCommand(unknown.word, unknown.parent));
+    return 2;
+  }
   const program = buildProgram(server);
   try {
     await program.parseAsync(argv);

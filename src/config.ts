@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_PRICES, parsePrice, type Price } from "./ai/prices.ts";
-import { isPostgresUrl, safeUrl } from "./db/pg/postgres-url.ts";
+import { isPostgresUrl, readablePostgresUrl, safeUrl, withPassword } from "./db/pg/postgres-url.ts";
 import type { ModelKey } from "./ai/types.ts";
 
 /**
@@ -12,6 +12,9 @@ import type { ModelKey } from "./ai/types.ts";
  */
 
 export class ConfigError extends Error {}
+
+/** The data folder when neither DATA_DIR nor --data-dir names one (relative to the working directory). */
+export const DEFAULT_DATA_DIR = "./data";
 
 const optionalText = z
   .string()
@@ -94,13 +97,20 @@ const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   PUBLIC_URL: optionalUrl,
-  DATA_DIR: z.string().trim().min(1).default("./data"),
+  DATA_DIR: z.string().trim().min(1).default(DEFAULT_DATA_DIR),
   DATABASE_PATH: optionalText,
   // CONFIG.md's PostgreSQL switch: set, the server and the CLI use it and DATA_DIR/DATABASE_PATH name no database.
-  DATABASE_URL: optionalText.refine((v) => v === undefined || isPostgresUrl(v), {
-    error:
-      "doit être une URL postgres://utilisateur:motdepasse@hôte:port/base (ou postgresql://) ; sans DATABASE_URL, Unisson utilise SQLite (DATA_DIR, DATABASE_PATH).",
-  }),
+  DATABASE_URL: optionalText
+    .refine((v) => v === undefined || isPostgresUrl(v), {
+      error:
+        "doit être une URL postgres://utilisateur:motdepasse@hôte:port/base (ou postgresql://) ; sans DATABASE_URL, Unisson utilise SQLite (DATA_DIR, DATABASE_PATH).",
+    })
+    .refine((v) => v === undefined || readablePostgresUrl(v), {
+      error:
+        "n'est pas une URL lisible : encodez les caractères spéciaux du mot de passe (/ ? # @ % espace, par exemple avec encodeURIComponent), ou choisissez un mot de passe de lettres et de chiffres.",
+    }),
+  // The password apart from DATABASE_URL, any characters, encoded into the URL here (a random one often holds "/", "#" or "@").
+  DATABASE_PASSWORD: optionalText,
   ADMIN_EMAIL: z
     .string()
     .trim()
@@ -179,6 +189,11 @@ const envSchema = z.object({
     .default(28),
 });
 
+const checkedEnv = envSchema.refine((e) => !e.DATABASE_PASSWORD || e.DATABASE_URL, {
+  path: ["DATABASE_PASSWORD"],
+  error: "ne sert qu'avec DATABASE_URL (postgres://utilisateur@hôte:port/base, sans mot de passe) : définissez-la aussi.",
+});
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFormat = "pretty" | "json";
 
@@ -190,6 +205,7 @@ function durationMs(text: string): number {
 
 function buildConfig(e: z.infer<typeof envSchema>) {
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const databaseUrl = e.DATABASE_URL && withPassword(e.DATABASE_URL, e.DATABASE_PASSWORD);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -197,9 +213,9 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     dataDir: e.DATA_DIR,
     databasePath: e.DATABASE_PATH ?? join(e.DATA_DIR, "unisson.db"),
     /** PostgreSQL instead of SQLite (databasePath is then unused); undefined on SQLite. */
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl,
     /** The database as logs and messages name it: the SQLite file, or PostgreSQL's URL without its password. */
-    databaseLabel: e.DATABASE_URL ? safeUrl(e.DATABASE_URL) : (e.DATABASE_PATH ?? join(e.DATA_DIR, "unisson.db")),
+    databaseLabel: databaseUrl ? safeUrl(databaseUrl) : (e.DATABASE_PATH ?? join(e.DATA_DIR, "unisson.db")),
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     twoFactor: e.TWO_FACTOR,
     trustedProxies: e.TRUSTED_PROXIES,
@@ -262,7 +278,7 @@ function deepFreeze<T>(value: T): T {
 
 /** Validates the environment; throws ConfigError with one line naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  const parsed = checkedEnv.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? "configuration");
@@ -279,5 +295,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function shownValue(name: string, value: string | undefined): string {
   if (/KEY|SECRET|PASSWORD/.test(name)) return '"[masqué]"';
   const text = value ?? "";
-  return JSON.stringify(/URL|BASE/.test(name) ? text.replace(/[^\s/@]*@/g, "[masqué]@") : text);
+  // Everything from the scheme to the last "@": a password may hold "/" or "@" itself.
+  return JSON.stringify(/URL|BASE/.test(name) ? text.replace(/^(\S*?\/\/)?\S*@/, "$1[masqué]@") : text);
 }

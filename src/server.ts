@@ -10,6 +10,7 @@ import { startJobs } from "./jobs/scheduler.ts";
 import { backupJobs } from "./system/backup.job.ts";
 import { setupSummary } from "./system/startup.ts";
 import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
+import { localUrl, recordedDatabase, removeServerRecord, writeServerRecord } from "./system/server-record.ts";
 import { warmCommonPasswords } from "./auth/passwords.ts";
 import { ensureAdmin } from "./users/admin-bootstrap.ts";
 
@@ -18,7 +19,7 @@ const DRAIN_MS = 10_000;
 
 /**
  * config -> openDb -> schema check -> lease -> backup and migrate -> recover -> createApp -> Bun.serve ->
- * startJobs; SIGTERM/SIGINT stop cleanly. The lease comes before anything
+ * server record (data folder, for `unisson healthcheck`) -> startJobs; SIGTERM/SIGINT stop cleanly. The lease comes before anything
  * that writes: a second server on this database stops here, having touched nothing.
  */
 export async function startServer(config: Config) {
@@ -48,10 +49,16 @@ export async function startServer(config: Config) {
   await recoverInterruptedRuns(deps);
   await ensureAdmin(deps);
   const app = createApp(deps);
-  let server: ReturnType<typeof Bun.serve>;
+  let server: ReturnType<typeof Bun.serve> | undefined;
   try {
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
+    writeServerRecord(config.dataDir, {
+      url: localUrl(config.host, server.port!),
+      database: recordedDatabase(config),
+      startedAt: deps.clock.now().toISOString(),
+    });
   } catch (e) {
+    await server?.stop(true);
     if (lease) await releaseLease(deps.db, lease);
     await closeDb(deps.db);
     throw e;
@@ -91,6 +98,7 @@ export async function startServer(config: Config) {
     await jobs.stop();
     await runs.stop();
     clearInterval(heartbeat);
+    removeServerRecord(config.dataDir);
     if (signal !== "lease" && lease) await releaseLease(deps.db, lease);
     await closeDb(deps.db);
     deps.log.info("arrêté");

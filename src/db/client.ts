@@ -1,4 +1,5 @@
 import { Database, type Statement } from "bun:sqlite";
+import { explainNotWritable } from "../system/data-dir.ts";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { DrizzleQueryError, fillPlaceholders } from "drizzle-orm";
@@ -190,9 +191,11 @@ export async function closeDb(db: Db): Promise<void> {
  * version are narrowed to 0600 (docs/SECURITY.md, "Secrets at rest").
  */
 function protectFiles(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+  explainNotWritable(dirname(path), () => {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+  });
 }
 
 function pragma(sqlite: Database, name: string): unknown {

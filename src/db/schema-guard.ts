@@ -4,7 +4,9 @@ import { join, resolve } from "node:path";
 import { backupDatabase } from "../admin/backup.ts";
 import { RefusedError } from "../lib/errors.ts";
 import { type Db, dialectOf } from "./client.ts";
-import { appliedMigrations } from "./health.ts";
+import { getTableName } from "drizzle-orm";
+import { appliedMigrations, tableExists } from "./health.ts";
+import { sqliteTables } from "./schema/sqlite.ts";
 import { runMigrations } from "./migrate.ts";
 import { migrations, pgMigrations } from "./migrations/index.ts";
 import { postgresClient } from "./pg/client.ts";
@@ -42,7 +44,7 @@ function shown(path: string): string {
 /**
  * The CLI's rule for opening a database (only `serve` and `migrate` migrate):
  * a missing file is refused unless the command may create it, a newer
- * schema is never read, an older one asks for `unisson migrate`.
+ * schema is never read, an empty or older one asks for `unisson migrate`.
  */
 export function refuseMissing(path: string): void {
   if (path !== ":memory:" && !isPostgresUrl(path) && !existsSync(path)) {
@@ -53,6 +55,8 @@ export function refuseMissing(path: string): void {
 export async function requireCurrentSchema(db: Db, path: string, opts: { allowBehind?: boolean } = {}): Promise<SchemaState> {
   const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
+  // No Unisson schema at all (a new PostgreSQL database, or another application's): nothing to read yet.
+  if (state.status === "empty") throw new RefusedError(frOps.schema.empty(shown(path)));
   if (state.status === "behind" && !opts.allowBehind) {
     throw new RefusedError(frOps.schema.behind(shown(path), state.version, state.expected));
   }
@@ -67,6 +71,7 @@ export async function requireCurrentSchema(db: Db, path: string, opts: { allowBe
 export async function migrateWithBackup(db: Db, path: string, dataDir: string): Promise<{ applied: number; backup?: string }> {
   const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
+  if (state.status === "empty") await refuseForeignTables(db, path);
   // PostgreSQL: under the advisory lock (servers started together), no file backup (pg_dump is the operator's, docs/SCALING.md).
   const pool = postgresClient(db);
   if (pool) return { applied: await runPgMigrations(pool) };
@@ -78,4 +83,20 @@ export async function migrateWithBackup(db: Db, path: string, dataDir: string): 
     backup = (await backupDatabase(db, target)).file;
   }
   return { applied: await runMigrations(db), backup };
+}
+
+/**
+ * A database without Unisson's bookkeeping that already holds a table of one
+ * of Unisson's names is another application's: migrating would stop half-way
+ * on « relation "users" already exists ». Refused with the tables named. The
+ * state is read again first: a server started at the same moment may have
+ * just committed the whole schema (PostgreSQL migrates in one transaction).
+ */
+async function refuseForeignTables(db: Db, path: string): Promise<void> {
+  const taken: string[] = [];
+  for (const table of Object.values(sqliteTables)) {
+    const name = getTableName(table);
+    if (await tableExists(db, name)) taken.push(name);
+  }
+  if (taken.length > 0 && (await schemaState(db)).status === "empty") throw new RefusedError(frOps.schema.foreign(shown(path), taken.join(", ")));
 }

@@ -5,7 +5,16 @@
  */
 export const frCli = {
   notAnInteger: (label: string, max: number) => `${label} doit être un entier entre 1 et ${max}.`,
+  unknownCommand: (word: string, parent: string) =>
+    `commande inconnue : ${word} ; \`unisson ${parent ? `${parent} ` : ""}--help\` donne la liste des commandes.`,
   serverDown: (url: string) => `Le serveur ne répond pas sur ${url}`,
+  health: {
+    noServer: (folder: string) =>
+      `Aucun serveur Unisson n'est démarré avec le dossier de données ${folder} (pas de server.json) : vérifiez DATA_DIR ou --data-dir.`,
+    otherDatabase: (folder: string, theirs: string, ours: string) =>
+      `Le serveur du dossier ${folder} utilise la base ${theirs}, pas ${ours} : vérifiez DATABASE_URL, DATABASE_PATH ou DATA_DIR.`,
+    stopped: (folder: string, pid: number) => `Le serveur du dossier ${folder} (pid ${pid}) est arrêté.`,
+  },
   users: {
     adminOn: "Droits d'administrateur donnés. Ses sessions et ses clés d'API ont été révoquées.",
     adminOff: "Droits d'administrateur retirés. Ses sessions et ses clés d'API ont été révoquées.",

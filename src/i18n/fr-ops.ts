@@ -14,8 +14,16 @@ export const frOps = {
     newer: (path: string, version: number | string, known: number | string) =>
       `La base ${path} vient d'une version plus récente d'Unisson (schéma ${version}, cet exécutable connaît le schéma ${known}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
     missing: (path: string) => `Base de données introuvable : ${path} (vérifiez DATA_DIR ou --data-dir ; elle n'est pas créée ici).`,
+    empty: (path: string) =>
+      `La base ${path} ne contient pas les tables d'Unisson (base vide, ou d'une autre application) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
+    foreign: (path: string, tables: string) =>
+      `La base ${path} contient déjà des tables d'une autre application (${tables}) : Unisson a besoin d'une base à lui, vide (par exemple CREATE DATABASE unisson), rien n'a été modifié.`,
     behind: (path: string, version: number | string, expected: number | string) =>
       `La base ${path} n'est pas à jour (schéma ${version}, attendu ${expected}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
+  },
+  dataDir: {
+    notWritable: (path: string, folder: string, uid: number, gid: number) =>
+      `Écriture impossible dans ${path} : le processus tourne sous l'uid ${uid} (gid ${gid}), qui n'a pas le droit d'écrire dans ${folder} ; donnez-lui le dossier (\`chown -R ${uid}:${gid} ${folder}\`) ou choisissez un autre DATA_DIR (--data-dir).`,
   },
   backup: {
     exists: (file: string) => `Le fichier existe déjà, il n'est pas remplacé : ${file}`,

@@ -1,4 +1,5 @@
 import { frOps } from "../i18n/fr-ops.ts";
+import { readFileSync } from "node:fs";
 import { type Context, Hono } from "hono";
 import { files, html } from "../../build/web/manifest.ts";
 import type { AppEnv } from "../deps.ts";
@@ -13,7 +14,7 @@ const HOUR = "public, max-age=3600";
 /** index.html names the hashed files of the current release: revalidated every time, 304 when unchanged. */
 const REVALIDATE = "no-cache";
 
-const bytes = async (path: string | null) => (path ? new Uint8Array(await Bun.file(path).arrayBuffer()) : undefined);
+const bytes = (path: string | null) => (path ? new Uint8Array(readFileSync(path)) : undefined);
 const etagOf = (body: Uint8Array) => `"${Bun.hash(body).toString(36)}"`;
 
 /** A page made in memory (index.html, the 404 page), compressed once. */
@@ -27,36 +28,38 @@ function pageAsset(text: string): Asset {
   };
 }
 
+// Module state: the files of the one build this process was started with (build/web's manifest), the same for every app.
+let loaded: Map<string, Asset> | undefined;
+
+/** Every file of the manifest, read once per process (test processes make many apps). */
+function loadAssets(): Map<string, Asset> {
+  if (loaded) return loaded;
+  loaded = new Map();
+  for (const [url, entry] of files) {
+    const identity = bytes(entry.path)!;
+    loaded.set(url, {
+      variants: { identity, br: bytes(entry.br), gzip: bytes(entry.gzip) },
+      type: Bun.file(entry.path).type,
+      etag: etagOf(identity),
+      cache: entry.immutable ? YEAR : HOUR,
+    });
+  }
+  return loaded;
+}
+
 /**
  * Serves the bundled SPA. Hashed files are cached for a year and sent as the
  * Brotli or gzip copy written at build (scripts/build-web.ts), whichever the
- * client accepts; index.html carries an ETag and is revalidated. Files are
- * read once, on first request, from disk or from the executable.
+ * client accepts; index.html carries an ETag and is revalidated. Every file
+ * is read once, when the routes are made (about 1 MB, from disk or from the
+ * executable): a server started from source keeps serving the release it
+ * started with, even when build/web is rebuilt beside it (the page it handed
+ * out names those files).
  */
 export function spaRoutes() {
-  const cache = new Map<string, Promise<Asset | undefined>>();
   const index = pageAsset(html);
   const notFound = pageAsset(notFoundHtml);
-
-  function load(url: string): Promise<Asset | undefined> {
-    let hit = cache.get(url);
-    if (!hit) {
-      const entry = files.get(url);
-      hit = entry
-        ? (async () => {
-            const identity = (await bytes(entry.path))!;
-            return {
-              variants: { identity, br: await bytes(entry.br), gzip: await bytes(entry.gzip) },
-              type: Bun.file(entry.path).type,
-              etag: etagOf(identity),
-              cache: entry.immutable ? YEAR : HOUR,
-            };
-          })()
-        : Promise.resolve(undefined);
-      cache.set(url, hit);
-    }
-    return hit;
-  }
+  const assets = loadAssets();
 
   function send(c: Context<AppEnv>, asset: Asset, status: 200 | 404 = 200) {
     const common = { ETag: asset.etag, "Cache-Control": asset.cache, Vary: "Accept-Encoding" };
@@ -73,10 +76,10 @@ export function spaRoutes() {
 
   return new Hono<AppEnv>()
     .get("/", (c) => send(c, index))
-    .get("*", async (c) => {
+    .get("*", (c) => {
       const path = c.req.path;
       if (path.includes("reset-password")) return send(c, index);
-      const asset = await load(path);
+      const asset = assets.get(path);
       return asset ? send(c, asset) : send(c, notFound, 404);
     });
 }

@@ -13,8 +13,8 @@ export type CliResult = { code: number; stdout: string; stderr: string; json(): 
  * faster than compiling) on the data folder `dataDir`, with a minimal
  * environment so nothing of the developer's shell leaks in.
  */
-export function runCli(args: string[], dataDir: string, env: Record<string, string> = {}): CliResult {
-  const r = Bun.spawnSync([process.execPath, "src/main.ts", "--data-dir", dataDir, ...args], {
+export function runCli(args: string[], dataDir: string, env: Record<string, string> = {}, runAs: string[] = []): CliResult {
+  const r = Bun.spawnSync([...runAs, process.execPath, "src/main.ts", "--data-dir", dataDir, ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdin: "ignore",

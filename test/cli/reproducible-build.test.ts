@@ -1,0 +1,91 @@
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import { buildBinary } from "../../scripts/build-binary.ts";
+import { ensureBinary, tempDir } from "../helpers/binary.ts";
+import { startSourceServer } from "../helpers/source-server.ts";
+
+/**
+ * Two builds of one commit give the same bytes (issue 36): the web assets,
+ * names included, and the executable. The executable is compared whole, so
+ * whatever Bun's compiler embeds (the runtime, the bytecode, the SPA, the
+ * migrations) is proven identical with it; the one variable thing Bun embeds
+ * is the output's file name (docs/DECISIONS.md, "Reproducible builds").
+ */
+setDefaultTimeout(240_000);
+const root = join(import.meta.dir, "..", "..");
+const temps: Array<{ cleanup(): void }> = [];
+afterAll(() => {
+  for (const t of temps) t.cleanup();
+});
+function temp(prefix: string): string {
+  const t = tempDir(prefix);
+  temps.push(t);
+  return t.path;
+}
+
+/** Every file of a folder with its SHA-256, by relative path. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!d.isFile()) continue;
+    const path = join(d.parentPath, d.name);
+    out[relative(dir, path)] = new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+  }
+  return out;
+}
+
+function buildWeb(cwd: string, outdir: string): void {
+  const r = Bun.spawnSync([process.execPath, "scripts/build-web.ts", outdir], { cwd, stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`web build failed: ${r.stderr.toString()}`);
+}
+
+const sha256 = (path: string) => new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+
+describe("reproducible builds", () => {
+  test("two web builds of the same sources are byte-identical, file names included", () => {
+    const a = join(temp("unisson-web-a-"), "web");
+    const b = join(temp("unisson-web-b-"), "web");
+    buildWeb(root, a);
+    buildWeb(root, b);
+    const first = tree(a);
+    expect(Object.keys(first).some((f) => /^assets\/styles-[a-z0-9]+\.css$/.test(f))).toBe(true);
+    expect(tree(b)).toEqual(first);
+  });
+
+  test("two executables built from the same tree are byte-identical", () => {
+    // The one the other executable tests share in this process, and a second one. Under the same file name, as
+    // `npm run build` writes it: Bun embeds the output's name (/$bunfs/root/unisson).
+    const a = ensureBinary();
+    const b = join(temp("unisson-bin-again-"), basename(a));
+    const r = buildBinary(b);
+    if (r.exitCode !== 0) throw new Error(r.stderr);
+    expect(sha256(b)).toBe(sha256(a));
+  });
+});
+
+describe("a running server and a rebuild beside it", () => {
+  test("the server keeps serving the stylesheet its page names, whatever build/web becomes", async () => {
+    // A copy of the sources (node_modules linked) with a build/web of its own, so the real one is never touched.
+    const copy = temp("unisson-rebuild-");
+    for (const f of ["src", "cli", "web", "scripts", "package.json", "tsconfig.json", "bunfig.toml"]) cpSync(join(root, f), join(copy, f), { recursive: true });
+    symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
+    buildWeb(copy, join(copy, "build", "web"));
+    const server = await startSourceServer({ DATA_DIR: join(copy, "data") }, copy);
+    try {
+      // The page is handed out; the browser asks for its stylesheet only after the rebuild.
+      const page = await (await fetch(`${server.url}/`)).text();
+      const stylesheet = page.match(/\/assets\/styles-[a-z0-9]+\.css/)![0];
+      const before = readFileSync(join(copy, "build", "web", stylesheet), "utf8");
+      // A change to the styles, rebuilt: the old stylesheet's file is gone from build/web.
+      writeFileSync(join(copy, "web", "styles.css"), `${readFileSync(join(copy, "web", "styles.css"), "utf8")}\n.rebuilt { color: red; }\n`);
+      buildWeb(copy, join(copy, "build", "web"));
+      expect(readdirSync(join(copy, "build", "web", "assets"))).not.toContain(stylesheet.slice("/assets/".length));
+      const after = await fetch(`${server.url}${stylesheet}`);
+      expect(after.status).toBe(200);
+      expect(await after.text()).toBe(before);
+    } finally {
+      await server.stop();
+    }
+  });
+});
