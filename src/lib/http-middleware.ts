@@ -1,3 +1,4 @@
+import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { Metrics } from "../system/metrics.ts";
@@ -91,5 +92,28 @@ export function crossOriginGuard(publicUrl: string) {
       throw new AppError("CROSS_ORIGIN");
     }
     await next();
+  });
+}
+
+/**
+ * Refuses a body over `maxSize` bytes with 413 (PAYLOAD_TOO_LARGE) before
+ * anything reads it (Hono's bodyLimit, which counts a chunked body as it
+ * comes). A GET or HEAD with neither Content-Length nor Transfer-Encoding
+ * has no body (RFC 9112, 6.3) and goes straight on: asking Bun for the body
+ * of every GET cost ~1-2.5 µs a request (docs/BENCHMARKS.md, "Per-request
+ * cost"). Other methods always pass the limit (a Request built in-process
+ * carries its body without either header).
+ */
+export function limitBody(maxSize: number) {
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError("PAYLOAD_TOO_LARGE");
+    },
+  });
+  return createMiddleware((c, next) => {
+    const { method, headers } = c.req.raw;
+    if ((method === "GET" || method === "HEAD") && !headers.has("content-length") && !headers.has("transfer-encoding")) return next();
+    return limit(c, next);
   });
 }
