@@ -1,12 +1,11 @@
 import { type ErrorHandler, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isBusyError, markBusy } from "./db/busy.ts";
 import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
-import { crossOriginGuard, loggedPath, requestLogger, securityHeaders } from "./lib/http-middleware.ts";
+import { crossOriginGuard, limitBody, loggedPath, requestLogger, securityHeaders } from "./lib/http-middleware.ts";
 import { compressJson } from "./lib/compress.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { streamSlots } from "./chat/stream-slots.ts";
@@ -61,15 +60,7 @@ export function createApp(deps: Deps) {
     await next();
   });
   app.use("/api/*", crossOriginGuard(deps.config.publicUrl));
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError("PAYLOAD_TOO_LARGE");
-      },
-    }),
-  );
+  app.use("/api/*", limitBody(MAX_BODY_BYTES));
 
   app.use("/api/*", compressJson);
 

@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Db, placeholderTime } from "../db/client.ts";
 import { sessions, type UserRow, users } from "../db/schema/index.ts";
 import { DAY, HOUR } from "../lib/clock.ts";
@@ -29,49 +30,57 @@ export async function createSession(db: Db, userId: number, now: Date, meta: { i
   return token;
 }
 
-function prepareLookups(db: Db) {
-  return {
-    session: db
-      .select({ id: sessions.id, userId: sessions.userId, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+/**
+ * The live session of a token hash and its user in one statement: the user
+ * row, and the session's own columns, each read by a subquery on the
+ * token's unique index. One read where there were two: on SQLite one read
+ * transaction instead of two (each takes and drops the WAL read lock, ~2 µs),
+ * on PostgreSQL one round trip instead of two. Not a JOIN: bun:sqlite runs a
+ * two-table statement ~3.5 µs slower than the same reads as subqueries, for a
+ * reason not found (docs/BENCHMARKS.md, "Per-request cost").
+ */
+function prepareLookup(db: Db) {
+  const live = <T extends AnySQLiteColumn>(column: T) =>
+    db
+      .select({ v: column })
       .from(sessions)
-      .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now"))))
-      .prepare(),
-    user: db
-      .select()
-      .from(users)
-      .where(eq(users.id, sql.placeholder("id")))
-      .prepare(),
-  };
+      .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now"))));
+  return db
+    .select({
+      user: users,
+      sessionId: sql`(${live(sessions.id)})`.mapWith(sessions.id),
+      createdAt: sql`(${live(sessions.createdAt)})`.mapWith(sessions.createdAt),
+      lastSeenAt: sql`(${live(sessions.lastSeenAt)})`.mapWith(sessions.lastSeenAt),
+    })
+    .from(users)
+    .where(eq(users.id, live(sessions.userId)))
+    .prepare();
 }
 
 /**
- * Every authenticated request runs these lookups, so they are built and
- * prepared once per database. Measured on /api/auth/me (docs/BENCHMARKS.md,
- * "API throughput"): building the drizzle query on each call cost ~10x the
- * lookup itself, and one JOIN of sessions and users read through bun:sqlite
- * cost ~6x two primary-key/unique-index reads.
+ * Every authenticated request runs this lookup, so it is built and prepared
+ * once per database: building the drizzle query on each call cost ~10x the
+ * lookup itself (docs/BENCHMARKS.md, "API throughput").
  */
 // Module state: statements keyed by their database (deps.db), gone with it; two apps never share one.
-const lookups = new WeakMap<Db, ReturnType<typeof prepareLookups>>();
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 
 /** The live session of a bearer token and its user, or undefined (unknown, expired or revoked). */
 export async function findSession(db: Db, token: string, now: Date): Promise<{ sessionId: number; user: UserRow } | undefined> {
   let lookup = lookups.get(db);
-  if (!lookup) lookups.set(db, (lookup = prepareLookups(db)));
-  // Placeholders bind raw driver values (milliseconds on SQLite).
-  const [session] = await lookup.session.execute({ hash: sha256(token), now: placeholderTime(db, now) });
-  if (!session) return undefined;
-  // A user deleted between the two reads took their sessions with them (cascade): no session then.
-  const [user] = await lookup.user.execute({ id: session.userId });
-  if (!user) return undefined;
+  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
+  // Placeholders bind raw driver values (milliseconds on SQLite). No row: no live session, or its user deleted with it (cascade).
+  const [found] = await lookup.execute({ hash: sha256(token), now: placeholderTime(db, now) });
+  if (!found) return undefined;
+  const { user, sessionId, createdAt, lastSeenAt } = found;
   // Sliding expiry, written at most once an hour so reads stay reads.
-  if (now.getTime() - session.lastSeenAt.getTime() > HOUR) {
+  if (now.getTime() - lastSeenAt.getTime() > HOUR) {
     await db
       .update(sessions)
-      .set({ lastSeenAt: now, expiresAt: expiryFrom(session.createdAt, now) })
-      .where(eq(sessions.id, session.id));
+      .set({ lastSeenAt: now, expiresAt: expiryFrom(createdAt, now) })
+      .where(eq(sessions.id, sessionId));
   }
-  return { sessionId: session.id, user };
+  return { sessionId, user };
 }
 
 export async function revokeSession(db: Db, sessionId: number, now: Date): Promise<void> {

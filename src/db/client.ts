@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { DrizzleQueryError, fillPlaceholders } from "drizzle-orm";
 import { drizzle, RemotePreparedQuery, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { type Connection, enterOrdinary, enterTransaction, newConnection } from "./connection.ts";
+import { compileRowMapper, type RowMapper } from "./row-mapper.ts";
 import { closePostgres } from "./pg/client.ts";
 import * as schema from "./schema/index.ts";
 import { type Dialect, selectTables } from "./schema/index.ts";
@@ -112,6 +113,8 @@ function wrap(sqlite: Database): Db {
  * docs/BENCHMARKS.md); this one runs the statement and maps its rows as
  * drizzle does (mapAllResult, mapGetResult), in one resolved promise. With a
  * transaction open it hands over to drizzle's own path, through the gate.
+ * Rows are mapped by a mapper compiled once per prepared query (row-mapper.ts)
+ * where drizzle's own mapping would give the same objects.
  * It leans on drizzle internals (the proxy session's prepareQuery and its
  * prepared query's fields): the whole test suite runs through it.
  */
@@ -122,6 +125,8 @@ function addFastPath(db: Db, conn: Connection): void {
     mapAllResult(rows: unknown): unknown;
     /** bun:sqlite's statement, kept by a query prepared once and run often (the session lookup): no look-up by its text each time. */
     statement?: Statement;
+    /** Its rows' mapper (null: drizzle's own), compiled on first use. */
+    mapRow?: RowMapper | null;
   };
   const slow = RemotePreparedQuery.prototype as unknown as Record<Method, (this: Prepared, values?: Record<string, unknown>) => Promise<unknown>>;
   const now = (q: Prepared, method: Method, values: Record<string, unknown> | undefined, map: (rows: unknown) => unknown): Promise<unknown> => {
@@ -134,12 +139,25 @@ function addFastPath(db: Db, conn: Connection): void {
       return Promise.reject(new DrizzleQueryError(q.query.sql, params, e as Error));
     }
   };
+  const mapperOf = (q: Prepared) => {
+    if (q.mapRow === undefined) q.mapRow = compileRowMapper(q as never) ?? null;
+    return q.mapRow;
+  };
   class FastQuery extends RemotePreparedQuery {
     override all(values?: Record<string, unknown>) {
-      return now(this as unknown as Prepared, "all", values, (rows) => (this as unknown as Prepared).mapAllResult(rows)) as never;
+      const q = this as unknown as Prepared;
+      return now(q, "all", values, (rows) => {
+        const map = mapperOf(q);
+        return map ? (rows as unknown[][]).map(map) : q.mapAllResult(rows);
+      }) as never;
     }
     override get(values?: Record<string, unknown>) {
-      return now(this as unknown as Prepared, "get", values, (row) => (this as unknown as Prepared).mapGetResult(row)) as never;
+      const q = this as unknown as Prepared;
+      return now(q, "get", values, (row) => {
+        const map = mapperOf(q);
+        if (!map) return q.mapGetResult(row);
+        return row ? map(row as unknown[]) : undefined;
+      }) as never;
     }
     override values(values?: Record<string, unknown>) {
       return now(this as unknown as Prepared, "values", values, (rows) => rows) as never;

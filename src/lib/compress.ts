@@ -29,20 +29,26 @@ export function compressNow(body: Uint8Array, enc: Encoding): Uint8Array {
   return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
 }
 
+/** Statuses whose answers have no body (RFC 9110): nothing to compress, nothing to vary. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
 /**
  * Compresses JSON answers above the threshold, Brotli or gzip as the client
  * accepts. JSON bodies are already whole strings (c.json), so this buffers
  * nothing that was not buffered; streams (text/event-stream) pass untouched.
  * JSON downloads (Content-Disposition: attachment, the exports) are written
  * as they are read: gzip on the fly (CompressionStream), never buffered.
+ * The answer's body is touched only once it is to be compressed: asking Bun
+ * for it turns a string answer into a stream, which cost ~1-2 µs on every
+ * JSON answer (docs/BENCHMARKS.md, "Per-request cost").
  */
 export const compressJson = createMiddleware(async (c, next) => {
   await next();
   const res = c.res;
-  if (c.req.method === "HEAD" || res.headers.has("Content-Encoding") || !res.body) return;
+  if (c.req.method === "HEAD" || NO_BODY.has(res.status) || res.headers.has("Content-Encoding")) return;
   if (!/^application\/json\b/i.test(res.headers.get("Content-Type") ?? "")) return;
   res.headers.append("Vary", "Accept-Encoding");
-  if (/^attachment\b/i.test(res.headers.get("Content-Disposition") ?? "")) {
+  if (/^attachment\b/i.test(res.headers.get("Content-Disposition") ?? "") && res.body) {
     if (pickEncoding(c.req.header("Accept-Encoding"), ["gzip"]) !== "gzip") return;
     const headers = new Headers(res.headers);
     headers.set("Content-Encoding", "gzip");
@@ -51,7 +57,7 @@ export const compressJson = createMiddleware(async (c, next) => {
     return;
   }
   const enc = pickEncoding(c.req.header("Accept-Encoding"), ["br", "gzip"]);
-  if (!enc) return;
+  if (!enc || !res.body) return;
   const body = new Uint8Array(await res.arrayBuffer());
   const headers = new Headers(res.headers);
   if (body.length < JSON_COMPRESS_THRESHOLD) {

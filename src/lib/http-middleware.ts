@@ -1,3 +1,4 @@
+import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { Metrics } from "../system/metrics.ts";
@@ -11,7 +12,7 @@ const SECRET_SEGMENT = /^(\/api\/auth\/validate-reset-token\/)[^/]*/;
 
 /** The request path as log lines may show it. */
 export function loggedPath(path: string): string {
-  return path.replace(SECRET_SEGMENT, "$1[masqué]");
+  return path.startsWith("/api/auth/validate-reset-token/") ? path.replace(SECRET_SEGMENT, "$1[masqué]") : path;
 }
 
 /** Paths polled by machines (healthchecks, scrapers): their lines only at debug. */
@@ -28,19 +29,26 @@ const CLIENT_ID = /^[\w.:-]{1,128}$/;
  * pattern (never the raw path: bounded labels, no tokens).
  */
 export function requestLogger(log: Logger, metrics: Metrics) {
+  // The histogram's series of each (method, route, status), found once: prom-client otherwise sorts and hashes the labels on every observe.
+  const series = new Map<string, { observe(seconds: number): void }>();
   return createMiddleware(async (c, next) => {
     const start = performance.now();
     const given = c.req.header("x-request-id");
     const requestId = given && CLIENT_ID.test(given) ? given : crypto.randomUUID();
     await withLogContext({ request_id: requestId }, async () => {
       await next();
+      const { method, path } = c.req;
+      const status = c.res.status;
       // Set on the finished response: cheaper than preparing headers before it exists.
       c.res.headers.set("X-Request-Id", requestId);
       const seconds = (performance.now() - start) / 1000;
-      const labels = { method: c.req.method, route: routePath(c) || "unmatched", status: String(c.res.status) };
-      metrics.http.observe(labels, seconds);
-      const fields = { method: c.req.method, path: loggedPath(c.req.path), status: c.res.status, ms: Math.round(seconds * 10_000) / 10 };
-      if (PROBES.has(c.req.path)) log.debug("http", fields);
+      const route = routePath(c) || "unmatched";
+      const key = `${method} ${status} ${route}`;
+      let observer = series.get(key);
+      if (!observer) series.set(key, (observer = metrics.http.labels(method, route, String(status))));
+      observer.observe(seconds);
+      const fields = { method, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10 };
+      if (PROBES.has(path)) log.debug("http", fields);
       else log.info("http", fields);
     });
   });
@@ -83,13 +91,33 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function crossOriginGuard(publicUrl: string) {
   const allowed = new URL(publicUrl).origin;
   return createMiddleware(async (c, next) => {
+    if (SAFE_METHODS.has(c.req.method)) return next();
     const origin = c.req.header("origin");
-    if (!SAFE_METHODS.has(c.req.method) && origin && origin !== "null") {
-      const own = new URL(c.req.url).origin;
-      if (origin !== allowed && origin !== own) throw new AppError("CROSS_ORIGIN");
-    } else if (!SAFE_METHODS.has(c.req.method) && origin === "null") {
-      throw new AppError("CROSS_ORIGIN");
-    }
+    if (origin === "null") throw new AppError("CROSS_ORIGIN");
+    if (origin && origin !== allowed && origin !== new URL(c.req.url).origin) throw new AppError("CROSS_ORIGIN");
     await next();
+  });
+}
+
+/**
+ * Refuses a body over `maxSize` bytes with 413 (PAYLOAD_TOO_LARGE) before
+ * anything reads it (Hono's bodyLimit, which counts a chunked body as it
+ * comes). A GET or HEAD with neither Content-Length nor Transfer-Encoding
+ * has no body (RFC 9112, 6.3) and goes straight on: asking Bun for the body
+ * of every GET cost ~1-2.5 µs a request (docs/BENCHMARKS.md, "Per-request
+ * cost"). Other methods always pass the limit (a Request built in-process
+ * carries its body without either header).
+ */
+export function limitBody(maxSize: number) {
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError("PAYLOAD_TOO_LARGE");
+    },
+  });
+  return createMiddleware((c, next) => {
+    const { method, headers } = c.req.raw;
+    if ((method === "GET" || method === "HEAD") && !headers.has("content-length") && !headers.has("transfer-encoding")) return next();
+    return limit(c, next);
   });
 }

@@ -41,34 +41,59 @@ function clean(fields: Fields): Fields {
   return out;
 }
 
+/** A value that would break the key=value reading: written as a JSON string. */
+const NEEDS_QUOTES = /[\s"=]/;
+const LABEL: Record<LogLevel, string> = { debug: "DEBUG", info: "INFO ", warn: "WARN ", error: "ERROR" };
+
 /** Today's readable line: time LEVEL message key=value..., every value on this one line. */
 function prettyLine(level: LogLevel, msg: string, o: Record<string, unknown>): string {
+  let rest = "";
+  const add = (k: string, v: unknown) => {
+    if (v === undefined) return;
+    const text = typeof v === "string" ? v : JSON.stringify(v);
+    rest += ` ${k}=${NEEDS_QUOTES.test(text ?? "") ? JSON.stringify(text) : text}`;
+  };
   // The request's context last: the event's own fields read first.
-  const { request_id, user_id, ...fields } = o;
-  const rest = Object.entries({ ...fields, user_id, request_id })
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => {
-      const text = typeof v === "string" ? v : JSON.stringify(v);
-      return `${k}=${/[\s"=]/.test(text ?? "") ? JSON.stringify(text) : text}`;
-    })
-    .join(" ");
-  return `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${msg.replace(/\r?\n/g, "\\n")}${rest ? ` ${rest}` : ""}`;
+  for (const k in o) if (k !== "request_id" && k !== "user_id") add(k, o[k]);
+  add("user_id", o.user_id);
+  add("request_id", o.request_id);
+  return `${new Date().toISOString()} ${LABEL[level]} ${msg.replace(/\r?\n/g, "\\n")}${rest}`;
 }
 
+/** The levels in order: a logger writes its own level and those above. */
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+const isError = (level: LogLevel) => level === "warn" || level === "error";
+
 /**
- * pino builds each event (level filter, context mixin, JSON serialisation,
- * which escapes any newline of a value); LOG_FORMAT=json writes its line as
- * is, `pretty` writes today's key=value line from the same event (the fields
- * pino hands to its log formatter, so the JSON is not parsed back). Errors
- * and warnings go to stderr. One line per event either way.
+ * LOG_FORMAT=json: pino builds each line (context mixin, JSON serialisation,
+ * which escapes any newline of a value). `pretty` writes today's key=value
+ * line from the same fields (the request's context, then the event's own
+ * fields over it), without pino: serialising a JSON line only to throw it away
+ * cost ~1.5 µs a request line (docs/BENCHMARKS.md, "Per-request cost").
+ * A level below the logger's costs nothing: its fields are not even cleaned.
+ * Errors and warnings go to stderr. One line per event either way.
  */
 export function createLogger(level: LogLevel, write: (line: string, isError: boolean) => void = defaultWrite, format: LogFormat = "pretty"): Logger {
-  let current: { level: LogLevel; msg: string; fields: Record<string, unknown> } = { level: "info", msg: "", fields: {} };
-  const isError = () => current.level === "warn" || current.level === "error";
+  const line =
+    format === "json"
+      ? jsonLines(level, write)
+      : (lvl: LogLevel, msg: string, fields: Fields) => write(prettyLine(lvl, msg, { ...context.getStore(), ...fields }), isError(lvl));
+  const emit = (lvl: LogLevel) =>
+    RANK[lvl] < RANK[level]
+      ? () => {}
+      : (msg: string, fields: Fields = {}) => {
+          line(lvl, msg, clean(fields));
+        };
+  return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+}
+
+/** pino, writing each JSON line as it is (without its newline) on the right stream. */
+function jsonLines(level: LogLevel, write: (line: string, isError: boolean) => void) {
+  let current: LogLevel = "info";
   const stream = {
     write(chunk: string) {
-      if (format === "json") write(chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk, isError());
-      else write(prettyLine(current.level, current.msg, current.fields), isError());
+      write(chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk, isError(current));
     },
   };
   const p = pino(
@@ -77,24 +102,15 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
       base: undefined,
       messageKey: "msg",
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: {
-        level: (label) => ({ level: label }),
-        log: (fields) => {
-          current.fields = fields;
-          return fields;
-        },
-      },
+      formatters: { level: (label) => ({ level: label }) },
       mixin: () => ({ ...context.getStore() }),
     },
     stream,
   );
-  const emit =
-    (lvl: LogLevel) =>
-    (msg: string, fields: Fields = {}) => {
-      current = { level: lvl, msg, fields: {} };
-      p[lvl](clean(fields), msg);
-    };
-  return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+  return (lvl: LogLevel, msg: string, fields: Fields) => {
+    current = lvl;
+    p[lvl](fields, msg);
+  };
 }
 
 /**

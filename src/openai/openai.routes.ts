@@ -1,12 +1,11 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../auth/require-user.ts";
 import { type ApiKeyRow, findApiKey } from "../auth/api-keys.ts";
 import type { AppEnv } from "../deps.ts";
 import { MINUTE } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
-import { loggedPath } from "../lib/http-middleware.ts";
+import { limitBody, loggedPath } from "../lib/http-middleware.ts";
 import type { Logger } from "../lib/log.ts";
 import { consumeLimit } from "../lib/rate-limit.ts";
 import { spendLimit } from "../lib/spend-limit.ts";
@@ -57,14 +56,7 @@ const CLIENT_GONE = 499;
 export function v1Routes(log: Logger) {
   return (
     new Hono<V1Env>()
-      .use(
-        bodyLimit({
-          maxSize: MAX_BODY_BYTES,
-          onError: () => {
-            throw new AppError("PAYLOAD_TOO_LARGE");
-          },
-        }),
-      )
+      .use(limitBody(MAX_BODY_BYTES))
       .use(requireApiKey)
       .get("/models", (c) => c.json({ object: "list", data: [model] }))
       .get("/models/:id", (c) => {

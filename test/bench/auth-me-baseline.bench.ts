@@ -10,12 +10,24 @@
  * the baseline's. Written for issue 21 (the asynchronous data layer must keep
  * `/api/auth/me` within 5 %); not a test: the numbers depend on the machine.
  */
-import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { tempDir } from "../helpers/binary.ts";
-import { cpuMicros, fmt, median, requireWrk, type Running, seedUser, startServer, withDataDb, wrk, type WrkResult } from "./bench.lib.ts";
+import {
+  cpuMicros,
+  fmt,
+  forgetNewerMigrations,
+  median,
+  migrationsOf,
+  requireWrk,
+  type Running,
+  seedUser,
+  startServer,
+  withDataDb,
+  wrk,
+  type WrkResult,
+} from "./bench.lib.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -37,30 +49,7 @@ const me = await withDataDb(ours.path, async (db) => {
   return seedUser(db, { subscriptionType: "pro" });
 });
 copyFileSync(join(ours.path, "unisson.db"), join(theirs.path, "unisson.db"));
-forgetNewerMigrations(join(theirs.path, "unisson.db"), baselineMigrations());
-
-/** How many migrations the baseline executable carries: what it applies to an empty database. */
-function baselineMigrations(): number {
-  const empty = tempDir("unisson-bench-me-count-");
-  try {
-    const r = Bun.spawnSync([BASELINE!, "migrate", "--json"], { env: { ...process.env, DATA_DIR: empty.path }, stdout: "pipe", stderr: "pipe" });
-    if (r.exitCode !== 0) throw new Error(`${BASELINE} migrate: ${r.stderr.toString()}`);
-    return (JSON.parse(r.stdout.toString()) as { applied: number }).applied;
-  } finally {
-    empty.cleanup();
-  }
-}
-
-/**
- * An older baseline refuses a database a newer schema migrated. Migrations
- * only ever add, so the baseline's copy forgets those it does not know; the
- * extra columns and tables they made go unread by it.
- */
-function forgetNewerMigrations(file: string, keep: number): void {
-  const db = new Database(file);
-  db.run("DELETE FROM __drizzle_migrations WHERE rowid NOT IN (SELECT rowid FROM __drizzle_migrations ORDER BY created_at LIMIT ?)", [keep]);
-  db.close();
-}
+forgetNewerMigrations(join(theirs.path, "unisson.db"), migrationsOf(BASELINE));
 
 /** The baseline executable, started the way startServer starts ours. */
 async function startBaseline(dataDir: string): Promise<Running> {

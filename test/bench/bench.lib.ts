@@ -4,11 +4,12 @@
  * with wrk. Everything listens on 127.0.0.1, port 0, and is stopped by the
  * caller.
  */
+import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDb, type Db } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
-import { ensureBinary, freePort } from "../helpers/binary.ts";
+import { ensureBinary, freePort, tempDir } from "../helpers/binary.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
@@ -195,4 +196,27 @@ export async function spawnFakeProviders(scripts: Record<string, unknown> = {}):
   }
   reader.releaseLock();
   return { env: JSON.parse(text.split("\n")[0]!.trim()) as Record<string, string>, proc };
+}
+
+/** How many migrations an executable carries: what it applies to an empty database. */
+export function migrationsOf(binary: string): number {
+  const empty = tempDir("unisson-bench-count-");
+  try {
+    const r = Bun.spawnSync([binary, "migrate", "--json"], { env: { ...process.env, DATA_DIR: empty.path }, stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`${binary} migrate: ${r.stderr.toString()}`);
+    return (JSON.parse(r.stdout.toString()) as { applied: number }).applied;
+  } finally {
+    empty.cleanup();
+  }
+}
+
+/**
+ * An older executable refuses a database a newer schema migrated. Migrations
+ * only ever add, so its copy forgets those it does not know; the extra
+ * columns and tables they made go unread by it.
+ */
+export function forgetNewerMigrations(file: string, keep: number): void {
+  const db = new Database(file);
+  db.run("DELETE FROM __drizzle_migrations WHERE rowid NOT IN (SELECT rowid FROM __drizzle_migrations ORDER BY created_at LIMIT ?)", [keep]);
+  db.close();
 }

@@ -179,6 +179,14 @@ describe("/v1 through the official openai client", () => {
     expect(history.body.conversations).toEqual([]);
   });
 
+  test("a body over 256 KiB: 413 in French before anything is read, nothing charged", async () => {
+    const t = await apiApp(fakes());
+    const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: "a".repeat(300 * 1024) }] }));
+    expect(err.status).toBe(413);
+    expect(err.message).toContain("Requête trop volumineuse.");
+    expect(await balance(t)).toBe(5);
+  });
+
   test("an invalid request: 400 in French (unknown model, last message not the user's)", async () => {
     const t = await apiApp(fakes());
     const model = await apiError(t.openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: QUESTION }] }));
