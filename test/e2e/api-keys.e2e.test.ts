@@ -28,7 +28,8 @@ describe.skipIf(!!skip)("e2e: the « Clés d'API » section of the subscription 
       await context.grantPermissions(["clipboard-read", "clipboard-write"]);
       await registerThroughUi(page, { first: "Nina", last: "Api", email: `nina-${label}@example.fr`, password: "Nuage-Bleu-42" });
       await openKeys(page);
-      await expect(section(page).getByText("Aucune clé d'API pour l'instant.").isVisible()).resolves.toBe(true);
+      // The list arrives after the section opens: wait for it (an instant isVisible() raced it under load).
+      await section(page).getByText("Aucune clé d'API pour l'instant.").waitFor();
 
       await section(page).getByLabel("Nom de la nouvelle clé").fill("Open WebUI");
       await section(page).getByRole("button", { name: "Créer une clé" }).click();
@@ -50,11 +51,9 @@ describe.skipIf(!!skip)("e2e: the « Clés d'API » section of the subscription 
       await section(page).getByRole("button", { name: "J'ai copié la clé" }).click();
       await expect(secretBox.count()).resolves.toBe(0);
       expect(await section(page).textContent()).not.toContain(secret);
-      await expect(
-        section(page)
-          .getByText(`${secret.slice(0, 12)}…`)
-          .isVisible(),
-      ).resolves.toBe(true);
+      await section(page)
+        .getByText(`${secret.slice(0, 12)}…`)
+        .waitFor();
 
       await section(page).getByRole("button", { name: "Révoquer la clé Open WebUI" }).click();
       const confirm = page.getByRole("dialog", { name: "Révoquer" });

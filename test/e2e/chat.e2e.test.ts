@@ -36,12 +36,10 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
     await page.getByText("Paris est la capitale de la France.").waitFor({ timeout: 20_000 });
     await page.getByText("Analyse terminée").waitFor();
     await shot(page, "answer-desktop");
-    await expect(
-      page
-        .getByText(/Synthèse rédigée par /)
-        .first()
-        .isVisible(),
-    ).resolves.toBe(true);
+    await page
+      .getByText(/Synthèse rédigée par /)
+      .first()
+      .waitFor();
     // Each model's own answer opens on demand.
     await page.getByRole("button", { name: "Voir la réponse de GPT-4" }).click();
     await page.locator(".model-answer").waitFor();

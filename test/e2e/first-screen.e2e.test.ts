@@ -31,6 +31,15 @@ function recordRequests(page: Page): { scripts: string[]; api: string[] } {
   return seen;
 }
 
+/** Signs in on the login screen shown and waits for the app, settled. */
+async function signInThroughUi(page: Page, who: { email: string; password: string }) {
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Mot de passe", { exact: true }).fill(who.password);
+  await page.getByRole("button", { name: "Se connecter" }).click();
+  await page.getByText("6/6 IA disponibles").first().waitFor();
+  await page.waitForLoadState("networkidle");
+}
+
 describe.skipIf(!!skip)("e2e: each first screen loads only its own code (issue 24)", () => {
   const world = useE2E();
 
@@ -72,7 +81,7 @@ describe.skipIf(!!skip)("e2e: each first screen loads only its own code (issue 2
     expectOnlySide(seen.scripts, "signedOut");
     expect(errors).toEqual([]);
   }, 30_000);
-  test("answers started for a stored session that does not open (unreadable user) are not given to the next sign-in", async () => {
+  test("a stored session that does not open (unreadable user) gets the login screen from its own chunks, no app call, and the next sign-in its own answers", async () => {
     const { page, errors } = await world().newPage(PHONE);
     await registerThroughApi(page, { first: "Anne", last: "Petit", email: "first-screen-old@example.fr", password: "Nuage-Bleu-42" });
     const other = { email: "first-screen-new@example.fr", password: "Nuage-Bleu-42" };
@@ -82,13 +91,28 @@ describe.skipIf(!!skip)("e2e: each first screen loads only its own code (issue 2
     const seen = recordRequests(page);
     await page.goto("/");
     await page.getByRole("heading", { name: "Connexion" }).waitFor();
-    expect(seen.api).toContain("/api/auth/me"); // started by the boot script with Anne's token
-    await page.getByLabel("Email").fill(other.email);
-    await page.getByLabel("Mot de passe", { exact: true }).fill(other.password);
-    await page.getByRole("button", { name: "Se connecter" }).click();
-    await page.getByText("6/6 IA disponibles").first().waitFor();
     await page.waitForLoadState("networkidle");
+    // The boot script reads the stored user as the app does: no session, so the login side only and no call with Anne's token.
+    expectOnlySide(seen.scripts, "signedOut");
+    expect(seen.api).toEqual([]);
+    await signInThroughUi(page, other);
     expect(await page.locator(".app-header .hello").innerText()).toBe("Bruno");
     expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("answers started for a stored session the server no longer knows are not given to the next sign-in", async () => {
+    const { page, errors } = await world().newPage(PHONE);
+    const token = await registerThroughApi(page, { first: "Carla", last: "Petit", email: "first-screen-revoked@example.fr", password: "Nuage-Bleu-42" });
+    const other = { email: "first-screen-after@example.fr", password: "Nuage-Bleu-42" };
+    expect((await page.request.post("/api/auth/register", { data: { ...other, first_name: "Denis", last_name: "Petit" } })).ok()).toBe(true);
+    // Carla's session ends on the server (another device logged out): the page still holds it.
+    expect((await page.request.post("/api/auth/logout", { headers: { Authorization: `Bearer ${token}` } })).ok()).toBe(true);
+    const seen = recordRequests(page);
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Connexion" }).waitFor();
+    expect(seen.api).toContain("/api/auth/me"); // started by the boot script with Carla's token, answered 401
+    await signInThroughUi(page, other);
+    expect(await page.locator(".app-header .hello").innerText()).toBe("Denis");
+    expect(errors.filter((e) => !e.includes("401"))).toEqual([]);
   }, 30_000);
 });

@@ -49,7 +49,7 @@ describe.skipIf(!!skip)("e2e: the page on a phone (issue 20)", () => {
       await page.getByText("Analyse terminée").waitFor();
       await page.waitForTimeout(900); // the smooth scroll settles
       await shot(page, `reply-box-${name}`, false);
-      expect(await page.getByRole("complementary", { name: "Votre code de parrainage" }).isVisible()).toBe(true);
+      await page.getByRole("complementary", { name: "Votre code de parrainage" }).waitFor();
       expect(await hitTestable(page.getByRole("textbox", { name: "Votre message" }))).toBe(true);
       expect(await hitTestable(page.getByRole("button", { name: "Envoyer" }))).toBe(true);
       // The answer's first line is in view, under the header.

@@ -8,9 +8,11 @@ let binary: string | undefined;
 /**
  * Compiles the executable once per test process, the way `npm run build` does
  * (the SPA build comes from the test preload), into a folder of its own so
- * parallel test runs never write the same file.
+ * parallel test runs never write the same file. `npm test` builds it once for
+ * all its processes and names it in UNISSON_TEST_BINARY.
  */
 export function ensureBinary(): string {
+  binary ??= process.env.UNISSON_TEST_BINARY || undefined;
   if (!binary) {
     removeStaleBinaries();
     const dir = mkdtempSync(join(tmpdir(), "unisson-bin-"));

@@ -24,8 +24,14 @@ export type PostgresCluster = {
   stop(): void;
 };
 
-/** initdb on PATH, else Debian's /usr/lib/postgresql/<version>/bin (newest first); undefined when PostgreSQL is not installed. */
+/**
+ * The folder of PostgreSQL's tools: PG_BIN when set (only there), else
+ * initdb's folder on PATH, else Debian's /usr/lib/postgresql/<version>/bin
+ * (newest first); undefined when PostgreSQL is not installed.
+ */
 export function findPgBin(): string | undefined {
+  const chosen = process.env.PG_BIN;
+  if (chosen) return existsSync(join(chosen, "initdb")) ? chosen : undefined;
   const onPath = Bun.which("initdb");
   if (onPath) return join(onPath, "..");
   const base = "/usr/lib/postgresql";

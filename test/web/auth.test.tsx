@@ -57,7 +57,7 @@ describe("login", () => {
     r.fireEvent.change(r.q.getByLabelText("Email"), { target: { value: user.email } });
     r.fireEvent.change(r.q.getByLabelText("Mot de passe"), { target: { value: TEST_PASSWORD } });
     r.fireEvent.click(r.q.getByRole("button", { name: "Se connecter" }));
-    expect(await r.q.findByText("Bonjour, Léa", {}, { timeout: 5000 })).toBeTruthy();
+    expect(await r.q.findByText("Bonjour, Léa", {}, { timeout: 15_000 })).toBeTruthy();
     expect(localStorage.getItem("unisson_token")).toBeTruthy();
     expect(JSON.parse(localStorage.getItem("unisson_user")!).email).toBe(user.email);
     expect(window.location.pathname + window.location.search).toBe("/");
@@ -160,7 +160,7 @@ describe("two-factor", () => {
     r.fireEvent.click(r.q.getByRole("button", { name: "Vérifier" }));
     expect(await r.q.findByText("Connexion réussie !")).toBeTruthy();
     expect(localStorage.getItem("unisson_token")).toBeNull(); // not before the second has passed
-    await r.q.findByText(`Bonjour, ${user.firstName}`, {}, { timeout: 5000 });
+    await r.q.findByText(`Bonjour, ${user.firstName}`, {}, { timeout: 15_000 });
     expect(localStorage.getItem("unisson_token")).toBeTruthy();
   });
 });

@@ -30,7 +30,7 @@ async function signedIn(values: Parameters<typeof makeUser>[2] = {}, env: Record
   const { App } = await import("../../web/app.tsx");
   render(<App entry={{ reset: false, resetToken: null, paymentSessionId: null }} />);
   const q = within(document.body);
-  await q.findByText("Sonar Pro", {}, { timeout: 5000 });
+  await q.findByText("Sonar Pro", {}, { timeout: 15_000 });
   return { t, q, user };
 }
 const box = (q: ReturnType<typeof within>) => q.getByRole("textbox", { name: "Votre question" }) as HTMLTextAreaElement;

@@ -53,7 +53,7 @@ describe("register", () => {
     r.fireEvent.change(r.q.getByLabelText("Confirmer le mot de passe"), { target: { value: "Girafe17" } });
     r.fireEvent.click(r.q.getByRole("checkbox"));
     r.fireEvent.click(r.q.getByRole("button", { name: "Créer mon compte" }));
-    await r.q.findByText("Bonjour, Léa", {}, { timeout: 5000 });
+    await r.q.findByText("Bonjour, Léa", {}, { timeout: 15_000 });
     expect(JSON.parse(localStorage.getItem("unisson_user")!).subscription_type).toBe("trial");
   });
 });

@@ -5,9 +5,10 @@
 import "./dom.ts";
 
 const rtl = await import("@testing-library/react");
-// findBy*/waitFor wait up to 5 s (Testing Library's default is 1 s): a loaded CI box renders slower, and a
-// test that finds its text sooner is not slowed down.
-rtl.configure({ asyncUtilTimeout: 5000 });
+// findBy*/waitFor wait up to 15 s (Testing Library's default is 1 s): a loaded 2-core box renders slower and
+// hashes a password (argon2, in-process server) in seconds, not milliseconds (5 s failed a sign-in under load);
+// a test that finds its text sooner is not slowed down.
+rtl.configure({ asyncUtilTimeout: 15_000 });
 // The page renders with preact/compat (test/web/preact.ts), which hears React's onChange of a text field as
 // the `input` event a browser fires while one types; Testing Library's change event alone does not reach it.
 const change = rtl.fireEvent.change;

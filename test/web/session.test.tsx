@@ -26,7 +26,7 @@ describe("session", () => {
     localStorage.setItem("unisson_user", JSON.stringify(toPublicUser(user, r.clock.now())));
     const { App } = await import("../../web/app.tsx");
     r.render(<App entry={{ reset: false, resetToken: null, paymentSessionId: null }} />);
-    await r.q.findByText("Bonjour, Hélène", {}, { timeout: 5000 });
+    await r.q.findByText("Bonjour, Hélène", {}, { timeout: 15_000 });
     // The refresh on entry went through with the bearer: /auth/me answered.
     await new Promise((res) => setTimeout(res, 50));
     expect(r.calls).toContain("GET /api/auth/me");
@@ -41,7 +41,7 @@ describe("session", () => {
     localStorage.setItem("unisson_user", JSON.stringify(toPublicUser(user, r.clock.now())));
     const { App } = await import("../../web/app.tsx");
     r.render(<App entry={{ reset: false, resetToken: null, paymentSessionId: null }} />);
-    await r.q.findByText("Bonjour, Hélène", {}, { timeout: 5000 });
+    await r.q.findByText("Bonjour, Hélène", {}, { timeout: 15_000 });
   });
 
   test("a corrupt stored user clears both keys and shows the login", async () => {
@@ -65,7 +65,7 @@ describe("session", () => {
     const { render, within } = await import("./rtl.ts");
     render(<App entry={{ reset: false, resetToken: null, paymentSessionId: null }} />);
     const q = within(document.body);
-    await q.findByRole("heading", { name: "Connexion" }, { timeout: 5000 });
+    await q.findByRole("heading", { name: "Connexion" }, { timeout: 15_000 });
     expect(localStorage.getItem("unisson_token")).toBeNull();
     expect(user.id).toBeGreaterThan(0);
   });
@@ -81,7 +81,7 @@ describe("session", () => {
     const { render, within, fireEvent } = await import("./rtl.ts");
     render(<App entry={{ reset: false, resetToken: null, paymentSessionId: null }} />);
     const q = within(document.body);
-    fireEvent.click(await q.findByRole("button", { name: "Déconnexion" }, { timeout: 5000 }));
+    fireEvent.click(await q.findByRole("button", { name: "Déconnexion" }, { timeout: 15_000 }));
     await q.findByRole("heading", { name: "Connexion" });
     expect(localStorage.getItem("unisson_token")).toBeNull();
     expect(localStorage.getItem("unisson_user")).toBeNull();

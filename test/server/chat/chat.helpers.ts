@@ -22,9 +22,14 @@ export function useFakeProviders(): () => FakeProviders {
   return () => fakes!;
 }
 
-/** An app pointed at the fakes, and a signed-in user (trial with 5 requests by default). */
+/**
+ * An app pointed at the fakes, and a signed-in user (trial with 5 requests by default). AI_TIMEOUT_MS is 15 s: a
+ * model call is abandoned after AI_TIMEOUT_MS/3 without a token, and the fakes, the app and the test share one
+ * process, which a loaded machine can leave unscheduled for more than a second (with 3 s, a 1 s stall limit, normal
+ * runs failed under load). A test of a timeout sets its own.
+ */
 export async function chatApp(fakes: FakeProviders, opts: { env?: TestEnv; user?: Partial<NewUser> } = {}) {
-  const t = await createTestApp({ env: { ...fakes.env, AI_TIMEOUT_MS: "3000", ...opts.env } });
+  const t = await createTestApp({ env: { ...fakes.env, AI_TIMEOUT_MS: "15000", ...opts.env } });
   const { user, token } = await makeUser(t.db, t.clock.now(), opts.user);
   return { ...t, user, token };
 }

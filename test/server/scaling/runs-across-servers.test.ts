@@ -24,7 +24,7 @@ const PROCESS = "/api/unisson/process";
 type Server = TestApp & { token: string; userId: number };
 
 /** Two servers (real clocks: heartbeats are compared across them) on one database, and a user signed in on both. */
-async function twoServers(timeoutMs = 8000): Promise<[Server, Server]> {
+async function twoServers(timeoutMs = 15_000): Promise<[Server, Server]> {
   const env = { ...fakes().env, AI_TIMEOUT_MS: String(timeoutMs) };
   const a = await createTestApp({ env, deps: { clock: systemClock } });
   const b = await createTestApp({ env: { ...env, DATABASE_URL: a.config.databaseUrl! }, deps: { clock: systemClock } });

@@ -43,7 +43,7 @@ afterAll(async () => {
 
 /** Runs the flows; returns every response (status line, headers, body) as text, and the secrets met on the way. */
 async function exercise() {
-  const env = { ...ai.env, ...KEYS, ...stripe.env, SMTP_URL: smtp.url, ADMIN_EMAIL: "admin@example.fr", ADMIN_PASSWORD, AI_TIMEOUT_MS: "3000" };
+  const env = { ...ai.env, ...KEYS, ...stripe.env, SMTP_URL: smtp.url, ADMIN_EMAIL: "admin@example.fr", ADMIN_PASSWORD, AI_TIMEOUT_MS: "15000" };
   const t = await createTestApp({ env });
   const seen: string[] = [];
   const met: string[] = [...Object.values(KEYS), SMTP_PASS, WEBHOOK_SECRET, stripe.env.STRIPE_SECRET_KEY, ADMIN_PASSWORD, USER_PASSWORD, NEW_PASSWORD];

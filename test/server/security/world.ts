@@ -38,7 +38,10 @@ export function useOutside(): () => Outside {
  */
 export async function buildWorld(outside: Outside) {
   const clock = createTestClock();
-  const t = await createTestApp({ env: { ...outside.ai.env, ...outside.stripe.env, AI_TIMEOUT_MS: "3000" }, deps: { clock } });
+  const t = await createTestApp({
+    env: { ...outside.ai.env, ...outside.stripe.env, AI_TIMEOUT_MS: "15000" /* a stall limit of 5 s: docs/TESTING.md */ },
+    deps: { clock },
+  });
   const now = clock.now();
   const user = await makeUser(t.db, now, { subscriptionType: "trial" });
   const other = await makeUser(t.db, now);
