@@ -5,7 +5,7 @@ import { type AbortCause, type CallFailure, classifyError, failure } from "./pro
 import { callCost } from "./prices.ts";
 import type { ModelDef } from "./registry.ts";
 import type { Completion, CompletionRequest, OnText } from "./types.ts";
-import { checkOutput } from "./output-checks.ts";
+import { checkOutput, type OutputValidator } from "./output-checks.ts";
 
 export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe";
 
@@ -24,6 +24,8 @@ export type CallOptions = {
   conversationId?: number | null;
   /** Collects the log rows instead of writing them, so final processing commits all its rows at once. */
   deferLog?: AiCallLog[];
+  /** The shape the text was promised (a synthesis's sections): a text without it is not a success. */
+  validate?: OutputValidator;
 };
 
 /** Shortest time worth a second attempt, beyond the wait the provider asked for. */
@@ -93,7 +95,7 @@ async function attempt(deps: Deps, model: ModelDef, req: CompletionRequest, opts
     // The SDKs end an aborted stream without an error: our abort decides.
     if (cause !== null) return { ok: false, latencyMs, costEur: callCost(price, res.tokensIn, res.tokensOut), ...classifyError(null, cause), streamed };
     const costEur = callCost(price, res.tokensIn, res.tokensOut);
-    const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose);
+    const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose, opts.validate);
     if (problem) return { ok: false, latencyMs, costEur, ...problem, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
     return { ok: true, latencyMs, costEur, ...res, streamed };
   } catch (err) {
