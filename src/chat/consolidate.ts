@@ -94,7 +94,8 @@ export async function consolidate(
       onText: (text) => ctx.live.emit("synthesis_delta", { text }),
       userId: ctx.userId,
       conversationId: ctx.conversationId,
-      deferLog: ctx.logs,
+      ledger: ctx.logs,
+      unwritten: ctx.unwritten,
       validate,
     });
     if (!s.ok) {

@@ -90,6 +90,8 @@ export const POSTGRES_FILES = [
   "test/server/system/metrics.test.ts",
   "test/server/security/authz-matrix.test.ts",
   "test/server/chat/recovery.test.ts",
+  "test/server/chat/run-endings.test.ts",
+  "test/server/chat/answer-contract.test.ts",
   "test/server/account/delete-account.test.ts",
   "test/server/auth/smtp.test.ts",
   "test/server/accounts/rate-limits.test.ts",

@@ -8,6 +8,8 @@ const fakes = useFakeProviders();
 const PROCESS = "/api/unisson/process";
 const process = (t: ChatApp, id: number) => t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
 const QUESTION = "Quelle est la capitale de la France ?";
+/** A generous timeout (its stall limit is a third of it): a loaded box's first call of a process must not stall out. */
+const SLOW_BOX = { AI_TIMEOUT_MS: "9000" };
 
 /** A synthesis that ends normally (finish `stop`) with none of the required sections. */
 const NO_SECTIONS = "L'inflation est due à la hausse des prix de l'énergie et à la reprise de la demande.";
@@ -38,7 +40,7 @@ async function readStream(stream: AsyncIterable<OpenAI.Chat.Completions.ChatComp
 
 describe("an answer is what the product promised: /process JSON", () => {
   test("a synthesis without the required sections is not stored: the next synthesiser writes it", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     synthesisers(NO_SECTIONS, "gpt4");
     const res = await process(t, await askReady(t));
     expect(res.status).toBe(200);
@@ -49,7 +51,7 @@ describe("an answer is what the product promised: /process JSON", () => {
   });
 
   test("no synthesiser writes the sections: the run fails, nothing is stored, the request is refunded", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     synthesisers(NO_SECTIONS);
     const id = await askReady(t);
     const res = await process(t, id);
@@ -60,7 +62,7 @@ describe("an answer is what the product promised: /process JSON", () => {
   });
 
   test("sections out of order, or one left empty, are not the structure asked for", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     const texts = [
       "## Points de consensus\nParis.\n## Réponse consolidée\nParis.\n## Divergences\nAucune divergence notable.",
       "## Réponse consolidée\nParis.\n## Points de consensus\n\n## Divergences\nAucune divergence notable.",
@@ -72,7 +74,7 @@ describe("an answer is what the product promised: /process JSON", () => {
   });
 
   test("a refusal in other words is not stored: « Malheureusement, il ne m'est pas possible… » goes to the next synthesiser", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     synthesisers(REFUSAL_OTHER_WORDS, "gpt4");
     const res = await process(t, await askReady(t));
     expect(res.body.final_response).not.toContain("pas possible");
@@ -81,7 +83,7 @@ describe("an answer is what the product promised: /process JSON", () => {
 
   test("a long refusal (over 900 characters) opening « Je ne peux pas rédiger cette synthèse. » is a refusal", async () => {
     expect(LONG_REFUSAL.length).toBeGreaterThan(900);
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     synthesisers(LONG_REFUSAL);
     const res = await process(t, await askReady(t));
     expect(res.status).toBe(503);
@@ -89,7 +91,7 @@ describe("an answer is what the product promised: /process JSON", () => {
   });
 
   test("a model that declines in other words is named « refus du modèle » and left out of the synthesis", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     fakes().control.set("geminiPro", { answer: MODEL_REFUSAL });
     const res = await process(t, await askReady(t));
     expect(res.status).toBe(200);
@@ -102,7 +104,7 @@ describe("an answer is what the product promised: /process JSON", () => {
 
 describe("an answer is what the product promised: the live run", () => {
   test("a synthesis without sections is announced as failed, the next one is the final answer", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     synthesisers(NO_SECTIONS, "gpt4");
     const list = await streamProcess(t, await askReady(t));
     expect(list.find((e) => e.event === "synthesis_failed")?.data).toEqual({ model: "Claude Opus 4.1", reason: "synthèse sans la structure demandée" });
@@ -113,7 +115,7 @@ describe("an answer is what the product promised: the live run", () => {
   });
 
   test("every synthesiser refuses: the live run ends failed and refunded", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     synthesisers(REFUSAL_OTHER_WORDS);
     const list = await streamProcess(t, await askReady(t));
     expect(list.at(-1)!.event).toBe("failed");
@@ -124,7 +126,7 @@ describe("an answer is what the product promised: the live run", () => {
 
 describe("an answer is what the product promised: /v1", () => {
   test("plain: a synthesis without sections is replaced by the next one; none stored without them", async () => {
-    const t = await apiApp(fakes(), { user: { planQueries: 5 } });
+    const t = await apiApp(fakes(), { env: SLOW_BOX, user: { planQueries: 5 } });
     synthesisers(NO_SECTIONS, "gpt4");
     const plain = await t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] });
     expect(plain.choices[0]!.message.content).toContain("## Réponse consolidée");
@@ -133,7 +135,7 @@ describe("an answer is what the product promised: /v1", () => {
   });
 
   test("plain: no synthesiser writes the sections: an error, nothing charged", async () => {
-    const t = await apiApp(fakes(), { user: { planQueries: 5 } });
+    const t = await apiApp(fakes(), { env: SLOW_BOX, user: { planQueries: 5 } });
     synthesisers(NO_SECTIONS);
     const err = await t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }).catch((e) => e);
     expect(err.status).toBe(503);
@@ -141,7 +143,7 @@ describe("an answer is what the product promised: /v1", () => {
   });
 
   test("streamed: a refusal in other words never ends the stream as the answer; the next synthesis does", async () => {
-    const t = await apiApp(fakes(), { user: { planQueries: 5 } });
+    const t = await apiApp(fakes(), { env: SLOW_BOX, user: { planQueries: 5 } });
     synthesisers(REFUSAL_OTHER_WORDS, "gpt4");
     const text = await readStream(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
     expect(text).toContain("## Réponse consolidée");
@@ -150,7 +152,7 @@ describe("an answer is what the product promised: /v1", () => {
   });
 
   test("streamed: no synthesiser writes the sections: the stream ends in an error, nothing charged", async () => {
-    const t = await apiApp(fakes(), { user: { planQueries: 5 } });
+    const t = await apiApp(fakes(), { env: SLOW_BOX, user: { planQueries: 5 } });
     synthesisers(NO_SECTIONS);
     const got = await t.openai.chat.completions
       .create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] })
