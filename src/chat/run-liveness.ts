@@ -127,11 +127,11 @@ export function startRunLiveness(deps: Deps, timings: RunTimings = RUN_TIMINGS):
   // its own orphans are still failed at every beat.
   const timers = deps.config.databaseUrl
     ? [
-        every("run heartbeat", timings.heartbeatMs, beat),
+        every("run heartbeat", timings.heartbeatMs, beat, true),
         // Also once at start: a server started to replace a dead one refunds its runs at once.
         every("run sweep", timings.sweepMs, () => underJobLock(deps.db, "run-sweep", () => sweepDeadServersRuns(deps, timings.staleMs)), true),
       ]
-    : [every("run orphans", timings.heartbeatMs, () => failOwnOrphans(deps))];
+    : [every("run orphans", timings.heartbeatMs, () => failOwnOrphans(deps), true)];
   return {
     async stop() {
       for (const t of timers) clearInterval(t);
