@@ -28,7 +28,10 @@ const ACT_EN = "(?:help|assist|comply|fulfil+|provide|complete|write|answer|resp
  * « je ne peux pas répondre à cette demande » a refusal.
  */
 const OBJECT =
-  "(?:[^.!?\\n]{0,40}?(?<![\\p{L}\\p{N}])(?:cette|ta|votre|ce|ces|vos|tes|la|à\\s+(?:cela|ça))\\s+(?:demande|requête|question|synthèse|tâche|sujet|type\\s+de\\s+(?:demande|contenu|requête))|[^.!?\\n]{0,40}?(?<![\\p{L}\\p{N}])(?:this|that|your|such|the)\\s+(?:request|question|task|synthesis|summary|kind\\s+of\\s+(?:request|content))|\\s*(?:(?:à|avec|sur)\\s+(?:cela|ça)|là-dessus|sur\\s+ce\\s+(?:point|sujet)|with\\s+(?:this|that)|that|this|it)?\\s*[.!])";
+  "(?:[^.!?\\n]{0,40}?(?<![\\p{L}\\p{N}])(?:cette|ta|votre|ce|ces|vos|tes|la|à\\s+(?:cela|ça))\\s+(?:demande|requête|question|synthèse|tâche|sujet|contenu|type\\s+de\\s+(?:demande|contenu|requête))" +
+  "|[^.!?\\n]{0,40}?(?<![\\p{L}\\p{N}])(?:this|that|your|such|the)\\s+(?:request|question|task|synthesis|summary|content|kind\\s+of\\s+(?:request|content))" +
+  // Or the sentence ends on the request named by a pronoun (« …avec ça. », "…for that.") or right after the verb.
+  "|[^.!?\\n]{0,50}?(?<![\\p{L}\\p{N}])(?:cela|ça|là-dessus|ce\\s+(?:point|sujet)|that|this|it)\\s*[.!]|\\s*[.!])";
 
 /**
  * A declining verb that bears on how (not whether) the model answers: a hedge
@@ -44,6 +47,8 @@ const MARKERS: RegExp[] = [
   /(?<![\p{L}\p{N}])je\s+(?:dois|me\s+dois\s+de|vais\s+devoir)\s+(?:malheureusement\s+|respectueusement\s+)?(?:refuser|décliner)(?![\p{L}\p{N}])/giu,
   /(?<![\p{L}\p{N}])je\s+(?:refuse|décline)\s+(?:de\s+|cette|votre|ta)/giu,
   /(?<![\p{L}\p{N}])i\s+(?:must|have\s+to|need\s+to)\s+(?:respectfully\s+)?(?:decline|refuse)(?![\p{L}\p{N}])/giu,
+  /(?<![\p{L}\p{N}])(?:i['’]m\s+not|i\s+am\s+not|i\s+don['’]t\s+feel)\s+comfortable\s+(?:writing|providing|helping|answering|doing|creating|with)(?![\p{L}\p{N}])/giu,
+  /(?<![\p{L}\p{N}])je\s+ne\s+suis\s+pas\s+à\s+l['’]aise\s+(?:pour|avec\s+(?:cette|ta|votre)\s+demande)/giu,
 ];
 
 /** Inside quotation marks: the text talks about a refusal, it does not refuse. */
@@ -70,7 +75,7 @@ function markerPositions(text: string): number[] {
 const COMPANIONS: RegExp[] = [
   /(?<![\p{L}\p{N}])(?:désolée?|navrée?|malheureusement|je\s+regrette|hélas)(?![\p{L}\p{N}])/iu,
   /(?<![\p{L}\p{N}])(?:sorry|unfortunately|i\s+apologi[sz]e|regrettably)(?![\p{L}\p{N}])/iu,
-  /(?<![\p{L}\p{N}])(?:en\s+tant\s+qu['’](?:ia|intelligence\s+artificielle|assistant|modèle)|as\s+an\s+ai)(?![\p{L}\p{N}])/iu,
+  /(?<![\p{L}\p{N}])(?:en\s+tant\s+qu['’](?:ia|intelligence\s+artificielle|assistant|modèle)|as\s+an\s+ai|(?:just|only)\s+a\s+language\s+model|(?:je\s+ne\s+suis\s+qu['’]un|simple)\s+modèle\s+de\s+langage)(?![\p{L}\p{N}])/iu,
   /(?<![\p{L}\p{N}])(?:mes\s+(?:consignes|directives|règles|principes)|(?:politiques?|règles)\s+d['’]utilisation|my\s+(?:guidelines|policies|principles)|usage\s+polic(?:y|ies)|content\s+polic(?:y|ies))(?![\p{L}\p{N}])/iu,
 ];
 

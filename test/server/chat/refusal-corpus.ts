@@ -23,6 +23,13 @@ export const REAL_REFUSALS = [
   "Unfortunately, I am not able to help with this request.",
   "I won't be able to write this synthesis.",
   "Je comprends votre intérêt pour ce sujet. Cependant, je ne peux pas répondre à cette question, désolé.",
+  "I apologize, but I cannot provide instructions for that.",
+  "I'm just a language model, so I can't help with that.",
+  "I'm not comfortable writing this synthesis: the answers contradict each other on facts I cannot check.",
+  "Je suis désolé, mais je ne peux pas fournir d'informations sur ce sujet.",
+  "Désolé, je ne peux pas t'aider avec ça.",
+  "I can’t comply with that.",
+  "Sorry, but I can't assist with creating that content.",
   `Je ne peux pas rédiger cette synthèse. ${"Les réponses transmises mêlent des affirmations que je ne suis pas en mesure de vérifier. ".repeat(8)}`,
 ];
 
@@ -52,6 +59,12 @@ export const NORMAL_ANSWERS = [
   "Python ne peut pas modifier une chaîne en place : les chaînes sont immuables, il faut en créer une nouvelle.",
   "Le contrat interdit au salarié de refuser une mutation dans la zone géographique prévue par la clause de mobilité.",
   "I'm not able to verify that quote precisely; the closest attested version is from Voltaire's correspondence.",
+  "I can't recommend one over the other without knowing your budget; both are solid choices for a first road bike.",
+  "You cannot provide a reference to a private letter in APA style the same way as a book: cite it in the text only.",
+  "Si le vendeur ne peut pas fournir la facture, demandez une attestation sur l'honneur.",
+  "I won't go into the history here; the short answer is that the law changed in 2019.",
+  "Une IA ne peut pas rédiger un testament valable : en France, le testament olographe doit être écrit à la main par son auteur.",
+  "I'm not comfortable recommending a dosage; the leaflet says 500 mg every six hours, and your pharmacist can confirm it.",
 ];
 
 /** Neutral sentences to pad a generated refusal (an explanation, as long refusals have). */
@@ -75,6 +88,9 @@ export const MARKER_PHRASES = [
   "I cannot comply with this request.",
   "I'm unable to write this synthesis.",
   "I must decline.",
+  "I cannot provide instructions for that.",
+  "je ne peux pas t'aider avec ça.",
+  "je ne suis pas à l'aise pour rédiger cette synthèse.",
 ];
 
 export const COMPANION_PHRASES = ["Malheureusement,", "Je suis désolé,", "Désolée,", "I'm sorry, but", "Unfortunately,", "En tant qu'IA,"];

@@ -19,6 +19,8 @@ import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./
  */
 const fakes = useFakeProviders();
 const PROCESS = "/api/unisson/process";
+/** A held run must not be abandoned as stalled (the stall limit is a third of the timeout) on a loaded box. */
+const SLOW_BOX = { AI_TIMEOUT_MS: "12000" };
 
 /** A run of `server` left "running" and charged (5 -> 4) with the events a dead process stored every 250 ms: ids 1..7. */
 async function leftRunning(t: ChatApp, id: number, server: string) {
@@ -50,6 +52,16 @@ async function runOf(t: ChatApp, id: number) {
   return run!;
 }
 
+/** A /process whose run stays in memory (its synthesiser waits after its first piece) until `release`. */
+async function heldRun(t: ChatApp, question?: string) {
+  let release!: () => void;
+  fakes().control.set("claudeOpus", { synthesisPause: { afterPieces: 1, until: new Promise<void>((r) => (release = r)) } });
+  const pending = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: await askReady(t, question) } });
+  for (let i = 0; i < 500 && t.deps.ai.live.size === 0; i++) await Bun.sleep(10);
+  expect(t.deps.ai.live.size).toBe(1);
+  return { pending, release };
+}
+
 /** What a client following the run live sees when it comes back with Last-Event-ID. */
 async function resume(t: ChatApp, id: number, lastEventId: number) {
   const res = await t.app.request(`/api/unisson/conversation/${id}/events`, {
@@ -60,7 +72,7 @@ async function resume(t: ChatApp, id: number, lastEventId: number) {
 
 describe("a server's own running rows no longer in its memory", () => {
   test("are failed and refunded at its next beat, with a failed event above every id a client may have seen", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
     await leftRunning(t, id, t.deps.ai.serverId);
     expect(await failOwnOrphans(t.deps)).toBe(1);
@@ -78,22 +90,20 @@ describe("a server's own running rows no longer in its memory", () => {
   });
 
   test("leave alone a run in memory, and one being claimed (committed, not yet in memory)", async () => {
-    // Models slower than the second question takes to ask (its stall limit, a third of the timeout, above their latency).
-    const t = await chatApp(fakes(), { env: { AI_TIMEOUT_MS: "12000" } });
-    fakes().control.setAll({ latencyMs: 3000 });
-    const inFlight = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: await askReady(t) } });
-    for (let i = 0; i < 100 && t.deps.ai.live.size === 0; i++) await Bun.sleep(10);
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
+    const inFlight = await heldRun(t);
     const claiming = await askReady(t, "Et la capitale de l'Italie ?");
     await leftRunning(t, claiming, t.deps.ai.serverId);
     t.deps.ai.claiming.add(claiming);
     expect(t.deps.ai.live.size).toBe(1);
     expect(await failOwnOrphans(t.deps)).toBe(0);
     t.deps.ai.claiming.delete(claiming);
-    expect((await inFlight).status).toBe(200);
+    inFlight.release();
+    expect((await inFlight.pending).status).toBe(200);
   });
 
   test("another server's running rows are not this server's orphans", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
     await leftRunning(t, id, "un-autre-serveur");
     expect(await failOwnOrphans(t.deps)).toBe(0);
@@ -103,7 +113,7 @@ describe("a server's own running rows no longer in its memory", () => {
 
 describe("the end of a run cut by a crash reaches a client resuming with Last-Event-ID", () => {
   test.skipIf(SQLITE_ONLY)("SQLite: the restart's recovery stores a failed event above the ids seen live", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
     await leftRunning(t, id, "processus-tue");
     expect(await recoverInterruptedRuns(t.deps)).toBe(1);
@@ -115,7 +125,7 @@ describe("the end of a run cut by a crash reaches a client resuming with Last-Ev
   });
 
   test("another server's sweep stores its failed event above the ids seen live", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
     await leftRunning(t, id, "serveur-mort");
     expect(await sweepDeadServersRuns(t.deps, 0)).toBe(1);
@@ -124,7 +134,7 @@ describe("the end of a run cut by a crash reaches a client resuming with Last-Ev
   });
 
   test("a run ended before this rule (failed with no stored event) still ends the resuming client's stream", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
     const run = await leftRunning(t, id, "ancien");
     await t.db.update(processingRuns).set({ status: "failed", error: "SERVICE_UNAVAILABLE" }).where(eq(processingRuns.id, run.id));
@@ -135,27 +145,24 @@ describe("the end of a run cut by a crash reaches a client resuming with Last-Ev
 
 describe("liveness by the database's clock", () => {
   test("a server whose clock is 10 minutes ahead does not take another server's live run for a dead one", async () => {
-    const a = await chatApp(fakes());
-    fakes().control.setAll({ latencyMs: 800 });
+    const a = await chatApp(fakes(), { env: SLOW_BOX });
     const ahead = createTestClock(a.clock.now().getTime() + 10 * 60_000);
     const b = await createTestApp({
       env: { ...fakes().env, ...(a.config.databaseUrl ? { DATABASE_URL: a.config.databaseUrl } : {}) },
       deps: { clock: ahead, ...(a.config.databaseUrl ? {} : { db: a.db }) },
     });
-    const pending = a.call("POST", PROCESS, { token: a.token, json: { conversation_id: await askReady(a) } });
-    for (let i = 0; i < 100 && a.deps.ai.live.size === 0; i++) await Bun.sleep(10);
+    const run = await heldRun(a);
     expect(await sweepDeadServersRuns(b.deps, 30_000)).toBe(0);
-    expect((await pending).status).toBe(200);
+    run.release();
+    expect((await run.pending).status).toBe(200);
     expect(await remaining(a)).toEqual({ plan: 4, extra: 0 });
   });
 });
 
 describe("the heartbeat", () => {
   test("a run claimed while the heartbeat's UPDATE runs is not given up", async () => {
-    const t = await chatApp(fakes());
-    fakes().control.setAll({ latencyMs: 800 });
-    const first = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: await askReady(t) } });
-    for (let i = 0; i < 100 && t.deps.ai.live.size === 0; i++) await Bun.sleep(10);
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
+    const first = await heldRun(t);
     const beat = beatOwnRuns(t.deps);
     // Claimed after the UPDATE read the table, in memory before the heartbeat looks at its memory.
     const claimedMeanwhile = new LiveRun(1_000_000, 1, 0);
@@ -164,29 +171,29 @@ describe("the heartbeat", () => {
     t.deps.ai.live.delete(claimedMeanwhile.runId);
     expect(claimedMeanwhile.abort.signal.aborted).toBe(false);
     expect(t.log.lines.filter((l) => l.includes("run given up by another server"))).toEqual([]);
-    expect((await first).status).toBe(200);
+    first.release();
+    expect((await first.pending).status).toBe(200);
   });
 
   test("refreshes only the runs in memory: a row of this server that is not is left to go stale", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
     const orphan = await leftRunning(t, id, t.deps.ai.serverId);
     await t.db
       .update(processingRuns)
       .set({ heartbeatAt: new Date(0) })
       .where(eq(processingRuns.id, orphan.id));
-    fakes().control.setAll({ latencyMs: 500 });
-    const other = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: await askReady(t, "Quelle est la capitale de l'Italie ?") } });
-    for (let i = 0; i < 100 && t.deps.ai.live.size === 0; i++) await Bun.sleep(10);
+    const other = await heldRun(t, "Quelle est la capitale de l'Italie ?");
     await beatOwnRuns(t.deps);
     expect((await runOf(t, id)).heartbeatAt!.getTime()).toBe(0);
-    expect((await other).status).toBe(200);
+    other.release();
+    expect((await other.pending).status).toBe(200);
   });
 });
 
 describe("model costs", () => {
   test("each model call's cost is recorded when the call ends, before the run's outcome", async () => {
-    const t = await chatApp(fakes());
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
     let release!: () => void;
     fakes().control.set("claudeOpus", { synthesisPause: { afterPieces: 1, until: new Promise<void>((r) => (release = r)) } });
     const pending = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: await askReady(t) } });
