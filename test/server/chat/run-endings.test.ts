@@ -3,7 +3,7 @@ import { and, count, eq, max } from "drizzle-orm";
 import { LiveRun, type RunEvent } from "../../../src/chat/live-run.ts";
 import { recoverInterruptedRuns } from "../../../src/chat/recovery.ts";
 import { UNSEEN_IDS_MARGIN } from "../../../src/chat/run-ending.ts";
-import { beatOwnRuns, failOwnOrphans, sweepDeadServersRuns } from "../../../src/chat/run-liveness.ts";
+import { beatOwnRuns, failOwnOrphans, startRunLiveness, sweepDeadServersRuns } from "../../../src/chat/run-liveness.ts";
 import { aiCalls, messages, processingRuns, users } from "../../../src/db/schema/index.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { readSse } from "../../helpers/sse.ts";
@@ -100,6 +100,21 @@ describe("a server's own running rows no longer in its memory", () => {
     t.deps.ai.claiming.delete(claiming);
     inFlight.release();
     expect((await inFlight.pending).status).toBe(200);
+  });
+
+  test("the server's liveness timers fail them at start, on either database", async () => {
+    const t = await chatApp(fakes(), { env: SLOW_BOX });
+    const id = await askReady(t);
+    await leftRunning(t, id, t.deps.ai.serverId);
+    const timers = startRunLiveness(t.deps, { heartbeatMs: 60_000, staleMs: 60_000, sweepMs: 60_000 });
+    try {
+      let run = await runOf(t, id);
+      for (let i = 0; i < 100 && run.status === "running"; i++, await Bun.sleep(20)) run = await runOf(t, id);
+      expect([run.status, run.charged]).toEqual(["failed", false]);
+      expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
+    } finally {
+      await timers.stop();
+    }
   });
 
   test("another server's running rows are not this server's orphans", async () => {
