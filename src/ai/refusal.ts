@@ -20,7 +20,7 @@ const ACT_FR =
   "(?:vous\\s+|t['’]\\s*|te\\s+)?(?:aider|assister|répondre|rédiger|traiter|satisfaire|donner\\s+suite|accéder|fournir|produire|écrire|accomplir|effectuer|réaliser|générer|créer|participer|apporter\\s+(?:mon|une)\\s+aide|accéder)";
 const ABLE_EN =
   "(?:(?<![\\p{L}\\p{N}])i(?:\\s+can(?:not|['’]t|\\s+not)|\\s+(?:won['’]t|will\\s+not)(?:\\s+be\\s+able\\s+to)?|\\s+am\\s+(?:unable|not\\s+able)\\s+to|['’]m\\s+(?:unable|not\\s+able)\\s+to|\\s+must\\s+decline\\s+to|\\s+am\\s+not\\s+(?:allowed|permitted)\\s+to))";
-const ACT_EN = "(?:help|assist|comply|fulfil+|provide|complete|write|answer|respond|produce|generate|create|engage|draft|support|process)";
+const ACT_EN = "(?:help(?!\\s+but)|assist|comply|fulfil+|provide|complete|write|answer|respond|produce|generate|create|engage|draft|support|process)";
 
 /**
  * The object of the declining verb must be the request (or nothing: the

@@ -15,10 +15,14 @@ export type SynthesisValidator = OutputValidator;
 /** A title line: a Markdown heading (any level) or a line in bold alone, with an optional colon. */
 const TITLE = /^\s*(?:#{1,6}[ \t]+(.+?)[ \t]*#*|\*\*(.+?)\*\*)[ \t]*:?[ \t]*$/;
 
+/** A title as compared: no emphasis, numbering ("1.", "II -"), accents, case or closing colon; what a model varies. */
 function normalise(title: string): string {
   return title
-    .normalize("NFC")
-    .replace(/[:*#]+$/g, "")
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[*_`]/g, "")
+    .replace(/^\s*(?:\d+|[ivx]+)\s*[.)\-–:]\s*/i, "")
+    .replace(/[\s:#.]+$/g, "")
     .trim()
     .toLocaleLowerCase("fr");
 }

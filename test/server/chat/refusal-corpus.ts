@@ -64,6 +64,8 @@ export const NORMAL_ANSWERS = [
   "Si le vendeur ne peut pas fournir la facture, demandez une attestation sur l'honneur.",
   "I won't go into the history here; the short answer is that the law changed in 2019.",
   "Une IA ne peut pas rédiger un testament valable : en France, le testament olographe doit être écrit à la main par son auteur.",
+  "I cannot help but notice it.",
+  "I can't help but think the 1998 edition is better, and the critics agreed at the time.",
   "I'm not comfortable recommending a dosage; the leaflet says 500 mg every six hours, and your pharmacist can confirm it.",
 ];
 

@@ -57,6 +57,8 @@ describe("the structure the synthesis prompt asks for", () => {
   test("the three sections in order, each with content, headings or bold titles: valid", () => {
     expect(sectionValidator(asSynthesis("Paris."))).toBeNull();
     expect(sectionValidator("**Réponse consolidée**\nParis.\n**Points de consensus :**\nParis.\n### Divergences\nAucune.")).toBeNull();
+    expect(sectionValidator("## 1. Réponse consolidée\nParis.\n## 2. *Points de consensus*\nParis.\n## 3) Divergences :\nAucune.")).toBeNull();
+    expect(sectionValidator("# REPONSE CONSOLIDEE\nParis.\n# Points de consensus\nParis.\n# Divergences\nAucune.")).toBeNull();
   });
 
   test.each([
