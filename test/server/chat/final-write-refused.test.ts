@@ -1,9 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { SQL } from "bun";
-import { sql } from "drizzle-orm";
 import { eq } from "drizzle-orm";
 import { processingRuns } from "../../../src/db/schema/index.ts";
 import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
+import { acceptRunEndings, refuseRunEndings } from "./refuse-writes.ts";
 
 /**
  * The run's final write refused by the database (a trigger stands in for a
@@ -16,37 +15,6 @@ import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./
  */
 const fakes = useFakeProviders();
 const SLOW_BOX = { AI_TIMEOUT_MS: "12000" };
-
-async function exec(t: ChatApp, statements: string[]) {
-  if (t.config.databaseUrl) {
-    const client = new SQL(t.config.databaseUrl);
-    try {
-      for (const s of statements) await client.unsafe(s);
-    } finally {
-      await client.close();
-    }
-  } else for (const s of statements) await t.db.run(sql.raw(s));
-}
-
-async function refuseRunEndings(t: ChatApp) {
-  await exec(
-    t,
-    t.config.databaseUrl
-      ? [
-          "CREATE TABLE block_run_endings (x integer)",
-          "CREATE FUNCTION refuse_run_ending() RETURNS trigger AS $$ BEGIN IF EXISTS (SELECT 1 FROM block_run_endings) THEN RAISE EXCEPTION 'écriture refusée'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql",
-          "CREATE TRIGGER refuse_run_ending BEFORE UPDATE ON processing_runs FOR EACH ROW WHEN (NEW.status <> 'running') EXECUTE FUNCTION refuse_run_ending()",
-          "INSERT INTO block_run_endings VALUES (1)",
-        ]
-      : [
-          "CREATE TABLE block_run_endings (x integer)",
-          "CREATE TRIGGER refuse_run_ending BEFORE UPDATE ON processing_runs WHEN NEW.status <> 'running' AND EXISTS (SELECT 1 FROM block_run_endings) BEGIN SELECT RAISE(ABORT, 'écriture refusée'); END",
-          "INSERT INTO block_run_endings VALUES (1)",
-        ],
-  );
-}
-
-const acceptRunEndings = (t: ChatApp) => exec(t, ["DELETE FROM block_run_endings"]);
 
 async function runOf(t: ChatApp, id: number) {
   const [run] = await t.db.select().from(processingRuns).where(eq(processingRuns.conversationId, id));
