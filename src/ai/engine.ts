@@ -29,6 +29,8 @@ export type Ai = {
   timeoutMs: number;
   /** Final-processing runs in progress in this process, by run id. */
   live: Map<number, LiveRun>;
+  /** Conversations whose run is being claimed here: committed, not yet in `live` (the own-orphan sweep leaves them alone). */
+  claiming: Set<number>;
   moderationBreaker: ModerationBreaker;
   /** SSE comment heartbeat: proxies close a silent upstream (nginx at 60 s). */
   heartbeatMs: number;
@@ -61,6 +63,7 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
     availability: new Availability(configured, () => clock.now().getTime()),
     timeoutMs: ai.timeoutMs,
     live: new Map(),
+    claiming: new Set(),
     moderationBreaker: new ModerationBreaker(() => clock.now().getTime()),
     heartbeatMs: 15_000,
     writes: createGroupCommit(db),

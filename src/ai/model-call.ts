@@ -5,7 +5,7 @@ import { type AbortCause, type CallFailure, classifyError, failure } from "./pro
 import { callCost } from "./prices.ts";
 import type { ModelDef } from "./registry.ts";
 import type { Completion, CompletionRequest, OnText } from "./types.ts";
-import { checkOutput } from "./output-checks.ts";
+import { checkOutput, type OutputValidator } from "./output-checks.ts";
 
 export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe";
 
@@ -22,8 +22,12 @@ export type CallOptions = {
   onText?: OnText;
   userId?: number | null;
   conversationId?: number | null;
-  /** Collects the log rows instead of writing them, so final processing commits all its rows at once. */
-  deferLog?: AiCallLog[];
+  /** Every row of the run (its cost); each row is also written as its call ends, so a run cut short leaves its costs behind. */
+  ledger?: AiCallLog[];
+  /** The rows whose write failed (a database busy or down): the run's final write tries them again. */
+  unwritten?: AiCallLog[];
+  /** The shape the text was promised (a synthesis's sections): a text without it is not a success. */
+  validate?: OutputValidator;
 };
 
 /** Shortest time worth a second attempt, beyond the wait the provider asked for. */
@@ -93,7 +97,7 @@ async function attempt(deps: Deps, model: ModelDef, req: CompletionRequest, opts
     // The SDKs end an aborted stream without an error: our abort decides.
     if (cause !== null) return { ok: false, latencyMs, costEur: callCost(price, res.tokensIn, res.tokensOut), ...classifyError(null, cause), streamed };
     const costEur = callCost(price, res.tokensIn, res.tokensOut);
-    const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose);
+    const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose, opts.validate);
     if (problem) return { ok: false, latencyMs, costEur, ...problem, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
     return { ok: true, latencyMs, costEur, ...res, streamed };
   } catch (err) {
@@ -107,7 +111,7 @@ async function attempt(deps: Deps, model: ModelDef, req: CompletionRequest, opts
 
 /** Logs one attempt (and, for the last one, feeds the breaker); returns the outcome without the bookkeeping. */
 async function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: CallOutcome & { streamed?: boolean }, last: boolean): Promise<CallOutcome> {
-  const { ai, clock, db, log } = deps;
+  const { ai, clock, log } = deps;
   const now = clock.now();
   const { streamed: _streamed, ...result } = outcome;
   if (last && (opts.purpose === "answer" || opts.purpose === "probe")) {
@@ -137,12 +141,14 @@ async function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: C
     costEur: result.costEur,
     createdAt: now,
   };
+  opts.ledger?.push(row);
   try {
-    if (opts.deferLog) opts.deferLog.push(row);
-    else await insertAiCall(db, row);
+    // Written when the call ends, not with the run's outcome: a run killed after its answers still leaves their cost.
+    await ai.writes.run(async (tx) => await insertAiCall(tx, row));
   } catch (e) {
     // The log is for operators; losing one line must not lose the user's answer.
-    log.warn("ai call not logged", { model: model.name, error: e });
+    if (opts.unwritten) opts.unwritten.push(row);
+    log.warn("ai call not logged", { model: model.name, error: e, retried_with_the_outcome: opts.unwritten !== undefined });
   }
   // Metrics count calls (the last attempt's outcome); ai_calls keeps every attempt.
   if (last) recordCallMetrics(deps, model, opts.purpose, result);

@@ -1,29 +1,27 @@
 import { frChat } from "../i18n/fr-chat.ts";
 import { type CallFailure, failure } from "./provider-errors.ts";
+import { looksLikeRefusal } from "./refusal.ts";
 import type { Completion } from "./types.ts";
 
-/** A short text that opens by declining is a refusal, not an answer (French and English, as models write them). */
-const DECLINE =
-  /^\s*(je suis (vraiment )?d[ée]sol[ée]|d[ée]sol[ée]|je ne (peux|suis pas en mesure)|je regrette|i'?m sorry|i am sorry|sorry|i (cannot|can'?t|am unable|won'?t))/i;
-const DECLINE_VERB = /(ne (peux|pourrai|suis pas en mesure)|pas possible|cannot|can'?t|unable|won'?t|not able)/i;
-const DECLINE_MAX_CHARS = 400;
-
-function isDecline(text: string): boolean {
-  const t = text.trim();
-  return t.length <= DECLINE_MAX_CHARS && DECLINE.test(t) && DECLINE_VERB.test(t);
-}
+/** The shape a text was promised to have: null when it has it, else a short French reason (src/chat/answer-structure.ts). */
+export type OutputValidator = (text: string) => string | null;
 
 /**
- * The output checks every answer and synthesis passes before it counts: empty
- * text, a refusal (native signal or a short declining text), and, for the
- * synthesis only, a text cut at the token limit (an answer cut there still
- * carries its points; a synthesis cut there is a broken answer).
+ * The output checks every answer and synthesis passes before it counts: a
+ * native refusal, a stream that never finished, empty text, a refusal written
+ * in plain text (src/ai/refusal.ts; a missing structure is one of its
+ * signals), for the synthesis a text cut at the token limit (an answer cut
+ * there still carries its points; a synthesis cut there is a broken answer),
+ * and the structure the caller's validator asks for.
  */
-export function checkOutput(res: Completion, purpose: "answer" | "synthesis" | "clarification"): CallFailure | null {
+export function checkOutput(res: Completion, purpose: "answer" | "synthesis" | "clarification", validate?: OutputValidator): CallFailure | null {
   if (res.stop === "refusal") return failure("refusal", frChat.reason.refusal);
   if (res.stop === "incomplete") return failure("error", frChat.reason.cut);
   if (!res.text.trim()) return failure("error", frChat.reason.empty);
-  if (purpose !== "clarification" && isDecline(res.text)) return failure("refusal", frChat.reason.refusal);
+  if (purpose === "clarification") return null;
+  const invalid = validate ? validate(res.text) : null;
+  if (looksLikeRefusal(res.text, { structureMissing: invalid !== null })) return failure("refusal", frChat.reason.refusal);
   if (purpose === "synthesis" && res.stop === "length") return failure("error", frChat.reason.truncated);
+  if (invalid !== null) return failure("error", invalid);
   return null;
 }

@@ -8,7 +8,8 @@ import type { LiveRun } from "./live-run.ts";
 
 export type AnswerState = { model: ModelDef; outcome: CallOutcome | null; leftOut: boolean };
 
-export type RunCtx = { userId: number; conversationId: number; logs: AiCallLog[]; live: LiveRun };
+/** `logs`: every AI call of the run (its cost); `unwritten`: those whose row could not be written when the call ended. */
+export type RunCtx = { userId: number; conversationId: number; logs: AiCallLog[]; unwritten: AiCallLog[]; live: LiveRun };
 
 export type Timing = {
   /** performance.now() at the start of the run. */
@@ -61,7 +62,8 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
       signal: AbortSignal.any([cancels[i]!.signal, ctx.live.abort.signal]),
       userId: ctx.userId,
       conversationId: ctx.conversationId,
-      deferLog: ctx.logs,
+      ledger: ctx.logs,
+      unwritten: ctx.unwritten,
     });
     state.outcome = outcome;
     if (!state.leftOut) {

@@ -9,6 +9,7 @@ import type { Consolidation, Missing, ModelReport } from "../contracts/answer.ts
 import { degradation, noticeText } from "./degraded.ts";
 import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./prompts.ts";
 import { buildSynthesisInput, finishSynthesis } from "./synthesis.ts";
+import { sectionValidator, type SynthesisValidator } from "./answer-structure.ts";
 
 /** A model not asked at all: the breaker holds it, or it has no key. */
 export type Skipped = { model: ModelDef; reason: string };
@@ -30,7 +31,8 @@ export class NoSynthesis extends AppError {
  * The engine's main job: the answers (soft deadline and quorum, see
  * collectAnswers), then the synthesis by the first model of the priority
  * chain that writes a complete one (checked: not cut, not refused, not
- * empty), every attempt within what remains of the one budget.
+ * empty, and with the shape `validate` asks for: the prompt's sections by
+ * default), every attempt within what remains of the one budget.
  */
 export async function consolidate(
   deps: Deps,
@@ -40,6 +42,7 @@ export async function consolidate(
   question: string,
   context: string,
   ctx: RunCtx,
+  validate: SynthesisValidator = sectionValidator,
 ): Promise<Consolidation> {
   const t = timing(deps, models.length);
   ctx.live.emit("run_started", {
@@ -91,7 +94,9 @@ export async function consolidate(
       onText: (text) => ctx.live.emit("synthesis_delta", { text }),
       userId: ctx.userId,
       conversationId: ctx.conversationId,
-      deferLog: ctx.logs,
+      ledger: ctx.logs,
+      unwritten: ctx.unwritten,
+      validate,
     });
     if (!s.ok) {
       attempts.push({ name: candidate.name, error: s.reason });

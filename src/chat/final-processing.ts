@@ -15,11 +15,17 @@ import { ownedConversation } from "./chat.service.ts";
 import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
 import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
+import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
+import type { SynthesisValidator } from "./answer-structure.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
-/** Hook for the OpenAI-compatible API: the context comes from the client's messages, not from stored turns. */
-export type ProcessOptions = { history?: ChatTurn[] };
+/**
+ * Hooks for the OpenAI-compatible API: the context comes from the client's
+ * messages, not from stored turns; `validate` replaces the synthesis's
+ * section check when the client was promised another shape.
+ */
+export type ProcessOptions = { history?: ChatTurn[]; validate?: SynthesisValidator };
 
 /**
  * Starts the final processing of the conversation's last turn, or finds the
@@ -45,30 +51,41 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   assertCanQuery(user, clock.now());
   const models = assertOperational(deps);
 
-  const claim = await deps.ai.writes.run(async (tx) => {
-    // Deleted since it was read: nothing to claim, nothing charged (the lock orders the claim and a deletion, chat.queries.ts).
-    if (!(await lockOwnedConversation(tx, conversation.id, user.id))) throw new AppError("CONVERSATION_NOT_FOUND");
-    const run = await claimRun(tx, {
-      conversationId: conversation.id,
-      turnMessageId: turnMessage.id,
-      userId: user.id,
-      server: deps.ai.serverId,
-      now: clock.now(),
+  // Until the run is in `live`, its committed row must not look like an orphan of this server (run-liveness.ts).
+  deps.ai.claiming.add(conversation.id);
+  const claim = await deps.ai.writes
+    .run(async (tx) => {
+      // Deleted since it was read: nothing to claim, nothing charged (the lock orders the claim and a deletion, chat.queries.ts).
+      if (!(await lockOwnedConversation(tx, conversation.id, user.id))) throw new AppError("CONVERSATION_NOT_FOUND");
+      const run = await claimRun(tx, {
+        conversationId: conversation.id,
+        turnMessageId: turnMessage.id,
+        userId: user.id,
+        server: deps.ai.serverId,
+        now: clock.now(),
+      });
+      if (!run) return null;
+      const source = await spendOneQuery(tx, user.id, clock.now());
+      // Throwing rolls the claim back with it: a refused spend leaves no trace.
+      if (!source) throw quotaError({ ...user, planQueries: 0, extraQueries: 0 }, clock.now());
+      await markCharged(tx, run.id, source);
+      return { run, source: source! };
+    })
+    .catch((e) => {
+      deps.ai.claiming.delete(conversation.id);
+      throw e;
     });
-    if (!run) return null;
-    const source = await spendOneQuery(tx, user.id, clock.now());
-    // Throwing rolls the claim back with it: a refused spend leaves no trace.
-    if (!source) throw quotaError({ ...user, planQueries: 0, extraQueries: 0 }, clock.now());
-    await markCharged(tx, run.id, source);
-    return { run, source: source! };
-  });
-  if (!claim) return (await findRun(db, conversation.id, turnMessage.id))!;
+  if (!claim) {
+    deps.ai.claiming.delete(conversation.id);
+    return (await findRun(db, conversation.id, turnMessage.id))!;
+  }
 
   const lastId = (existing?.events ?? []).reduce((max, e) => Math.max(max, Number(e.id) || 0), 0);
   const live = new LiveRun(claim.run.id, conversation.id, lastId);
   deps.ai.live.set(claim.run.id, live);
+  deps.ai.claiming.delete(conversation.id);
   live.onStoredEvent = storeEventsSoon(deps, live);
-  live.result = execute(deps, user, claim.run, claim.source, all, models, live, opts.history).finally(() => deps.ai.live.delete(claim.run.id));
+  live.result = execute(deps, user, claim.run, claim.source, all, models, live, opts).finally(() => deps.ai.live.delete(claim.run.id));
   // Nobody may be listening: a failure is already recorded and sent as an event.
   live.result.catch(() => {});
   return claim.run;
@@ -109,12 +126,13 @@ async function execute(
   all: MessageRow[],
   models: ModelDef[],
   live: LiveRun,
-  history?: ChatTurn[],
+  { history, validate }: ProcessOptions,
 ) {
   const { db, clock, log } = deps;
   const closed = await closedTurns(db, run.conversationId, run.turnMessageId);
   const turn = currentTurn(all, closed);
   const logs: AiCallLog[] = [];
+  const unwritten: AiCallLog[] = [];
   const names = deps.ai.models.map((m) => m.name);
   try {
     const skipped = skippedModels(deps.ai, clock.now());
@@ -129,27 +147,31 @@ async function execute(
         userId: user.id,
         conversationId: run.conversationId,
         logs,
+        unwritten,
         live,
       },
+      validate,
     );
     const charged = isCharged(result.degraded);
-    const done = await deps.ai.writes.run(async (tx) => {
-      // Given up by another server's sweep while this one stalled: the answer comes too late to be stored.
-      if (!(await holdsRun(tx, run.id, deps.ai.serverId))) throw new AppError("SERVICE_UNAVAILABLE");
-      await insertAiCalls(tx, logs);
-      const [message] = await appendMessages(
-        tx,
-        run.conversationId,
-        [{ sender: "assistant", messageType: "final_response", content: result.final_response, resultData: { ...result, charged } }],
-        clock.now(),
-      );
-      // The cost rule of degraded answers: shown, not charged.
-      if (!charged && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
-      const answer = await answerOf({ ...deps, db: tx }, { resultMessageId: message!.id });
-      const final = live.record("final", answer);
-      await finishRun(tx, run.id, message!.id, clock.now(), live.storedEvents(), charged);
-      return { answer, final };
-    });
+    const done = await writeOutcome(deps, run.id, () =>
+      deps.ai.writes.run(async (tx) => {
+        // Given up by another server's sweep while this one stalled: the answer comes too late to be stored.
+        if (!(await holdsRun(tx, run.id, deps.ai.serverId))) throw new AppError("SERVICE_UNAVAILABLE");
+        await insertAiCalls(tx, unwritten);
+        const [message] = await appendMessages(
+          tx,
+          run.conversationId,
+          [{ sender: "assistant", messageType: "final_response", content: result.final_response, resultData: { ...result, charged } }],
+          clock.now(),
+        );
+        // The cost rule of degraded answers: shown, not charged.
+        if (!charged && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
+        const answer = await answerOf({ ...deps, db: tx }, { resultMessageId: message!.id });
+        const final = live.record("final", answer);
+        await finishRun(tx, run.id, message!.id, clock.now(), live.storedEvents(), charged);
+        return { answer, final };
+      }),
+    );
     // Told once committed: a client that reads on finds the answer and the balance it announces.
     live.publish(done.final);
     return done.answer;
@@ -157,18 +179,18 @@ async function execute(
     const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
     const answers = e instanceof NoSynthesis ? e.answers : [];
     const failed = live.record("failed", { code, detail: new AppError(code).message, refunded: true, answers });
-    try {
-      await deps.ai.writes.run(async (tx) => {
-        await insertAiCalls(tx, logs);
+    const events = live.storedEvents();
+    // Announced once the refund is committed (a client that reads on sees it); told even if that write failed, so no stream waits forever.
+    await failRunWhenPossible(deps, run.id, () =>
+      deps.ai.writes.run(async (tx) => {
+        await insertAiCalls(tx, unwritten);
         // A run another server's sweep failed (and refunded) meanwhile is no longer this server's to write.
         const held = await holdsRun(tx, run.id, deps.ai.serverId);
         if (held && (await releaseCharge(tx, run.id, deps.ai.serverId))) await refundOneQuery(tx, user.id, source, clock.now());
-        if (held) await failRun(tx, run.id, code, clock.now(), live.storedEvents());
-      });
-    } finally {
-      // Announced once the refund is committed (a client that reads on sees it); told even if that write failed, so no stream waits forever.
-      live.publish(failed);
-    }
+        if (held) await failRun(tx, run.id, code, clock.now(), events);
+      }),
+    );
+    live.publish(failed);
     if (!(e instanceof AppError)) log.error("final processing failed", { run: run.id, error: e });
     throw runFailure(code, answers);
   }

@@ -1,8 +1,8 @@
 import type { Deps } from "../deps.ts";
 import { transaction } from "../db/transaction.ts";
-import { refundOneQuery } from "../users/quota.queries.ts";
 import { leaseOwner } from "../system/lease.ts";
-import { failRun, listRunningRuns, type RunRow } from "./runs.queries.ts";
+import { failAbandonedRun } from "./run-ending.ts";
+import { listRunningRuns, type RunRow } from "./runs.queries.ts";
 
 /**
  * At server start, before serving: a final processing still marked "running"
@@ -17,10 +17,8 @@ export async function recoverInterruptedRuns(deps: Deps): Promise<number> {
   if (deps.config.databaseUrl) return 0;
   const runs = (await listRunningRuns(db)).filter(await abandonedBy(deps));
   for (const run of runs) {
-    await transaction(db, async (tx) => {
-      if (run.charged && run.chargedFrom) await refundOneQuery(tx, run.userId, run.chargedFrom, clock.now());
-      await failRun(tx, run.id, "SERVICE_UNAVAILABLE", clock.now());
-    });
+    // With its "failed" event, numbered above what the dead process may have sent: a client resuming with Last-Event-ID gets it.
+    await transaction(db, async (tx) => await failAbandonedRun(tx, run, clock.now()));
   }
   if (runs.length) log.warn("interrupted final processings refunded", { count: runs.length });
   return runs.length;

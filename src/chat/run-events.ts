@@ -1,9 +1,10 @@
 import type { Deps } from "../deps.ts";
-import { errorMessage } from "../lib/errors.ts";
+import { type ErrorCode, errorMessage } from "../lib/errors.ts";
 import { answerOf } from "./final-processing.ts";
 import { findRunById, latestRun, type RunRow } from "./runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 import { type RunEvent, TERMINAL } from "./live-run.ts";
+import { abandonedFailedEvent } from "./run-ending.ts";
 
 const encoder = new TextEncoder();
 
@@ -65,6 +66,9 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
           seen = e.id;
           send(e.type === "final" && row?.resultMessageId ? { ...e, data: await answerOf(deps, row) } : e);
         }
+        // An ended run always ends the stream with its outcome, even for a client that claims to have seen past it
+        // (a row ended before terminal events were numbered above every id sent live): never an empty 200 it reconnects to forever.
+        if (row && row.status !== "running" && !closed) send(await terminalOf(deps, row, seen));
         if (row?.status !== "running") close();
       };
       // One read at a time, in order: a wake-up during a read asks for one more read after it.
@@ -107,6 +111,16 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
       stop();
     },
   });
+}
+
+/** The stored terminal event of an ended run (renumbered after `seen` if needed), or one made from its row. */
+async function terminalOf(deps: Deps, row: RunRow, seen: number): Promise<RunEvent> {
+  const stored = ((row.events ?? []) as RunEvent[]).findLast((e) => TERMINAL.has(e.type));
+  const id = Math.max(seen + 1, stored?.id ?? 0);
+  if (row.status === "done" && row.resultMessageId) return { id, type: "final", data: await answerOf(deps, row) };
+  if (stored?.type === "failed") return { ...stored, id };
+  const made = abandonedFailedEvent(row.events as RunEvent[] | null, (row.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE");
+  return { ...made, id: Math.max(seen + 1, made.id) };
 }
 
 export const SSE_HEADERS = {

@@ -1,6 +1,7 @@
 import { first, forUpdate } from "../db/transaction.ts";
-import { and, desc, eq, isNotNull, isNull, lt, ne, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, ne, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { dbTimeAgo } from "../db/portable-sql.ts";
 import { announceRunChange } from "../db/run-wakeups.ts";
 import { processingRuns } from "../db/schema/index.ts";
 import type { QuotaSource } from "../users/quota.queries.ts";
@@ -40,7 +41,7 @@ export async function claimRun(
   const inserted = await first(
     db
       .insert(processingRuns)
-      .values({ ...p, status: "running", createdAt: p.now, heartbeatAt: p.now })
+      .values({ ...p, status: "running", createdAt: p.now, heartbeatAt: dbTimeAgo(db) })
       .onConflictDoNothing()
       .returning(),
   );
@@ -48,7 +49,16 @@ export async function claimRun(
   const retaken = await first(
     db
       .update(processingRuns)
-      .set({ status: "running", error: null, charged: false, chargedFrom: null, createdAt: p.now, finishedAt: null, server: p.server, heartbeatAt: p.now })
+      .set({
+        status: "running",
+        error: null,
+        charged: false,
+        chargedFrom: null,
+        createdAt: p.now,
+        finishedAt: null,
+        server: p.server,
+        heartbeatAt: dbTimeAgo(db),
+      })
       .where(and(eq(processingRuns.conversationId, p.conversationId), eq(processingRuns.turnMessageId, p.turnMessageId), eq(processingRuns.status, "failed")))
       .returning(),
   );
@@ -145,23 +155,47 @@ export async function findRunById(db: Db, runId: number): Promise<RunRow | undef
   return await first(db.select().from(processingRuns).where(eq(processingRuns.id, runId)));
 }
 
-/** The owning server's heartbeat: one UPDATE for all the runs it is carrying out. */
-/** Refreshes the heartbeat of the server's running runs; returns their ids (the runs it still holds). */
-export async function beatRuns(db: Db, server: string, now: Date): Promise<Set<number>> {
+/**
+ * The owning server's heartbeat: one UPDATE for the runs it has in memory
+ * (`ids`), not for every running row it wrote; returns those it still holds.
+ */
+export async function beatRuns(db: Db, server: string, ids: readonly number[]): Promise<Set<number>> {
   const rows = await db
     .update(processingRuns)
-    .set({ heartbeatAt: now })
-    .where(and(eq(processingRuns.server, server), eq(processingRuns.status, "running")))
+    .set({ heartbeatAt: dbTimeAgo(db) })
+    .where(and(eq(processingRuns.server, server), eq(processingRuns.status, "running"), inArray(processingRuns.id, [...ids])))
     .returning({ id: processingRuns.id });
   return new Set(rows.map((r) => r.id));
 }
 
+/** This server's running rows (the own-orphan sweep compares them with its memory). */
+export async function listOwnRunningRuns(db: Db, server: string): Promise<RunRow[]> {
+  return await db
+    .select()
+    .from(processingRuns)
+    .where(and(eq(processingRuns.server, server), eq(processingRuns.status, "running")));
+}
+
+/** The run, locked, if it is still running as this server's. */
+export async function lockOwnRunningRun(tx: Db, runId: number, server: string): Promise<RunRow | undefined> {
+  return await first(
+    forUpdate(
+      tx
+        .select()
+        .from(processingRuns)
+        .where(and(eq(processingRuns.id, runId), eq(processingRuns.server, server), eq(processingRuns.status, "running"))),
+    ),
+  );
+}
+
 /**
- * Running runs of another server whose heartbeat is older than `before` (a
- * run written before heartbeats existed counts from its start). Used as a
- * condition again where the sweep fails one, so it is read and written alike.
+ * Running runs of another server whose heartbeat is older than `staleMs` by
+ * the database's clock (a run written before heartbeats existed counts from
+ * its start). Used as a condition again where the sweep fails one, so it is
+ * read and written alike.
  */
-export function staleRunCondition(server: string, before: Date) {
+export function staleRunCondition(db: Db, server: string, staleMs: number) {
+  const before = dbTimeAgo(db, staleMs);
   return and(
     eq(processingRuns.status, "running"),
     or(isNull(processingRuns.server), ne(processingRuns.server, server)),
@@ -172,18 +206,21 @@ export function staleRunCondition(server: string, before: Date) {
   );
 }
 
-export async function listStaleRuns(db: Db, server: string, before: Date): Promise<RunRow[]> {
-  return await db.select().from(processingRuns).where(staleRunCondition(server, before));
+export async function listStaleRuns(db: Db, server: string, staleMs: number): Promise<RunRow[]> {
+  return await db
+    .select()
+    .from(processingRuns)
+    .where(staleRunCondition(db, server, staleMs));
 }
 
 /** The run, locked, if it is still stale (another sweeper has not failed it meanwhile). */
-export async function lockStaleRun(tx: Db, runId: number, server: string, before: Date): Promise<RunRow | undefined> {
+export async function lockStaleRun(tx: Db, runId: number, server: string, staleMs: number): Promise<RunRow | undefined> {
   return await first(
     forUpdate(
       tx
         .select()
         .from(processingRuns)
-        .where(and(eq(processingRuns.id, runId), staleRunCondition(server, before))),
+        .where(and(eq(processingRuns.id, runId), staleRunCondition(tx, server, staleMs))),
     ),
   );
 }

@@ -37,3 +37,14 @@ export function utcDay(db: Db, column: SQLWrapper): SQL<string> {
     ? sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
     : sql<string>`strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`;
 }
+
+/**
+ * The database's clock, `ms` milliseconds ago (0: now), as a timestamp of
+ * either dialect (timestamptz there, integer milliseconds here). Run
+ * liveness writes and compares heartbeats with it, never with a server's
+ * clock: servers sharing a database may disagree on the time.
+ */
+export function dbTimeAgo(db: Db, ms = 0): SQL {
+  const back = sql.raw(String(Math.trunc(ms)));
+  return dialectOf(db) === "postgres" ? sql`(now() - ${back} * interval '1 millisecond')` : sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER) - ${back})`;
+}

@@ -34,6 +34,7 @@ export const frChat = {
     cut: "réponse interrompue",
     empty: "réponse vide",
     truncated: "synthèse tronquée (limite de jetons)",
+    structure: "synthèse sans la structure demandée",
     noKey: "clé API non configurée",
     cancelled: "écarté",
     stalled: "flux interrompu (plus aucun texte reçu)",

@@ -134,6 +134,10 @@ describe.skipIf(!!skip)("e2e: the page on a phone (issue 20)", () => {
         "<b>gras brut</b>",
         "",
         "Sources : https://fr.wikipedia.org/wiki/Paris",
+        "## Points de consensus",
+        "Paris.",
+        "## Divergences",
+        "Aucune divergence notable.",
       ].join("\n");
     const { page, errors } = await e.newPage(DESKTOP);
     await registerThroughApi(page, someone());

@@ -46,7 +46,7 @@ describe.skipIf(!!skip)("e2e: hostile markup renders inert", () => {
       email: "xss@example.fr",
       password: "Girafe-Secret-123",
     });
-    e.fakes.control.synthesis = () => `## Réponse consolidée\nMARQUEUR-XSS Paris. ${HOSTILE}\n## Points de consensus\n${HOSTILE}`;
+    e.fakes.control.synthesis = () => `## Réponse consolidée\nMARQUEUR-XSS Paris. ${HOSTILE}\n## Points de consensus\n${HOSTILE}\n## Divergences\n${HOSTILE}`;
     e.fakes.control.setAll({ answer: `Réponse piégée ${HOSTILE}` });
     try {
       await page.getByRole("textbox", { name: "Votre question" }).fill(`Question ${HOSTILE}`);

@@ -46,7 +46,8 @@ describe("POST /api/unisson/process", () => {
 
   test("a Sources section invented by the synthesiser is replaced by the real citations", async () => {
     const t = await chatApp(fakes());
-    fakes().control.synthesis = () => "## Réponse consolidée\nParis.\n## Sources\n- https://invente.example/faux";
+    fakes().control.synthesis = () =>
+      "## Réponse consolidée\nParis.\n## Points de consensus\nParis.\n## Divergences\nAucune divergence notable.\n## Sources\n- https://invente.example/faux";
     const id = await askReady(t);
     const res = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     expect(res.body.final_response).not.toContain("invente.example");

@@ -45,6 +45,9 @@ const SYNTHESIS = [
   "## Points de consensus",
   "Toutes les réponses citent Paris.",
   "",
+  "## Divergences",
+  "Aucune divergence notable.",
+  "",
   "## Sources",
   "- https://invente.example/paris",
 ].join("\n");
@@ -99,7 +102,8 @@ describe("/v1 streamed: the synthesis as it is written", () => {
 
   test("a synthesiser that fails before finishing a line sends nothing of its text: the stream is the stored answer", async () => {
     const t = await apiApp(fakes());
-    fakes().control.synthesis = () => SYNTHESIS.replaceAll("\n", " ");
+    // The one-line text is the failing synthesiser's; the next one writes the sections the answer must have.
+    fakes().control.synthesis = (_, model) => (model === "claudeOpus" ? SYNTHESIS.replaceAll("\n", " ") : SYNTHESIS);
     fakes().control.set("claudeOpus", { fail: "cut", failOn: ["synthesis"] });
     const got = await read(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
     expect(
