@@ -15,6 +15,14 @@ describe("configuration", () => {
     expect(c.ai.perplexity.baseUrl).toBe("https://api.perplexity.ai");
     expect(c.stripe.secretKey).toBeUndefined();
     expect(c.logLevel).toBe("info");
+    expect(c.apiCorsOrigins).toBe("*");
+  });
+
+  test("API_CORS_ORIGINS: a comma-separated list read back as origins", () => {
+    expect(loadConfig({ API_CORS_ORIGINS: "https://chat.example.fr/, http://localhost:8080" }).apiCorsOrigins).toEqual([
+      "https://chat.example.fr",
+      "http://localhost:8080",
+    ]);
   });
 
   test("PUBLIC_URL follows PORT and DATABASE_PATH follows DATA_DIR", () => {
@@ -103,6 +111,7 @@ describe("configuration", () => {
     ["PUBLIC_URL", "not a url"],
     ["OPENAI_BASE_URL", "ftp://x"],
     ["ADMIN_EMAIL", "not-an-email"],
+    ["API_CORS_ORIGINS", "chat.example.fr"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} is refused with one line naming the variable`, () => {
