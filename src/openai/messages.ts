@@ -26,7 +26,33 @@ export const completionBody = z.looseObject({
     .max(500),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  n: z.number().int().nullish(),
+  tool_choice: z.unknown().optional(),
+  function_call: z.unknown().optional(),
 });
+
+/** tool_choice / function_call values that let the model answer in text; anything else demands a tool call. */
+const TEXT_ALLOWED = new Set(["auto", "none"]);
+
+function demandsTool(choice: unknown): boolean {
+  if (choice === undefined || choice === null) return false;
+  if (typeof choice === "string") return !TEXT_ALLOWED.has(choice);
+  // {type: "allowed_tools", allowed_tools: {mode: "auto"}} leaves the choice to the model; a named function or mode "required" does not.
+  const mode = (choice as { allowed_tools?: { mode?: unknown } }).allowed_tools?.mode;
+  return !(typeof mode === "string" && TEXT_ALLOWED.has(mode));
+}
+
+/**
+ * What Unisson cannot give, refused before anything is stored or charged:
+ * several choices (one consolidated answer per question), and a tool call
+ * the client demands (the council answers in text; a client that only
+ * offers tools, tool_choice "auto", gets the text).
+ */
+export function assertSupported(body: { n?: number | null; tool_choice?: unknown; function_call?: unknown }): void {
+  if (body.n != null && body.n !== 1) throw new AppError("API_N_UNSUPPORTED", undefined, {}, { param: "n" });
+  if (demandsTool(body.tool_choice)) throw new AppError("API_TOOL_REQUIRED", undefined, {}, { param: "tool_choice" });
+  if (demandsTool(body.function_call)) throw new AppError("API_TOOL_REQUIRED", undefined, {}, { param: "function_call" });
+}
 
 export type CompletionBody = z.infer<typeof completionBody>;
 type Message = z.infer<typeof message>;
@@ -51,6 +77,7 @@ function trim(text: string): string {
  */
 export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[] } {
   if (body.model.trim().toLowerCase() !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");
+  assertSupported(body);
   const last = body.messages.at(-1)!;
   const question = textOf(last);
   if (last.role !== "user" || !question) throw new AppError("API_NO_QUESTION");

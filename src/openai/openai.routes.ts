@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../auth/require-user.ts";
 import { type ApiKeyRow, findApiKey } from "../auth/api-keys.ts";
+import { APP_VERSION } from "../contracts/version.ts";
 import type { AppEnv } from "../deps.ts";
 import { MINUTE } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
@@ -25,6 +26,9 @@ const API_BURST = { windowMs: MINUTE, limit: 10 };
 const MAX_BODY_BYTES = 256 * 1024;
 /** Fixed: clients show it as the model's creation date. */
 const MODEL_CREATED = 1_767_225_600;
+
+/** Changes with the server's version, as OpenAI's changes with its backend. */
+const SYSTEM_FINGERPRINT = `fp_unisson_${APP_VERSION}`;
 
 const model = { id: MODEL_ID, object: "model", created: MODEL_CREATED, owned_by: "unisson" } as const;
 
@@ -83,6 +87,7 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
           object: "chat.completion.chunk",
           created,
           model: MODEL_ID,
+          system_fingerprint: SYSTEM_FINGERPRINT,
           choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
         });
 
@@ -93,6 +98,7 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
             object: "chat.completion",
             created,
             model: MODEL_ID,
+            system_fingerprint: SYSTEM_FINGERPRINT,
             choices: [{ index: 0, message: { role: "assistant", content: r.text, refusal: null }, finish_reason: "stop", logprobs: null }],
             usage: r.usage,
             unisson: extra(r),

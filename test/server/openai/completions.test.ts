@@ -127,10 +127,10 @@ describe("/v1 through the official openai client", () => {
     });
   });
 
-  test("the quota spent: 429 insufficient_quota with the plan's text, nothing charged, nothing asked", async () => {
+  test("the quota spent: 402 insufficient_quota with the plan's text, nothing charged, nothing asked", async () => {
     const t = await apiApp(fakes(), { user: { subscriptionType: "basic", planQueries: 0 } });
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }));
-    expect(err.status).toBe(429);
+    expect(err.status).toBe(402);
     expect(err.code).toBe("insufficient_quota");
     expect(err.type).toBe("insufficient_quota");
     expect(err.message).toContain("Vous avez utilisé toutes vos requêtes Basic ce mois-ci.");
@@ -147,14 +147,14 @@ describe("/v1 through the official openai client", () => {
     expect(t.log.lines.filter((l) => l.includes("/v1/chat/completions"))).toHaveLength(1);
   });
 
-  test("the quota spent, streamed: the same 429 before any event", async () => {
+  test("the quota spent, streamed: the same 402 before any event", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 0 } });
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
-    expect(err.status).toBe(429);
+    expect(err.status).toBe(402);
     expect(err.code).toBe("insufficient_quota");
   });
 
-  test("two completions racing on one remaining request: one answered, one 429, one request spent", async () => {
+  test("two completions racing on one remaining request: one answered, one 402, one request spent", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 1 } });
     fakes().control.setAll({ latencyMs: 100 });
     const ask = () =>
@@ -163,7 +163,7 @@ describe("/v1 through the official openai client", () => {
         (e) => (e instanceof OpenAI.APIError ? `${e.status} ${e.code}` : String(e)),
       );
     const outcomes = await Promise.all([ask(), ask()]);
-    expect(outcomes.sort()).toEqual(["429 insufficient_quota", "ok"]);
+    expect(outcomes.sort()).toEqual(["402 insufficient_quota", "ok"]);
     expect(await balance(t)).toBe(0);
   });
 

@@ -59,8 +59,7 @@ describe("CORS on /v1", () => {
   });
 
   test("in Chromium, the official openai client on a page of another port gets the answer (and a readable 401)", async () => {
-    // A generous timeout: the first call of a process loads each provider's SDK, slow on a busy machine.
-    const t = await apiApp(fakes(), { env: { AI_TIMEOUT_MS: "15000" } });
+    const t = await apiApp(fakes());
     const built = await Bun.build({ entrypoints: [join(import.meta.dir, "browser-client.ts")], target: "browser" });
     if (!built.success) throw new Error(String(built.logs));
     const script = await built.outputs[0]!.text();

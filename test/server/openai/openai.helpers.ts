@@ -19,7 +19,8 @@ afterEach(() => {
  * client pointed at it (no retries: each test sees the first answer).
  */
 export async function apiApp(fakes: FakeProviders, opts: { env?: TestEnv; user?: Partial<NewUser> } = {}) {
-  const t = await chatApp(fakes, opts);
+  // 10 s per model (stalls after 3.3 s): the first completion of a process loads the providers' SDK code, slow on a busy machine.
+  const t = await chatApp(fakes, { ...opts, env: { AI_TIMEOUT_MS: "10000", ...opts.env } });
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, srv) => t.app.fetch(req, srv), idleTimeout: 60 });
   servers.push(server);
   const url = `http://127.0.0.1:${server.port}`;
