@@ -3,20 +3,10 @@ import { aiCalls } from "../../../src/db/schema/index.ts";
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
-import { apiApp, balance } from "./openai.helpers.ts";
+import { apiApp, apiError, balance } from "./openai.helpers.ts";
 
 const fakes = useFakeProviders();
 const QUESTION = "Quelle est la capitale de la France ?";
-
-async function apiError(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof OpenAI.APIError) return e;
-    throw e;
-  }
-  throw new Error("expected an API error");
-}
 
 describe("/v1 through the official openai client", () => {
   test("the model list has one model: unisson", async () => {

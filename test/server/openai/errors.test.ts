@@ -2,23 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { ChatOpenAI } from "@langchain/openai";
 import { generateText } from "ai";
-import OpenAI from "openai";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
-import { apiApp, balance } from "./openai.helpers.ts";
+import { apiApp, apiError, balance } from "./openai.helpers.ts";
 
 const fakes = useFakeProviders();
 const QUESTION = "Quelle est la capitale de la France ?";
 const ask = [{ role: "user" as const, content: QUESTION }];
-
-async function apiError(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof OpenAI.APIError) return e;
-    throw e;
-  }
-  throw new Error("expected an API error");
-}
 
 type App = Awaited<ReturnType<typeof apiApp>>;
 const requestsTo = (t: App, path: string) => t.log.lines.filter((l) => l.includes(path)).length;

@@ -36,3 +36,14 @@ export async function balance(t: { db: Db; user: { id: number } }): Promise<numb
   const [row] = await t.db.select({ plan: users.planQueries, extra: users.extraQueries }).from(users).where(eq(users.id, t.user.id));
   return row!.plan + row!.extra;
 }
+
+/** The API error a request ends with (the official client's class); fails the test if it succeeds. */
+export async function apiError(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof OpenAI.APIError) return e;
+    throw e;
+  }
+  throw new Error("expected an API error");
+}
