@@ -88,6 +88,7 @@ const table = {
     404,
     "Point d'accès introuvable. Unisson sert POST /v1/chat/completions, POST /v1/responses, GET /v1/models et GET /v1/models/unisson.",
   ],
+  API_IDEMPOTENCY_REUSED: [400, "Cette Idempotency-Key a déjà servi pour une autre requête : envoyez-en une nouvelle pour une nouvelle question."],
   API_N_UNSUPPORTED: [400, "Unisson ne donne qu'une réponse consolidée par requête : « n » doit valoir 1."],
   API_TOOL_REQUIRED: [
     400,

@@ -10,13 +10,19 @@ import type { RunEvent } from "../chat/live-run.ts";
 import { appendMessages, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
+import { markApiRequestRead } from "./api-requests.queries.ts";
 import { SynthesisForwarder } from "./forward.ts";
+import { type AskedKey, claimRequestKey, findJoinable, JoinInstead } from "./joined-runs.ts";
 
 export type CompletionInput = {
   /** The last user message of the request. */
   question: string;
   /** The earlier messages, already alternating user/assistant and trimmed (messages.ts). */
   context: ChatTurn[];
+  /** What identifies the question, so that a client's retry joins its run (joined-runs.ts). */
+  key: AskedKey;
+  /** Checks made only when a new run would start (the key's burst limit): a retry joining its run passes. */
+  admit?: () => Promise<void>;
   /** Called with the answer's text as the synthesis is written; the calls add up to the stored answer (SynthesisForwarder). */
   onDelta?: (text: string) => void;
   /** The client went away: nothing is started after it fires, and a run already started goes on without it. */
@@ -25,6 +31,8 @@ export type CompletionInput = {
 
 export type CompletionResult = {
   conversationId: number;
+  /** The request's row (api_requests): marked read once the answer is delivered. */
+  requestId: number;
   text: string;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   /** Models whose answer went into the synthesis. */
@@ -36,11 +44,15 @@ export type CompletionResult = {
 };
 
 /**
- * The one seam between /v1/chat/completions and the engine: a whole question
- * through the same rules as the page (quota 402, maintenance 503, moderation
- * with a stored refusal 400, one request charged once and refunded on
- * failure), stored as a conversation marked "api". The clarifying pre-pass
- * and the "too vague" reply are skipped: an API client cannot answer back.
+ * The one seam between /v1 and the engine: a whole question through the
+ * same rules as the page (quota, maintenance, moderation with a stored
+ * refusal 400, one request charged once and refunded on failure), stored as
+ * a conversation marked "api". The clarifying pre-pass and the "too vague"
+ * reply are skipped: an API client cannot answer back.
+ *
+ * A request identical to one still running, or finished lately and not
+ * delivered (joined-runs.ts), joins that run: same answer, no second charge,
+ * and none of the checks of a new question (its quota was spent already).
  *
  * With onDelta, the run's synthesis is followed as it is written (its
  * LiveRun) and forwarded so that the deltas add up to the stored answer
@@ -48,8 +60,12 @@ export type CompletionResult = {
  */
 export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
   const { clock } = deps;
+  const earlier = await findJoinable(deps.db, input.key, clock.now());
+  if (earlier) return await answer(deps, user, earlier.conversationId, earlier.id, input);
+
   assertCanQuery(user, clock.now());
   assertOperational(deps);
+  await input.admit?.();
 
   const verdict = await moderate(deps, input.question, { userId: user.id });
   const userMessage: NewMessage = { sender: "user", messageType: null, content: input.question };
@@ -67,22 +83,39 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   }
   input.signal?.throwIfAborted();
 
-  const conversationId = await store(deps, user.id, [userMessage]);
+  let asked: { conversationId: number; requestId: number };
+  try {
+    asked = await store(deps, user.id, [userMessage], input.key);
+  } catch (e) {
+    // An identical request stored its question first: this one joins it.
+    if (e instanceof JoinInstead) return await answer(deps, user, e.row.conversationId, e.row.id, input);
+    throw e;
+  }
+  return await answer(deps, user, asked.conversationId, asked.requestId, input);
+}
+
+/** The run of the conversation (started, or joined) followed to its stored answer. */
+async function answer(deps: Deps, user: UserRow, conversationId: number, requestId: number, input: CompletionInput): Promise<CompletionResult> {
   const run = await startRun(deps, user, conversationId, { history: input.context });
   const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta) : null;
   const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
-  // A client that goes away stops the forwarding, never the run: it is finished, charged and stored.
+  // A client that goes away stops the forwarding, never the run: it is finished, charged and stored, and its retry gets it.
   input.signal?.addEventListener("abort", unfollow, { once: true });
-  let answer: ProcessResult;
+  let stored: ProcessResult;
   try {
-    answer = await resultOf(deps, run);
+    stored = await resultOf(deps, run);
   } finally {
     unfollow();
   }
-  const result = toResult(conversationId, answer.final_response, answer.message.result_data as Partial<Consolidation> | null);
+  const result = toResult(conversationId, requestId, stored.final_response, stored.message.result_data as Partial<Consolidation> | null);
   if (!forwarder) return result;
   forwarder.end(result.text);
   return { ...result, restarted: forwarder.restarted };
+}
+
+/** The answer reached the client: a retry of the same question from now on is a new question. */
+export async function delivered(deps: Deps, result: CompletionResult): Promise<void> {
+  await markApiRequestRead(deps.db, result.requestId, deps.clock.now());
 }
 
 /** The forwarder runs inside the run's own emit: whatever goes wrong with a client must not reach the synthesis. */
@@ -94,22 +127,28 @@ function forwardSafely(deps: Deps, forwarder: SynthesisForwarder, e: RunEvent) {
   }
 }
 
-async function store(deps: Deps, userId: number, rows: NewMessage[]): Promise<number> {
+/** A new conversation with its messages; with the request's key, also its api_requests row (or JoinInstead). */
+async function store(deps: Deps, userId: number, rows: NewMessage[]): Promise<number>;
+async function store(deps: Deps, userId: number, rows: NewMessage[], key: AskedKey): Promise<{ conversationId: number; requestId: number }>;
+async function store(deps: Deps, userId: number, rows: NewMessage[], key?: AskedKey) {
   const now = deps.clock.now();
   return await transaction(deps.db, async (tx) => {
     const conversation = await insertConversation(tx, userId, titleFrom(rows[0]!.content), now, "api");
     await appendMessages(tx, conversation.id, rows, now);
-    return conversation.id;
+    if (!key) return conversation.id;
+    const request = await claimRequestKey(tx, key, conversation.id, now);
+    return { conversationId: conversation.id, requestId: request.id };
   });
 }
 
 /** Usage is summed over every model call that reported tokens: the answers and the synthesis. */
-function toResult(conversationId: number, text: string, data: Partial<Consolidation> | null): CompletionResult {
+function toResult(conversationId: number, requestId: number, text: string, data: Partial<Consolidation> | null): CompletionResult {
   const calls = [...(data?.models ?? []), ...(data?.synthesis ? [data.synthesis] : [])];
   const prompt = calls.reduce((n, c) => n + (c.tokens_in ?? 0), 0);
   const completion = calls.reduce((n, c) => n + (c.tokens_out ?? 0), 0);
   return {
     conversationId,
+    requestId,
     text,
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
     models: data?.available_ais ?? [],

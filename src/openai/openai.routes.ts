@@ -2,33 +2,21 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../auth/require-user.ts";
-import { type ApiKeyRow, findApiKey } from "../auth/api-keys.ts";
-import { APP_VERSION } from "../contracts/version.ts";
-import type { AppEnv } from "../deps.ts";
-import { MINUTE } from "../lib/clock.ts";
+import { findApiKey } from "../auth/api-keys.ts";
 import { AppError } from "../lib/errors.ts";
 import { loggedPath } from "../lib/http-middleware.ts";
 import type { Logger } from "../lib/log.ts";
-import { consumeLimit } from "../lib/rate-limit.ts";
-import { randomToken } from "../lib/tokens.ts";
 import { validate } from "../lib/validate.ts";
-import { complete, type CompletionResult } from "./completion.service.ts";
+import type { V1Env } from "./ask.ts";
+import { chatCompletion } from "./chat-completions.ts";
 import { v1Cors } from "./cors.ts";
 import { toOpenAiError } from "./errors.ts";
 import { completionBody, MODEL_ID, toQuestion } from "./messages.ts";
-import { openStream } from "./stream.ts";
 
-export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
-
-/** Per key: a script looping on the endpoint is stopped long before it empties the quota by mistake. */
-const API_BURST = { windowMs: MINUTE, limit: 10 };
 /** Requests are small: a question and a few context messages. */
 const MAX_BODY_BYTES = 256 * 1024;
 /** Fixed: clients show it as the model's creation date. */
 const MODEL_CREATED = 1_767_225_600;
-
-/** Changes with the server's version, as OpenAI's changes with its backend. */
-const SYSTEM_FINGERPRINT = `fp_unisson_${APP_VERSION}`;
 
 const model = { id: MODEL_ID, object: "model", created: MODEL_CREATED, owned_by: "unisson" } as const;
 
@@ -42,10 +30,6 @@ const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
   c.set("apiKey", found.key);
   await next();
 });
-
-function extra(r: CompletionResult) {
-  return { conversation_id: r.conversationId, models: r.models, missing: r.missing, synthesiser: r.synthesiser, ...(r.restarted ? { restarted: true } : {}) };
-}
 
 /**
  * /v1: the OpenAI chat-completions protocol, whose one model is Unisson's
@@ -76,54 +60,7 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
       })
       .post("/chat/completions", validate("json", completionBody), async (c) => {
         const body = c.req.valid("json");
-        const { question, context } = toQuestion(body);
-        // The app's rate-limit store (in the database), keyed by the API key.
-        await consumeLimit(c.var.rateLimits, "v1.key", String(c.var.apiKey.id), API_BURST);
-        const { deps, user } = c.var;
-        const id = `chatcmpl-${randomToken(18)}`;
-        const created = Math.floor(deps.clock.now().getTime() / 1000);
-        const chunk = (delta: Record<string, string>, finish: "stop" | null) => ({
-          id,
-          object: "chat.completion.chunk",
-          created,
-          model: MODEL_ID,
-          system_fingerprint: SYSTEM_FINGERPRINT,
-          choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-        });
-
-        if (!body.stream) {
-          const r = await complete(deps, user, { question, context, signal: c.req.raw.signal });
-          return c.json({
-            id,
-            object: "chat.completion",
-            created,
-            model: MODEL_ID,
-            system_fingerprint: SYSTEM_FINGERPRINT,
-            choices: [{ index: 0, message: { role: "assistant", content: r.text, refusal: null }, finish_reason: "stop", logprobs: null }],
-            usage: r.usage,
-            unisson: extra(r),
-          });
-        }
-
-        const abort = new AbortController();
-        let first = true;
-        return openStream({
-          abort,
-          run: async (write) =>
-            await complete(deps, user, {
-              question,
-              context,
-              signal: abort.signal,
-              onDelta: (text) => {
-                write(chunk(first ? { role: "assistant", content: text } : { content: text }, null));
-                first = false;
-              },
-            }),
-          finish: (r, write) => {
-            write({ ...chunk({}, "stop"), unisson: extra(r) });
-            if (body.stream_options?.include_usage) write({ ...chunk({}, null), choices: [], usage: r.usage });
-          },
-        });
+        return await chatCompletion(c, body, toQuestion(body));
       })
       .all("/*", () => {
         throw new AppError("API_NOT_FOUND");

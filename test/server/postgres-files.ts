@@ -83,6 +83,8 @@ export const POSTGRES_FILES = [
   "test/server/security/injection.test.ts",
   "test/server/security/markup.test.ts",
   "test/server/openai/completions.test.ts",
+  "test/server/openai/errors.test.ts",
+  "test/server/openai/retries.test.ts",
   "test/server/openai/api-keys.test.ts",
   "test/server/chat/process.test.ts",
   "test/server/chat/adapters.test.ts",

@@ -147,12 +147,13 @@ describe("/v1 through the official openai client", () => {
   test("two completions racing on one remaining request: one answered, one 402, one request spent", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 1 } });
     fakes().control.setAll({ latencyMs: 100 });
-    const ask = () =>
-      t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }).then(
+    // Two different questions: identical ones would be one question, joined (retries.test.ts).
+    const ask = (content: string) =>
+      t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content }] }).then(
         () => "ok",
         (e) => (e instanceof OpenAI.APIError ? `${e.status} ${e.code}` : String(e)),
       );
-    const outcomes = await Promise.all([ask(), ask()]);
+    const outcomes = await Promise.all([ask(QUESTION), ask("Quelle est la capitale de l'Italie ?")]);
     expect(outcomes.sort()).toEqual(["402 insufficient_quota", "ok"]);
     expect(await balance(t)).toBe(0);
   });
