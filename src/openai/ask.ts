@@ -7,7 +7,7 @@ import { MINUTE } from "../lib/clock.ts";
 import { consumeLimit } from "../lib/rate-limit.ts";
 import { type CompletionResult, complete, delivered } from "./completion.service.ts";
 import { requestKeyOf } from "./request-key.ts";
-import { openStream } from "./stream.ts";
+import { openStream, type Write } from "./stream.ts";
 
 export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
 
@@ -19,8 +19,6 @@ export const SYSTEM_FINGERPRINT = `fp_unisson_${APP_VERSION}`;
 
 /** What the engine is asked, whichever endpoint (chat completions, responses) the request came through. */
 export type Asked = { question: string; context: ChatTurn[] };
-
-type Write = (data: unknown) => void;
 
 /** The `unisson` object beside the answer: its conversation, who answered, who wrote the synthesis. */
 export function unissonExtra(r: CompletionResult) {
@@ -48,11 +46,16 @@ export function ask(c: Context<V1Env>, asked: Asked) {
       return r;
     },
 
-    /** `delta` turns text into events; `finish` writes the last ones. */
-    async stream(events: { delta: (text: string, write: Write) => void; finish: (r: CompletionResult, write: Write) => void }): Promise<Response> {
+    /** `delta` turns text into events; `finish` writes the last ones; `done: false` leaves out the final `[DONE]`. */
+    async stream(events: {
+      delta: (text: string, write: Write) => void;
+      finish: (r: CompletionResult, write: Write) => void;
+      done?: boolean;
+    }): Promise<Response> {
       const abort = new AbortController();
       return await openStream({
         abort,
+        done: events.done,
         run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onDelta: (text) => events.delta(text, write) }),
         finish: (r, write) => {
           events.finish(r, write);

@@ -11,6 +11,9 @@ export const MODEL_ID = "unisson";
 const CONTEXT_MESSAGES = 6;
 const CONTEXT_CHARS = 1_500;
 
+/** Text parts as chat completions ("text") and the Responses API ("input_text", "output_text") write them; images and files are left out. */
+const TEXT_PARTS = new Set(["text", "input_text", "output_text"]);
+
 const part = z.looseObject({ type: z.string(), text: z.string().optional() });
 const message = z.looseObject({
   role: z.string({ error: "Chaque message doit avoir un rôle (role)." }),
@@ -55,12 +58,12 @@ export function assertSupported(body: { n?: number | null; tool_choice?: unknown
 }
 
 export type CompletionBody = z.infer<typeof completionBody>;
-type Message = z.infer<typeof message>;
+export type Message = z.infer<typeof message>;
 
 function textOf(m: Message): string {
   if (typeof m.content === "string") return m.content.trim();
   return (m.content ?? [])
-    .flatMap((p) => (p.type === "text" && p.text ? [p.text] : []))
+    .flatMap((p) => (TEXT_PARTS.has(p.type) && p.text ? [p.text] : []))
     .join("\n")
     .trim();
 }
@@ -78,9 +81,9 @@ function trim(text: string): string {
 export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[] } {
   if (body.model.trim().toLowerCase() !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");
   assertSupported(body);
-  const last = body.messages.at(-1)!;
-  const question = textOf(last);
-  if (last.role !== "user" || !question) throw new AppError("API_NO_QUESTION");
+  const last = body.messages.at(-1);
+  const question = last ? textOf(last) : "";
+  if (last?.role !== "user" || !question) throw new AppError("API_NO_QUESTION");
   if (question.length > MAX_MESSAGE_CHARS) throw new AppError("VALIDATION", frDetails.messageTooLong(MAX_MESSAGE_CHARS));
 
   const turns: ChatTurn[] = [];

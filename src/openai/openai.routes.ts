@@ -10,6 +10,8 @@ import { validate } from "../lib/validate.ts";
 import type { V1Env } from "./ask.ts";
 import { chatCompletion } from "./chat-completions.ts";
 import { v1Cors } from "./cors.ts";
+import { createResponse } from "./responses.ts";
+import { responsesBody, responsesQuestion } from "./responses-body.ts";
 import { toOpenAiError } from "./errors.ts";
 import { completionBody, MODEL_ID, toQuestion } from "./messages.ts";
 
@@ -61,6 +63,10 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
       .post("/chat/completions", validate("json", completionBody), async (c) => {
         const body = c.req.valid("json");
         return await chatCompletion(c, body, toQuestion(body));
+      })
+      .post("/responses", validate("json", responsesBody), async (c) => {
+        const body = c.req.valid("json");
+        return await createResponse(c, body, responsesQuestion(body));
       })
       .all("/*", () => {
         throw new AppError("API_NOT_FOUND");
