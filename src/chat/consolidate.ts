@@ -7,8 +7,9 @@ import { AppError } from "../lib/errors.ts";
 import { type AnswerState, collectAnswers, type RunCtx, timing } from "./answers.ts";
 import type { Consolidation, Missing, ModelReport } from "../contracts/answer.ts";
 import { degradation, noticeText } from "./degraded.ts";
-import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./prompts.ts";
-import { buildSynthesisInput, finishSynthesis } from "./synthesis.ts";
+import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS } from "./prompts.ts";
+import { buildSynthesisInput } from "./synthesis.ts";
+import { markdownPlan } from "./synthesis-plan.ts";
 
 /** A model not asked at all: the breaker holds it, or it has no key. */
 export type Skipped = { model: ModelDef; reason: string };
@@ -60,8 +61,9 @@ export async function consolidate(
     context,
   );
   const labelOf = Object.fromEntries(Object.entries(input.labels).map(([label, name]) => [name, label]));
+  const plan = ctx.plan ?? markdownPlan();
   const synthesisRequest = {
-    system: synthesisSystem(input.nonce),
+    system: plan.system(input.nonce),
     messages: [{ role: "user" as const, content: input.prompt }],
     maxTokens: SYNTHESIS_MAX_TOKENS,
   };
@@ -93,13 +95,16 @@ export async function consolidate(
       conversationId: ctx.conversationId,
       deferLog: ctx.logs,
     });
-    if (!s.ok) {
-      attempts.push({ name: candidate.name, error: s.reason });
-      ctx.live.emit("synthesis_failed", { model: candidate.name, reason: s.reason });
+    // Written whole but not what was asked (a JSON that does not follow the schema...): failed like a cut one.
+    const invalid = s.ok ? plan.validate(s.text) : null;
+    if (!s.ok || invalid) {
+      const reason = s.ok ? invalid! : s.reason;
+      attempts.push({ name: candidate.name, error: reason });
+      ctx.live.emit("synthesis_failed", { model: candidate.name, reason });
       continue;
     }
     return {
-      final_response: finishSynthesis(
+      final_response: plan.finish(
         s.text,
         input.labels,
         answered.flatMap((a) => a.citations),

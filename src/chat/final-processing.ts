@@ -15,11 +15,12 @@ import { ownedConversation } from "./chat.service.ts";
 import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
 import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
+import type { SynthesisPlan } from "./synthesis-plan.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
-/** Hook for the OpenAI-compatible API: the context comes from the client's messages, not from stored turns. */
-export type ProcessOptions = { history?: ChatTurn[] };
+/** Hooks for the OpenAI-compatible API: the context comes from the client's messages, not from stored turns; the synthesis may be asked as JSON or bounded in length. */
+export type ProcessOptions = { history?: ChatTurn[]; plan?: SynthesisPlan };
 
 /**
  * Starts the final processing of the conversation's last turn, or finds the
@@ -68,7 +69,7 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   const live = new LiveRun(claim.run.id, conversation.id, lastId);
   deps.ai.live.set(claim.run.id, live);
   live.onStoredEvent = storeEventsSoon(deps, live);
-  live.result = execute(deps, user, claim.run, claim.source, all, models, live, opts.history).finally(() => deps.ai.live.delete(claim.run.id));
+  live.result = execute(deps, user, claim.run, claim.source, all, models, live, opts).finally(() => deps.ai.live.delete(claim.run.id));
   // Nobody may be listening: a failure is already recorded and sent as an event.
   live.result.catch(() => {});
   return claim.run;
@@ -109,7 +110,7 @@ async function execute(
   all: MessageRow[],
   models: ModelDef[],
   live: LiveRun,
-  history?: ChatTurn[],
+  { history, plan }: ProcessOptions,
 ) {
   const { db, clock, log } = deps;
   const closed = await closedTurns(db, run.conversationId, run.turnMessageId);
@@ -130,6 +131,7 @@ async function execute(
         conversationId: run.conversationId,
         logs,
         live,
+        plan,
       },
     );
     const charged = isCharged(result.degraded);

@@ -6,6 +6,7 @@ import type { ApiKeyRow } from "../auth/api-keys.ts";
 import { MINUTE } from "../lib/clock.ts";
 import { consumeLimit } from "../lib/rate-limit.ts";
 import { type CompletionResult, complete, delivered } from "./completion.service.ts";
+import type { AnswerOptions } from "./messages.ts";
 import { requestKeyOf } from "./request-key.ts";
 import { openStream, type Write } from "./stream.ts";
 
@@ -18,11 +19,19 @@ const API_BURST = { windowMs: MINUTE, limit: 10 };
 export const SYSTEM_FINGERPRINT = `fp_unisson_${APP_VERSION}`;
 
 /** What the engine is asked, whichever endpoint (chat completions, responses) the request came through. */
-export type Asked = { question: string; context: ChatTurn[] };
+export type Asked = { question: string; context: ChatTurn[]; options: AnswerOptions };
 
 /** The `unisson` object beside the answer: its conversation, who answered, who wrote the synthesis. */
 export function unissonExtra(r: CompletionResult) {
-  return { conversation_id: r.conversationId, models: r.models, missing: r.missing, synthesiser: r.synthesiser, ...(r.restarted ? { restarted: true } : {}) };
+  return {
+    conversation_id: r.conversationId,
+    models: r.models,
+    missing: r.missing,
+    synthesiser: r.synthesiser,
+    sources: r.sources,
+    notice: r.notice,
+    ...(r.restarted ? { restarted: true } : {}),
+  };
 }
 
 /**

@@ -12,6 +12,10 @@ import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
 import { markApiRequestRead } from "./api-requests.queries.ts";
 import { SynthesisForwarder } from "./forward.ts";
+import type { AnswerOptions } from "./messages.ts";
+import { jsonPlan } from "../chat/json-answer.ts";
+import { lengthLimit } from "../chat/answer-length.ts";
+import { type LengthLimit, markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
 import { type AskedKey, claimRequestKey, findJoinable, JoinInstead } from "./joined-runs.ts";
 
 export type CompletionInput = {
@@ -19,6 +23,8 @@ export type CompletionInput = {
   question: string;
   /** The earlier messages, already alternating user/assistant and trimmed (messages.ts). */
   context: ChatTurn[];
+  /** JSON following a schema, a length: how the synthesis is asked and checked (planOf). */
+  options?: AnswerOptions;
   /** What identifies the question, so that a client's retry joins its run (joined-runs.ts). */
   key: AskedKey;
   /** Checks made only when a new run would start (the key's burst limit): a retry joining its run passes. */
@@ -39,6 +45,9 @@ export type CompletionResult = {
   models: string[];
   missing: Array<{ model: string; reason: string }>;
   synthesiser: string;
+  /** The URLs the models cited, and the notice of a degraded answer: beside the answer, since a JSON answer cannot carry them. */
+  sources: string[];
+  notice: string | null;
   /** Streamed only: a synthesiser failed after some of its text was sent, and the stored answer followed a restart line. */
   restarted?: boolean;
 };
@@ -96,8 +105,10 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
 
 /** The run of the conversation (started, or joined) followed to its stored answer. */
 async function answer(deps: Deps, user: UserRow, conversationId: number, requestId: number, input: CompletionInput): Promise<CompletionResult> {
-  const run = await startRun(deps, user, conversationId, { history: input.context });
-  const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta) : null;
+  const { plan, limit, json } = planOf(input.options);
+  const run = await startRun(deps, user, conversationId, { history: input.context, plan });
+  // A JSON answer is sent once validated (a synthesis that fails the schema cannot be taken back); a bounded one up to its last sentence that fits.
+  const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta, { live: !json, limit }) : null;
   const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
   // A client that goes away stops the forwarding, never the run: it is finished, charged and stored, and its retry gets it.
   input.signal?.addEventListener("abort", unfollow, { once: true });
@@ -111,6 +122,13 @@ async function answer(deps: Deps, user: UserRow, conversationId: number, request
   if (!forwarder) return result;
   forwarder.end(result.text);
   return { ...result, restarted: forwarder.restarted };
+}
+
+/** The synthesis plan for the request's options: JSON (json-answer.ts), a bounded length (answer-length.ts), or the engine's own. */
+function planOf(options: AnswerOptions = {}): { plan?: SynthesisPlan; limit?: LengthLimit; json: boolean } {
+  const limit = options.maxTokens ? lengthLimit(options.maxTokens) : undefined;
+  if (options.format) return { plan: jsonPlan(options.format, limit), json: true };
+  return { plan: limit ? markdownPlan(limit) : undefined, limit, json: false };
 }
 
 /** The answer reached the client: a retry of the same question from now on is a new question. */
@@ -154,5 +172,7 @@ function toResult(conversationId: number, requestId: number, text: string, data:
     models: data?.available_ais ?? [],
     missing: (data?.failed_ais ?? []).map((f) => ({ model: f.name, reason: f.error })),
     synthesiser: data?.primary_ai ?? "",
+    sources: [...new Set((data?.models ?? []).flatMap((m) => (m.status === "answered" ? m.citations : [])))],
+    notice: data?.notice ?? null,
   };
 }

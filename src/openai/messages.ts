@@ -2,6 +2,7 @@ import { frDetails } from "../i18n/fr-details.ts";
 import { z } from "zod";
 import type { ChatTurn } from "../ai/types.ts";
 import { MAX_MESSAGE_CHARS } from "../chat/chat.schemas.ts";
+import { compileSchema, type JsonFormat } from "../chat/json-answer.ts";
 import { AppError } from "../lib/errors.ts";
 
 /** The one model /v1 serves: the consolidated answer. */
@@ -30,6 +31,11 @@ export const completionBody = z.looseObject({
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   n: z.number().int().nullish(),
+  response_format: z
+    .looseObject({ type: z.string(), json_schema: z.looseObject({ schema: z.record(z.string(), z.unknown()).optional() }).optional() })
+    .nullish(),
+  max_tokens: z.number().int().positive("« max_tokens » doit être un entier positif.").nullish(),
+  max_completion_tokens: z.number().int().positive("« max_completion_tokens » doit être un entier positif.").nullish(),
   tool_choice: z.unknown().optional(),
   function_call: z.unknown().optional(),
 });
@@ -78,7 +84,7 @@ function trim(text: string): string {
  * user (what every provider accepts). System, developer and tool messages are
  * left out: the engine keeps its own instructions.
  */
-export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[] } {
+export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[]; options: AnswerOptions } {
   if (body.model.trim().toLowerCase() !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");
   assertSupported(body);
   const last = body.messages.at(-1);
@@ -99,5 +105,23 @@ export function toQuestion(body: CompletionBody): { question: string; context: C
   while (context[0]?.role === "assistant") context = context.slice(1);
   // The question follows: the context must end with an answer.
   while (context.at(-1)?.role === "user") context = context.slice(0, -1);
-  return { question, context };
+  const format = formatOf(body.response_format);
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+  return { question, context, options: { ...(format ? { format } : {}), ...(maxTokens ? { maxTokens } : {}) } };
+}
+
+/** What shapes the answer beyond the question: JSON following a schema (response_format), a length (max_tokens). */
+export type AnswerOptions = { format?: JsonFormat; maxTokens?: number };
+
+type FormatField = { type: string; json_schema?: { schema?: Record<string, unknown> } } | null | undefined;
+
+/** response_format (chat) or text.format (responses) read: null for text; a schema that does not compile is a 400 now, before anything is stored. */
+export function formatOf(f: FormatField): JsonFormat | null {
+  if (!f || f.type === "text") return null;
+  if (f.type === "json_object") return { schema: null };
+  if (f.type !== "json_schema") throw new AppError("API_FORMAT_UNSUPPORTED", undefined, {}, { param: "response_format" });
+  const schema = f.json_schema?.schema ?? (f as { schema?: Record<string, unknown> }).schema;
+  if (!schema) throw new AppError("API_SCHEMA_INVALID", undefined, {}, { param: "response_format" });
+  compileSchema(schema);
+  return { schema };
 }

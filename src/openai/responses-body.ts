@@ -19,6 +19,8 @@ export const responsesBody = z.looseObject({
   instructions: z.string().nullish(),
   stream: z.boolean().nullish(),
   tool_choice: z.unknown().optional(),
+  max_output_tokens: z.number().int().positive("« max_output_tokens » doit être un entier positif.").nullish(),
+  text: z.looseObject({ format: z.looseObject({ type: z.string(), schema: z.record(z.string(), z.unknown()).optional() }).nullish() }).nullish(),
 });
 
 export type ResponsesBody = z.infer<typeof responsesBody>;
@@ -31,6 +33,8 @@ export type ResponsesBody = z.infer<typeof responsesBody>;
 export function responsesQuestion(body: ResponsesBody): Asked {
   const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   const messages: Message[] = items.flatMap((i) => (i.role && (i.type === undefined || i.type === "message") ? [{ role: i.role, content: i.content }] : []));
-  const chat: CompletionBody = { model: body.model, messages, tool_choice: body.tool_choice };
-  return toQuestion(chat);
+  const chat: CompletionBody = { model: body.model, messages, tool_choice: body.tool_choice, max_completion_tokens: body.max_output_tokens };
+  // text.format carries the schema itself where chat's response_format nests it under json_schema.
+  const format = body.text?.format;
+  return toQuestion({ ...chat, response_format: format ? { type: format.type, json_schema: { schema: format.schema } } : null });
 }

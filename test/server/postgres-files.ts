@@ -86,6 +86,7 @@ export const POSTGRES_FILES = [
   "test/server/openai/errors.test.ts",
   "test/server/openai/retries.test.ts",
   "test/server/openai/responses.test.ts",
+  "test/server/openai/structured.test.ts",
   "test/server/openai/api-keys.test.ts",
   "test/server/chat/process.test.ts",
   "test/server/chat/adapters.test.ts",

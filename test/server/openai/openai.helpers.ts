@@ -47,3 +47,15 @@ export async function apiError(p: Promise<unknown>): Promise<InstanceType<typeof
   }
   throw new Error("expected an API error");
 }
+
+/** The last message of each of the user's conversations (their answers), newest first; every one asked through the API. */
+export async function storedAnswers(t: Awaited<ReturnType<typeof apiApp>>): Promise<string[]> {
+  const history = await t.call("GET", "/api/unisson/history", { token: t.token });
+  const out: string[] = [];
+  for (const c of history.body.conversations as Array<{ id: number; source: string }>) {
+    if (c.source !== "api") throw new Error(`conversation ${c.id} not from the API`);
+    const conv = await t.call("GET", `/api/unisson/conversation/${c.id}`, { token: t.token });
+    out.push(conv.body.messages.at(-1).content);
+  }
+  return out;
+}

@@ -2,23 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, streamText } from "ai";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
-import { apiApp, apiError, balance } from "./openai.helpers.ts";
+import { apiApp, apiError, balance, storedAnswers } from "./openai.helpers.ts";
 
 const fakes = useFakeProviders();
 const QUESTION = "Quelle est la capitale de la France ?";
-type App = Awaited<ReturnType<typeof apiApp>>;
-
-/** The stored answers of the user's conversations, newest first. */
-async function storedAnswers(t: App): Promise<string[]> {
-  const history = await t.call("GET", "/api/unisson/history", { token: t.token });
-  const out: string[] = [];
-  for (const c of history.body.conversations as Array<{ id: number; source: string }>) {
-    expect(c.source).toBe("api");
-    const conv = await t.call("GET", `/api/unisson/conversation/${c.id}`, { token: t.token });
-    out.push(conv.body.messages.at(-1).content);
-  }
-  return out;
-}
 
 describe("/v1/responses: the Responses API for text", () => {
   test("responses.create with a string input: the stored answer, usage, one request charged", async () => {
