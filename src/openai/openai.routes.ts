@@ -33,14 +33,15 @@ const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
   await next();
 });
 
-/**
- * /v1: the OpenAI chat-completions protocol, whose one model is Unisson's
- * consolidated answer. Only personal API keys open it; errors answer in
- * OpenAI's shape (errors.ts).
- */
 /** nginx's "client closed request": what the request log shows for a client gone before its answer. */
 const CLIENT_GONE = 499;
 
+/**
+ * /v1: the OpenAI chat-completions protocol and the Responses API for text,
+ * whose one model is Unisson's consolidated answer. Browsers may call it
+ * (cors.ts); only personal API keys open it; errors answer in OpenAI's
+ * shape (errors.ts).
+ */
 export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
   return (
     new Hono<V1Env>()

@@ -25,7 +25,8 @@ const encoder = new TextEncoder();
  * its first event (a delta, or a heartbeat comment after `heartbeatMs`). An
  * error before that (quota, moderation, maintenance: all immediate) is thrown,
  * so the client gets the real status in OpenAI's shape; an error after it is
- * sent as an `error` event, which the official SDKs raise. Ends with `[DONE]`.
+ * sent as an `error` event, which the official SDKs raise. Ends with `[DONE]`
+ * (chat completions), unless `done: false` (the Responses API).
  */
 export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
   const pending: string[] = [];
