@@ -40,13 +40,13 @@ describe("/v1 through the clients people use, default settings", () => {
   );
 
   test(
-    "LangChain's ChatOpenAI: invoke, and withStructuredOutput (method jsonSchema)",
+    "LangChain's ChatOpenAI: invoke, and withStructuredOutput (its default method: a JSON schema)",
     async () => {
       const t = await apiApp(fakes());
       const llm = new ChatOpenAI({ model: "unisson", apiKey: t.key, timeout: TIMEOUT_MS, configuration: { baseURL: `${t.url}/v1` } });
       const msg = await llm.invoke(QUESTION);
       fakes().control.synthesis = () => JSON.stringify(CAPITAL);
-      const parsed = await llm.withStructuredOutput(Capital, { method: "jsonSchema" }).invoke("Et celle de l'Italie ?");
+      const parsed = await llm.withStructuredOutput(Capital).invoke("Et celle de l'Italie ?");
       expect(parsed).toEqual(CAPITAL);
       expect(await storedAnswers(t)).toEqual([JSON.stringify(CAPITAL), msg.content as string]);
     },
