@@ -80,6 +80,17 @@ describe("/v1: one run per question however often the client retries", () => {
     expect(await balance(t)).toBe(4);
   });
 
+  test("an answer not delivered but finished more than 10 minutes ago: the same question is a new question", async () => {
+    const t = await apiApp(fakes());
+    fakes().control.setAll({ latencyMs: 300 });
+    await post(t, { model: "unisson", messages: ask }, {}, AbortSignal.timeout(100)).catch(() => {});
+    while ((await balance(t)) === 5 || !(await storedAnswer(t, (await conversations(t))[0]!.id))) await Bun.sleep(100);
+    t.clock.advance(10 * 60_000 + 1);
+    await t.openai.chat.completions.create({ model: "unisson", messages: ask });
+    expect(await conversations(t)).toHaveLength(2);
+    expect(await balance(t)).toBe(3);
+  });
+
   test("two identical requests at once: one run, both get its answer, one charge", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 1 } });
     fakes().control.setAll({ latencyMs: 200 });
