@@ -1,6 +1,7 @@
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
+import localizeFr from "ajv-i18n/localize/fr/index.js";
 import { frChat } from "../i18n/fr-chat.ts";
 import { AppError } from "../lib/errors.ts";
 import { jsonSynthesisSystem } from "./prompts.ts";
@@ -56,7 +57,10 @@ export function jsonPlan(format: JsonFormat, limit?: LengthLimit): SynthesisPlan
         return frChat.reason.notJson;
       }
       if (!check) return value !== null && typeof value === "object" && !Array.isArray(value) ? null : frChat.reason.notJsonObject;
-      return check(value) ? null : frChat.reason.schemaMismatch(draft2020.errorsText(check.errors, { separator: " ; " }));
+      if (check(value)) return null;
+      // The reason is shown with the answer's details: in French, as Ajv's own project translates it.
+      localizeFr(check.errors);
+      return frChat.reason.schemaMismatch(draft2020.errorsText(check.errors, { separator: " ; ", dataVar: "la réponse" }));
     },
     finish: (text) => JSON.stringify(JSON.parse(unfenced(text))),
   };

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { zodResponseFormat, zodTextFormat } from "openai/helpers/zod";
 import { z } from "zod";
+import { eq } from "drizzle-orm";
+import { messages } from "../../../src/db/schema/index.ts";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
 import { apiApp, apiError, balance, storedAnswers } from "./openai.helpers.ts";
 
@@ -40,6 +42,9 @@ describe("/v1 structured output from the whole council", () => {
     expect(res.choices[0]!.message.parsed).toEqual(VALID);
     expect((res as unknown as Extra).unisson.synthesiser).not.toBe("Claude Opus 4.1");
     expect(fakes().control.callsOf("synthesis").length).toBe(2);
+    const [row] = await t.db.select({ data: messages.resultData }).from(messages).where(eq(messages.sender, "assistant"));
+    const attempts = (row!.data as { synthesis: { attempts: Array<{ name: string; error: string }> } }).synthesis.attempts;
+    expect(attempts).toEqual([{ name: "Claude Opus 4.1", error: "synthèse JSON non conforme au schéma (la réponse requiert la propriété pays)" }]);
     expect(await balance(t)).toBe(4);
   });
 
