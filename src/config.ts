@@ -29,6 +29,27 @@ const optionalUrl = z
   .pipe(z.url({ protocol: /^https?$/ }).optional())
   .optional();
 
+/** "*" or comma-separated origins (scheme, host, port): each read back as its origin. */
+const corsOrigins = z
+  .string()
+  .trim()
+  .transform((v, ctx): "*" | string[] => {
+    if (v === "*" || v === "") return "*";
+    const origins: string[] = [];
+    for (const item of v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      const url = URL.parse(item);
+      if (!url || !/^https?:$/.test(url.protocol)) {
+        ctx.addIssue({ code: "custom", message: `« ${item} » n'est pas une origine (https://hôte[:port]) ; « * » les autorise toutes` });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
+
 const port = z.coerce
   .number({ error: "doit être un numéro de port (1-65535)" })
   .int("doit être un numéro de port (1-65535)")
@@ -175,6 +196,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "doit valoir debug, info, warn ou error" }).default("info"),
   LOG_FORMAT: z.enum(["pretty", "json"], { error: "doit valoir pretty ou json" }).default("pretty"),
   METRICS_TOKEN: optionalText,
+  API_CORS_ORIGINS: corsOrigins.default("*"),
   BACKUP_INTERVAL: optionalText.pipe(
     z
       .string()
@@ -219,6 +241,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     twoFactor: e.TWO_FACTOR,
     trustedProxies: e.TRUSTED_PROXIES,
+    /** Origins whose pages may call /v1 from a browser ("*" = any: keys are bearer tokens, not cookies); the page's /api never. */
+    apiCorsOrigins: e.API_CORS_ORIGINS,
     /** Messages a user may send to /chat and /process (docs/SECURITY.md, "Spend limits"). */
     spend: { per10Min: e.CHAT_LIMIT_PER_10_MIN, perDay: e.CHAT_LIMIT_PER_DAY, trialPerDay: e.TRIAL_CHAT_LIMIT_PER_DAY },
     /** Open GET /conversation/{id}/events streams of this process, all users together (src/chat/stream-slots.ts). */

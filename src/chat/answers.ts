@@ -1,3 +1,4 @@
+import type { SynthesisPlan } from "./synthesis-plan.ts";
 import { frChat } from "../i18n/fr-chat.ts";
 import { type CallOutcome, callModel } from "../ai/model-call.ts";
 import type { AiCallLog } from "../ai/ai-calls.queries.ts";
@@ -8,8 +9,17 @@ import type { LiveRun } from "./live-run.ts";
 
 export type AnswerState = { model: ModelDef; outcome: CallOutcome | null; leftOut: boolean };
 
-/** `logs`: every AI call of the run (its cost); `unwritten`: those whose row could not be written when the call ended. */
-export type RunCtx = { userId: number; conversationId: number; logs: AiCallLog[]; unwritten: AiCallLog[]; live: LiveRun };
+export type RunCtx = {
+  userId: number;
+  conversationId: number;
+  /** Every AI call of the run (its cost). */
+  logs: AiCallLog[];
+  /** The calls whose row could not be written when the call ended (written with the outcome). */
+  unwritten: AiCallLog[];
+  live: LiveRun;
+  /** How the synthesis is asked, checked and finished (synthesis-plan.ts); the Markdown answer when absent. */
+  plan?: SynthesisPlan;
+};
 
 export type Timing = {
   /** performance.now() at the start of the run. */

@@ -7,9 +7,9 @@ import { AppError } from "../lib/errors.ts";
 import { type AnswerState, collectAnswers, type RunCtx, timing } from "./answers.ts";
 import type { Consolidation, Missing, ModelReport } from "../contracts/answer.ts";
 import { degradation, noticeText } from "./degraded.ts";
-import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS, synthesisSystem } from "./prompts.ts";
-import { buildSynthesisInput, finishSynthesis } from "./synthesis.ts";
-import { sectionValidator, type SynthesisValidator } from "./answer-structure.ts";
+import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS } from "./prompts.ts";
+import { buildSynthesisInput } from "./synthesis.ts";
+import { markdownPlan } from "./synthesis-plan.ts";
 
 /** A model not asked at all: the breaker holds it, or it has no key. */
 export type Skipped = { model: ModelDef; reason: string };
@@ -31,8 +31,8 @@ export class NoSynthesis extends AppError {
  * The engine's main job: the answers (soft deadline and quorum, see
  * collectAnswers), then the synthesis by the first model of the priority
  * chain that writes a complete one (checked: not cut, not refused, not
- * empty, and with the shape `validate` asks for: the prompt's sections by
- * default), every attempt within what remains of the one budget.
+ * empty, and with the shape the plan's `validate` asks for: the prompt's
+ * sections by default), every attempt within what remains of the one budget.
  */
 export async function consolidate(
   deps: Deps,
@@ -42,7 +42,6 @@ export async function consolidate(
   question: string,
   context: string,
   ctx: RunCtx,
-  validate: SynthesisValidator = sectionValidator,
 ): Promise<Consolidation> {
   const t = timing(deps, models.length);
   ctx.live.emit("run_started", {
@@ -63,8 +62,9 @@ export async function consolidate(
     context,
   );
   const labelOf = Object.fromEntries(Object.entries(input.labels).map(([label, name]) => [name, label]));
+  const plan = ctx.plan ?? markdownPlan();
   const synthesisRequest = {
-    system: synthesisSystem(input.nonce),
+    system: plan.system(input.nonce),
     messages: [{ role: "user" as const, content: input.prompt }],
     maxTokens: SYNTHESIS_MAX_TOKENS,
   };
@@ -96,7 +96,8 @@ export async function consolidate(
       conversationId: ctx.conversationId,
       ledger: ctx.logs,
       unwritten: ctx.unwritten,
-      validate,
+      // The shape the plan promised (the sections, or a JSON that follows the schema): checked with the output checks, so a text that misses it fails like a cut one.
+      validate: plan.validate,
     });
     if (!s.ok) {
       attempts.push({ name: candidate.name, error: s.reason });
@@ -104,7 +105,7 @@ export async function consolidate(
       continue;
     }
     return {
-      final_response: finishSynthesis(
+      final_response: plan.finish(
         s.text,
         input.labels,
         answered.flatMap((a) => a.citations),

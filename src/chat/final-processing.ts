@@ -16,16 +16,16 @@ import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./tur
 import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
 import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
-import type { SynthesisValidator } from "./answer-structure.ts";
+import type { SynthesisPlan } from "./synthesis-plan.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
 /**
  * Hooks for the OpenAI-compatible API: the context comes from the client's
- * messages, not from stored turns; `validate` replaces the synthesis's
- * section check when the client was promised another shape.
+ * messages, not from stored turns; the synthesis may be asked as JSON (its
+ * plan's validator then replaces the section check) or bounded in length.
  */
-export type ProcessOptions = { history?: ChatTurn[]; validate?: SynthesisValidator };
+export type ProcessOptions = { history?: ChatTurn[]; plan?: SynthesisPlan };
 
 /**
  * Starts the final processing of the conversation's last turn, or finds the
@@ -126,7 +126,7 @@ async function execute(
   all: MessageRow[],
   models: ModelDef[],
   live: LiveRun,
-  { history, validate }: ProcessOptions,
+  { history, plan }: ProcessOptions,
 ) {
   const { db, clock, log } = deps;
   const closed = await closedTurns(db, run.conversationId, run.turnMessageId);
@@ -149,8 +149,8 @@ async function execute(
         logs,
         unwritten,
         live,
+        plan,
       },
-      validate,
     );
     const charged = isCharged(result.degraded);
     const done = await writeOutcome(deps, run.id, () =>

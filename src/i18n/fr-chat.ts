@@ -8,6 +8,8 @@
  */
 export const frChat = {
   /** The /v1 stream's line when a synthesiser fails after some of its text was sent. */
+  /** The line ending a /v1 answer cut to the client's max_tokens. */
+  apiCut: (maxTokens: number) => `Réponse abrégée : la limite demandée (max_tokens = ${maxTokens}) est atteinte.`,
   apiRestart: {
     interrupted: (model: string, reason: string | null) => `La synthèse de ${model} s'est interrompue${reason ? ` (${reason})` : ""}`,
     resumed: "Le texte a été repris",
@@ -30,6 +32,9 @@ export const frChat = {
   },
   /** Why a model's answer is missing (answer notice, live view, result_data, logs). */
   reason: {
+    notJson: "synthèse qui n'est pas du JSON",
+    notJsonObject: "synthèse JSON qui n'est pas un objet",
+    schemaMismatch: (detail: string) => `synthèse JSON non conforme au schéma (${detail})`,
     refusal: "refus du modèle",
     cut: "réponse interrompue",
     empty: "réponse vide",

@@ -88,6 +88,18 @@ const table = {
   API_MODEL_UNKNOWN: [400, "Modèle inconnu : utilisez le modèle « unisson »."],
   API_NO_QUESTION: [400, "Le dernier message doit être un message de l'utilisateur (role « user ») contenant du texte."],
   API_RATE_LIMITED: [429, "Trop de requêtes avec cette clé d'API. Veuillez réessayer dans quelques instants."],
+  API_ENDPOINT_UNKNOWN: [
+    404,
+    "Point d'accès introuvable. Unisson sert POST /v1/chat/completions, POST /v1/responses, GET /v1/models et GET /v1/models/unisson.",
+  ],
+  API_IDEMPOTENCY_REUSED: [400, "Cette Idempotency-Key a déjà servi pour une autre requête : envoyez-en une nouvelle pour une nouvelle question."],
+  API_SCHEMA_INVALID: [400, "Le schéma JSON de « response_format » est invalide : corrigez-le (JSON Schema 2020-12)."],
+  API_FORMAT_UNSUPPORTED: [400, "« response_format » doit être de type « text », « json_object » ou « json_schema »."],
+  API_N_UNSUPPORTED: [400, "Unisson ne donne qu'une réponse consolidée par requête : « n » doit valoir 1."],
+  API_TOOL_REQUIRED: [
+    400,
+    "Unisson n'appelle pas d'outils : retirez « tool_choice » (ou mettez-le à « auto » ou « none ») ; la réponse est toujours un texte.",
+  ],
 
   // Billing
   PAYMENTS_DISABLED: [402, "Problème de configuration de paiement. Contactez le support."],

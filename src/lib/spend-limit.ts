@@ -17,23 +17,31 @@ import { AppError } from "./errors.ts";
  */
 export function spendLimit(opts: { trialCap: boolean }) {
   return createMiddleware<Pick<AppEnv, "Variables">>(async (c, next) => {
-    const { config, clock } = c.var.deps;
-    const store = c.var.rateLimits;
-    const user = c.var.user;
-    const rules: Array<{ key: string; windowMs: number; limit: number; code: "SPEND_LIMITED" | "TRIAL_DAILY_LIMITED" }> = [
-      { key: `spend:10min:${user.id}`, windowMs: 10 * MINUTE, limit: config.spend.per10Min, code: "SPEND_LIMITED" },
-      { key: `spend:day:${user.id}`, windowMs: DAY, limit: config.spend.perDay, code: "SPEND_LIMITED" },
-    ];
-    if (opts.trialCap && effectivePlan(user, clock.now()) === "trial") {
-      rules.push({ key: `spend:trial-day:${user.id}`, windowMs: DAY, limit: config.spend.trialPerDay, code: "TRIAL_DAILY_LIMITED" });
-    }
-    for (const rule of rules) {
-      const hit = await store.hit(rule.key, rule.windowMs);
-      if (hit.count > rule.limit) {
-        const seconds = Math.max(1, Math.ceil((hit.resetAt - clock.now().getTime()) / 1000));
-        throw new AppError(rule.code, undefined, { "Retry-After": String(seconds) });
-      }
-    }
+    await checkSpendLimits(c.var.deps, c.var.rateLimits, c.var.user, opts);
     await next();
   });
+}
+
+/** The same limits, for a caller that counts only the requests that would start a run (/v1: a retry joining its run does not count again). */
+export async function checkSpendLimits(
+  deps: Pick<AppEnv["Variables"]["deps"], "config" | "clock">,
+  store: AppEnv["Variables"]["rateLimits"],
+  user: AppEnv["Variables"]["user"],
+  opts: { trialCap: boolean },
+): Promise<void> {
+  const { config, clock } = deps;
+  const rules: Array<{ key: string; windowMs: number; limit: number; code: "SPEND_LIMITED" | "TRIAL_DAILY_LIMITED" }> = [
+    { key: `spend:10min:${user.id}`, windowMs: 10 * MINUTE, limit: config.spend.per10Min, code: "SPEND_LIMITED" },
+    { key: `spend:day:${user.id}`, windowMs: DAY, limit: config.spend.perDay, code: "SPEND_LIMITED" },
+  ];
+  if (opts.trialCap && effectivePlan(user, clock.now()) === "trial") {
+    rules.push({ key: `spend:trial-day:${user.id}`, windowMs: DAY, limit: config.spend.trialPerDay, code: "TRIAL_DAILY_LIMITED" });
+  }
+  for (const rule of rules) {
+    const hit = await store.hit(rule.key, rule.windowMs);
+    if (hit.count > rule.limit) {
+      const seconds = Math.max(1, Math.ceil((hit.resetAt - clock.now().getTime()) / 1000));
+      throw new AppError(rule.code, undefined, { "Retry-After": String(seconds) });
+    }
+  }
 }

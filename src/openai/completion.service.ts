@@ -2,22 +2,34 @@ import { moderate } from "../ai/moderation.ts";
 import type { ChatTurn } from "../ai/types.ts";
 import { transaction } from "../db/transaction.ts";
 import type { UserRow } from "../db/schema/index.ts";
-import type { RunRow } from "../chat/runs.queries.ts";
 import type { Deps } from "../deps.ts";
 import { assertCanQuery, assertOperational } from "../chat/access.ts";
 import type { Consolidation } from "../contracts/answer.ts";
 import { type ProcessResult, resultOf, startRun } from "../chat/final-processing.ts";
 import type { RunEvent } from "../chat/live-run.ts";
 import { appendMessages, deleteOwnedConversation, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
+import type { RunRow } from "../chat/runs.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
+import { markApiRequestRead } from "./api-requests.queries.ts";
 import { SynthesisForwarder } from "./forward.ts";
+import type { AnswerOptions } from "./messages.ts";
+import { jsonPlan } from "../chat/json-answer.ts";
+import { lengthLimit } from "../chat/answer-length.ts";
+import { type LengthLimit, markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
+import { type AskedKey, claimRequestKey, findJoinable, JoinInstead } from "./joined-runs.ts";
 
 export type CompletionInput = {
   /** The last user message of the request. */
   question: string;
   /** The earlier messages, already alternating user/assistant and trimmed (messages.ts). */
   context: ChatTurn[];
+  /** JSON following a schema, a length: how the synthesis is asked and checked (planOf). */
+  options?: AnswerOptions;
+  /** What identifies the question, so that a client's retry joins its run (joined-runs.ts). */
+  key: AskedKey;
+  /** Checks made only when a new run would start (the per-user limits): a retry joining its run passes. */
+  admit?: () => Promise<void>;
   /** Called with the answer's text as the synthesis is written; the calls add up to the stored answer (SynthesisForwarder). */
   onDelta?: (text: string) => void;
   /** The client went away: nothing is started after it fires, and a run already started goes on without it. */
@@ -26,22 +38,31 @@ export type CompletionInput = {
 
 export type CompletionResult = {
   conversationId: number;
+  /** The request's row (api_requests): marked read once the answer is delivered. */
+  requestId: number;
   text: string;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   /** Models whose answer went into the synthesis. */
   models: string[];
   missing: Array<{ model: string; reason: string }>;
   synthesiser: string;
+  /** The URLs the models cited, and the notice of a degraded answer: beside the answer, since a JSON answer cannot carry them. */
+  sources: string[];
+  notice: string | null;
   /** Streamed only: a synthesiser failed after some of its text was sent, and the stored answer followed a restart line. */
   restarted?: boolean;
 };
 
 /**
- * The one seam between /v1/chat/completions and the engine: a whole question
- * through the same rules as the page (quota 402, maintenance 503, moderation
- * 400 (the refusal is not stored), one request charged once and refunded on
- * failure), stored as a conversation marked "api". The clarifying pre-pass
- * and the "too vague" reply are skipped: an API client cannot answer back.
+ * The one seam between /v1 and the engine: a whole question through the
+ * same rules as the page (quota 402, maintenance 503, moderation 400 (the
+ * refusal is not stored), one request charged once and refunded on
+ * failure), stored as a conversation marked "api". The clarifying pre-pass and the "too vague"
+ * reply are skipped: an API client cannot answer back.
+ *
+ * A request identical to one still running, or finished lately and not
+ * delivered (joined-runs.ts), joins that run: same answer, no second charge,
+ * and none of the checks of a new question (its quota was spent already).
  *
  * With onDelta, the run's synthesis is followed as it is written (its
  * LiveRun) and forwarded so that the deltas add up to the stored answer
@@ -49,27 +70,46 @@ export type CompletionResult = {
  */
 export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
   const { clock } = deps;
+  const earlier = await findJoinable(deps.db, input.key, clock.now());
+  if (earlier) return await answer(deps, user, earlier.conversationId, earlier.id, input);
+
   assertCanQuery(user, clock.now());
   assertOperational(deps);
+  await input.admit?.();
 
   // A refusal is told to the client, never stored: a script cannot fill the history (it counts against the limits, spend-limit.ts).
   const verdict = await moderate(deps, input.question, { userId: user.id });
   if (verdict.flagged) throw new AppError("CONTENT_REFUSED");
   input.signal?.throwIfAborted();
 
-  const conversationId = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }]);
-  const run = await startRunOrForget(deps, user, conversationId, input.context);
-  const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta) : null;
-  const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
-  // A client that goes away stops the forwarding, never the run: it is finished, charged and stored.
-  input.signal?.addEventListener("abort", unfollow, { once: true });
-  let answer: ProcessResult;
+  let asked: { conversationId: number; requestId: number };
   try {
-    answer = await resultOf(deps, run);
+    asked = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }], input.key);
+  } catch (e) {
+    // An identical request stored its question first: this one joins it.
+    if (e instanceof JoinInstead) return await answer(deps, user, e.row.conversationId, e.row.id, input);
+    throw e;
+  }
+  return await answer(deps, user, asked.conversationId, asked.requestId, input, true);
+}
+
+/** The run of the conversation (started, or joined) followed to its stored answer; `fresh`: the conversation was made for this request. */
+async function answer(deps: Deps, user: UserRow, conversationId: number, requestId: number, input: CompletionInput, fresh = false): Promise<CompletionResult> {
+  const { plan, limit, json } = planOf(input.options);
+  const start = () => startRun(deps, user, conversationId, { history: input.context, plan });
+  const run = fresh ? await startOrForget(deps, user, conversationId, start) : await start();
+  // A JSON answer is sent once validated (a synthesis that fails the schema cannot be taken back); a bounded one up to its last sentence that fits.
+  const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta, { live: !json, limit }) : null;
+  const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
+  // A client that goes away stops the forwarding, never the run: it is finished, charged and stored, and its retry gets it.
+  input.signal?.addEventListener("abort", unfollow, { once: true });
+  let stored: ProcessResult;
+  try {
+    stored = await resultOf(deps, run);
   } finally {
     unfollow();
   }
-  const result = toResult(conversationId, answer.final_response, answer.message.result_data as Partial<Consolidation> | null);
+  const result = toResult(conversationId, requestId, stored.final_response, stored.message.result_data as Partial<Consolidation> | null);
   if (!forwarder) return result;
   forwarder.end(result.text);
   return { ...result, restarted: forwarder.restarted };
@@ -80,15 +120,27 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
  * takes its just-made conversation with it: the refused request leaves
  * nothing behind. No run holds it then (a refused claim is rolled back).
  */
-async function startRunOrForget(deps: Deps, user: UserRow, conversationId: number, history: ChatTurn[]): Promise<RunRow> {
+async function startOrForget(deps: Deps, user: UserRow, conversationId: number, start: () => Promise<RunRow>): Promise<RunRow> {
   try {
-    return await startRun(deps, user, conversationId, { history });
+    return await start();
   } catch (error) {
     await deleteOwnedConversation(deps.db, conversationId, user.id).catch((e) =>
       deps.log.warn("v1: the conversation of a refused request was not deleted", { conversationId, error: e }),
     );
     throw error;
   }
+}
+
+/** The synthesis plan for the request's options: JSON (json-answer.ts), a bounded length (answer-length.ts), or the engine's own. */
+function planOf(options: AnswerOptions = {}): { plan?: SynthesisPlan; limit?: LengthLimit; json: boolean } {
+  const limit = options.maxTokens ? lengthLimit(options.maxTokens) : undefined;
+  if (options.format) return { plan: jsonPlan(options.format, limit), json: true };
+  return { plan: limit ? markdownPlan(limit) : undefined, limit, json: false };
+}
+
+/** The answer reached the client: a retry of the same question from now on is a new question. */
+export async function delivered(deps: Deps, result: CompletionResult): Promise<void> {
+  await markApiRequestRead(deps.db, result.requestId, deps.clock.now());
 }
 
 /** The forwarder runs inside the run's own emit: whatever goes wrong with a client must not reach the synthesis. */
@@ -100,26 +152,31 @@ function forwardSafely(deps: Deps, forwarder: SynthesisForwarder, e: RunEvent) {
   }
 }
 
-async function store(deps: Deps, userId: number, rows: NewMessage[]): Promise<number> {
+/** A new conversation with its messages and the request's api_requests row (or JoinInstead). */
+async function store(deps: Deps, userId: number, rows: NewMessage[], key: AskedKey): Promise<{ conversationId: number; requestId: number }> {
   const now = deps.clock.now();
   return await transaction(deps.db, async (tx) => {
     const conversation = await insertConversation(tx, userId, titleFrom(rows[0]!.content), now, "api");
     await appendMessages(tx, conversation.id, rows, now);
-    return conversation.id;
+    const request = await claimRequestKey(tx, key, conversation.id, now);
+    return { conversationId: conversation.id, requestId: request.id };
   });
 }
 
 /** Usage is summed over every model call that reported tokens: the answers and the synthesis. */
-function toResult(conversationId: number, text: string, data: Partial<Consolidation> | null): CompletionResult {
+function toResult(conversationId: number, requestId: number, text: string, data: Partial<Consolidation> | null): CompletionResult {
   const calls = [...(data?.models ?? []), ...(data?.synthesis ? [data.synthesis] : [])];
   const prompt = calls.reduce((n, c) => n + (c.tokens_in ?? 0), 0);
   const completion = calls.reduce((n, c) => n + (c.tokens_out ?? 0), 0);
   return {
     conversationId,
+    requestId,
     text,
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
     models: data?.available_ais ?? [],
     missing: (data?.failed_ais ?? []).map((f) => ({ model: f.name, reason: f.error })),
     synthesiser: data?.primary_ai ?? "",
+    sources: [...new Set((data?.models ?? []).flatMap((m) => (m.status === "answered" ? m.citations : [])))],
+    notice: data?.notice ?? null,
   };
 }

@@ -1,6 +1,8 @@
 import { frChat } from "../i18n/fr-chat.ts";
 import { finishedPrefix } from "../chat/synthesis.ts";
 import type { RunEvent } from "../chat/live-run.ts";
+import { shownWithin } from "../chat/answer-length.ts";
+import type { LengthLimit } from "../chat/synthesis-plan.ts";
 
 /** Sent when a synthesiser fails after some of its text was sent: the client cannot take text back. */
 export function restartText(model: string | null, reason: string | null): string {
@@ -33,9 +35,14 @@ export class SynthesisForwarder {
   #owed: string | null = null;
   restarted = false;
 
-  constructor(private readonly send: (text: string) => void) {}
+  /** `live: false` sends nothing before the end (a JSON answer); `limit` holds back what a cut may drop (answer-length.ts). */
+  constructor(
+    private readonly send: (text: string) => void,
+    private readonly opts: { live?: boolean; limit?: LengthLimit } = {},
+  ) {}
 
   on(e: RunEvent): void {
+    if (this.opts.live === false) return;
     const d = e.data;
     if (e.type === "synthesis_started") {
       if (this.#mine() && this.#owed === null) this.#owed = restartText(null, null);
@@ -44,7 +51,8 @@ export class SynthesisForwarder {
       this.#notice = (d.notice as string | null | undefined) ?? null;
     } else if (e.type === "synthesis_delta") {
       this.#written += String(d.text ?? "");
-      this.#offer(finishedPrefix(this.#written, this.#labels, this.#notice));
+      const prefix = finishedPrefix(this.#written, this.#labels, this.#notice);
+      this.#offer(this.opts.limit ? shownWithin(prefix, this.opts.limit) : prefix);
     } else if (e.type === "synthesis_failed" && this.#mine()) {
       this.#owed = restartText(String(d.model ?? ""), String(d.reason ?? ""));
     }

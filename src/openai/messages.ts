@@ -2,6 +2,7 @@ import { frDetails } from "../i18n/fr-details.ts";
 import { z } from "zod";
 import type { ChatTurn } from "../ai/types.ts";
 import { MAX_MESSAGE_CHARS } from "../chat/chat.schemas.ts";
+import { compileSchema, type JsonFormat } from "../chat/json-answer.ts";
 import { AppError } from "../lib/errors.ts";
 
 /** The one model /v1 serves: the consolidated answer. */
@@ -10,6 +11,9 @@ export const MODEL_ID = "unisson";
 /** Context given to the models: the last few messages, each trimmed, as for the page's earlier turns. */
 const CONTEXT_MESSAGES = 6;
 const CONTEXT_CHARS = 1_500;
+
+/** Text parts as chat completions ("text") and the Responses API ("input_text", "output_text") write them; images and files are left out. */
+const TEXT_PARTS = new Set(["text", "input_text", "output_text"]);
 
 const part = z.looseObject({ type: z.string(), text: z.string().optional() });
 const message = z.looseObject({
@@ -26,15 +30,46 @@ export const completionBody = z.looseObject({
     .max(500),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  n: z.number().int().nullish(),
+  response_format: z
+    .looseObject({ type: z.string(), json_schema: z.looseObject({ schema: z.record(z.string(), z.unknown()).optional() }).optional() })
+    .nullish(),
+  max_tokens: z.number().int().positive("« max_tokens » doit être un entier positif.").nullish(),
+  max_completion_tokens: z.number().int().positive("« max_completion_tokens » doit être un entier positif.").nullish(),
+  tool_choice: z.unknown().optional(),
+  function_call: z.unknown().optional(),
 });
 
+/** tool_choice / function_call values that let the model answer in text; anything else demands a tool call. */
+const TEXT_ALLOWED = new Set(["auto", "none"]);
+
+function demandsTool(choice: unknown): boolean {
+  if (choice === undefined || choice === null) return false;
+  if (typeof choice === "string") return !TEXT_ALLOWED.has(choice);
+  // {type: "allowed_tools", allowed_tools: {mode: "auto"}} leaves the choice to the model; a named function or mode "required" does not.
+  const mode = (choice as { allowed_tools?: { mode?: unknown } }).allowed_tools?.mode;
+  return !(typeof mode === "string" && TEXT_ALLOWED.has(mode));
+}
+
+/**
+ * What Unisson cannot give, refused before anything is stored or charged:
+ * several choices (one consolidated answer per question), and a tool call
+ * the client demands (the council answers in text; a client that only
+ * offers tools, tool_choice "auto", gets the text).
+ */
+export function assertSupported(body: { n?: number | null; tool_choice?: unknown; function_call?: unknown }): void {
+  if (body.n != null && body.n !== 1) throw new AppError("API_N_UNSUPPORTED", undefined, {}, { param: "n" });
+  if (demandsTool(body.tool_choice)) throw new AppError("API_TOOL_REQUIRED", undefined, {}, { param: "tool_choice" });
+  if (demandsTool(body.function_call)) throw new AppError("API_TOOL_REQUIRED", undefined, {}, { param: "function_call" });
+}
+
 export type CompletionBody = z.infer<typeof completionBody>;
-type Message = z.infer<typeof message>;
+export type Message = z.infer<typeof message>;
 
 function textOf(m: Message): string {
   if (typeof m.content === "string") return m.content.trim();
   return (m.content ?? [])
-    .flatMap((p) => (p.type === "text" && p.text ? [p.text] : []))
+    .flatMap((p) => (TEXT_PARTS.has(p.type) && p.text ? [p.text] : []))
     .join("\n")
     .trim();
 }
@@ -49,11 +84,12 @@ function trim(text: string): string {
  * user (what every provider accepts). System, developer and tool messages are
  * left out: the engine keeps its own instructions.
  */
-export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[] } {
+export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[]; options: AnswerOptions } {
   if (body.model.trim().toLowerCase() !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");
-  const last = body.messages.at(-1)!;
-  const question = textOf(last);
-  if (last.role !== "user" || !question) throw new AppError("API_NO_QUESTION");
+  assertSupported(body);
+  const last = body.messages.at(-1);
+  const question = last ? textOf(last) : "";
+  if (last?.role !== "user" || !question) throw new AppError("API_NO_QUESTION");
   if (question.length > MAX_MESSAGE_CHARS) throw new AppError("VALIDATION", frDetails.messageTooLong(MAX_MESSAGE_CHARS));
 
   const turns: ChatTurn[] = [];
@@ -69,5 +105,23 @@ export function toQuestion(body: CompletionBody): { question: string; context: C
   while (context[0]?.role === "assistant") context = context.slice(1);
   // The question follows: the context must end with an answer.
   while (context.at(-1)?.role === "user") context = context.slice(0, -1);
-  return { question, context };
+  const format = formatOf(body.response_format);
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+  return { question, context, options: { ...(format ? { format } : {}), ...(maxTokens ? { maxTokens } : {}) } };
+}
+
+/** What shapes the answer beyond the question: JSON following a schema (response_format), a length (max_tokens). */
+export type AnswerOptions = { format?: JsonFormat; maxTokens?: number };
+
+type FormatField = { type: string; json_schema?: { schema?: Record<string, unknown> } } | null | undefined;
+
+/** response_format (chat) or text.format (responses) read: null for text; a schema that does not compile is a 400 now, before anything is stored. */
+export function formatOf(f: FormatField): JsonFormat | null {
+  if (!f || f.type === "text") return null;
+  if (f.type === "json_object") return { schema: null };
+  if (f.type !== "json_schema") throw new AppError("API_FORMAT_UNSUPPORTED", undefined, {}, { param: "response_format" });
+  const schema = f.json_schema?.schema ?? (f as { schema?: Record<string, unknown> }).schema;
+  if (!schema) throw new AppError("API_SCHEMA_INVALID", undefined, {}, { param: "response_format" });
+  compileSchema(schema);
+  return { schema };
 }

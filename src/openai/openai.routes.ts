@@ -1,28 +1,19 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../auth/require-user.ts";
-import { type ApiKeyRow, findApiKey } from "../auth/api-keys.ts";
-import type { AppEnv } from "../deps.ts";
-import { MINUTE } from "../lib/clock.ts";
+import { findApiKey } from "../auth/api-keys.ts";
 import { AppError } from "../lib/errors.ts";
 import { limitBody, loggedPath } from "../lib/http-middleware.ts";
 import type { Logger } from "../lib/log.ts";
-import { consumeLimit } from "../lib/rate-limit.ts";
-import { spendLimit } from "../lib/spend-limit.ts";
-import { randomToken } from "../lib/tokens.ts";
 import { validate } from "../lib/validate.ts";
-import { complete, type CompletionResult } from "./completion.service.ts";
+import type { V1Env } from "./ask.ts";
+import { chatCompletion } from "./chat-completions.ts";
+import { v1Cors } from "./cors.ts";
+import { createResponse } from "./responses.ts";
+import { responsesBody, responsesQuestion } from "./responses-body.ts";
 import { toOpenAiError } from "./errors.ts";
 import { completionBody, MODEL_ID, toQuestion } from "./messages.ts";
-import { openStream } from "./stream.ts";
 
-export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
-
-/**
- * Per user, whatever the key (a new key is no fresh bucket): a script looping
- * on the endpoint is stopped long before it empties the quota by mistake.
- */
-const API_BURST = { windowMs: MINUTE, limit: 10 };
 /** Requests are small: a question and a few context messages. */
 const MAX_BODY_BYTES = 256 * 1024;
 /** Fixed: clients show it as the model's creation date. */
@@ -41,21 +32,20 @@ const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
   await next();
 });
 
-function extra(r: CompletionResult) {
-  return { conversation_id: r.conversationId, models: r.models, missing: r.missing, synthesiser: r.synthesiser, ...(r.restarted ? { restarted: true } : {}) };
-}
-
-/**
- * /v1: the OpenAI chat-completions protocol, whose one model is Unisson's
- * consolidated answer. Only personal API keys open it; errors answer in
- * OpenAI's shape (errors.ts).
- */
 /** nginx's "client closed request": what the request log shows for a client gone before its answer. */
 const CLIENT_GONE = 499;
 
-export function v1Routes(log: Logger) {
+/**
+ * /v1: the OpenAI chat-completions protocol and the Responses API for text,
+ * whose one model is Unisson's consolidated answer. Browsers may call it
+ * (cors.ts); only personal API keys open it; errors answer in OpenAI's
+ * shape (errors.ts).
+ */
+export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
   return (
     new Hono<V1Env>()
+      // Before the key check: a preflight carries no key.
+      .use(v1Cors(corsOrigins))
       .use(limitBody(MAX_BODY_BYTES))
       .use(requireApiKey)
       .get("/models", (c) => c.json({ object: "list", data: [model] }))
@@ -63,54 +53,13 @@ export function v1Routes(log: Logger) {
         if (c.req.param("id") !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");
         return c.json(model);
       })
-      // The page's per-user limits, in the same counters: one set of limits per person (docs/API.md, "Limits").
-      .post("/chat/completions", validate("json", completionBody), spendLimit({ trialCap: true }), async (c) => {
+      .post("/chat/completions", validate("json", completionBody), async (c) => {
         const body = c.req.valid("json");
-        const { question, context } = toQuestion(body);
-        await consumeLimit(c.var.rateLimits, "v1.user", String(c.var.user.id), API_BURST);
-        const { deps, user } = c.var;
-        const id = `chatcmpl-${randomToken(18)}`;
-        const created = Math.floor(deps.clock.now().getTime() / 1000);
-        const chunk = (delta: Record<string, string>, finish: "stop" | null) => ({
-          id,
-          object: "chat.completion.chunk",
-          created,
-          model: MODEL_ID,
-          choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-        });
-
-        if (!body.stream) {
-          const r = await complete(deps, user, { question, context, signal: c.req.raw.signal });
-          return c.json({
-            id,
-            object: "chat.completion",
-            created,
-            model: MODEL_ID,
-            choices: [{ index: 0, message: { role: "assistant", content: r.text, refusal: null }, finish_reason: "stop", logprobs: null }],
-            usage: r.usage,
-            unisson: extra(r),
-          });
-        }
-
-        const abort = new AbortController();
-        let first = true;
-        return openStream({
-          abort,
-          run: async (write) =>
-            await complete(deps, user, {
-              question,
-              context,
-              signal: abort.signal,
-              onDelta: (text) => {
-                write(chunk(first ? { role: "assistant", content: text } : { content: text }, null));
-                first = false;
-              },
-            }),
-          finish: (r, write) => {
-            write({ ...chunk({}, "stop"), unisson: extra(r) });
-            if (body.stream_options?.include_usage) write({ ...chunk({}, null), choices: [], usage: r.usage });
-          },
-        });
+        return await chatCompletion(c, body, toQuestion(body));
+      })
+      .post("/responses", validate("json", responsesBody), async (c) => {
+        const body = c.req.valid("json");
+        return await createResponse(c, body, responsesQuestion(body));
       })
       .all("/*", () => {
         throw new AppError("API_NOT_FOUND");

@@ -3,11 +3,16 @@ import { toOpenAiError } from "./errors.ts";
 /** Under nginx's 60 s (proxy_read_timeout) and most proxies' idle limits. */
 export const HEARTBEAT_MS = 15_000;
 
+/** Sends one SSE event: its `data:` (JSON), under an `event:` name when given (the Responses API names its events). */
+export type Write = (data: unknown, event?: string) => void;
+
 export type StreamRun<T> = {
-  /** Starts the work; `write` sends one SSE `data:` event. Resolves with what the last events need. */
-  run: (write: (data: unknown) => void) => Promise<T>;
+  /** Starts the work; `write` sends one SSE event. Resolves with what the last events need. */
+  run: (write: Write) => Promise<T>;
   /** Events after the work succeeded (the finishing chunk, usage). */
-  finish: (result: T, write: (data: unknown) => void) => void;
+  finish: (result: T, write: Write) => void;
+  /** Chat completions end with `data: [DONE]`; the Responses API with its response.completed event. */
+  done?: boolean;
   heartbeatMs?: number;
   /** Fired when the client goes away. */
   abort?: AbortController;
@@ -20,7 +25,8 @@ const encoder = new TextEncoder();
  * its first event (a delta, or a heartbeat comment after `heartbeatMs`). An
  * error before that (quota, moderation, maintenance: all immediate) is thrown,
  * so the client gets the real status in OpenAI's shape; an error after it is
- * sent as an `error` event, which the official SDKs raise. Ends with `[DONE]`.
+ * sent as an `error` event, which the official SDKs raise. Ends with `[DONE]`
+ * (chat completions), unless `done: false` (the Responses API).
  */
 export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
   const pending: string[] = [];
@@ -37,7 +43,10 @@ export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
     else pending.push(text);
     open();
   };
-  const write = (data: unknown) => emit(`data: ${JSON.stringify(data)}\n\n`);
+  const write: Write = (data, event) => emit(`${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`);
+  const done = () => {
+    if (opts.done !== false) emit("data: [DONE]\n\n");
+  };
   const heartbeat = setInterval(() => emit(": unisson travaille\n\n"), opts.heartbeatMs ?? HEARTBEAT_MS);
 
   let early: { error: unknown } | null = null;
@@ -46,13 +55,13 @@ export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
     .then(
       (result) => {
         opts.finish(result, write);
-        emit("data: [DONE]\n\n");
+        done();
       },
       (error) => {
         if (!started) early = { error };
         else {
-          write(toOpenAiError(error).body);
-          emit("data: [DONE]\n\n");
+          write(toOpenAiError(error).body, opts.done === false ? "error" : undefined);
+          done();
         }
       },
     )

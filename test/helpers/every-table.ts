@@ -82,6 +82,7 @@ export function seedEveryTable(file: string): void {
       created_at: at,
       finished_at: later,
     });
+    insert("api_requests", { api_key_id: 1, request_key: "body:abc", body_hash: "abc", conversation_id: 2, created_at: at, read_at: later });
     insert("ai_calls", {
       user_id: 1,
       conversation_id: 1,

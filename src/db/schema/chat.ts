@@ -81,6 +81,30 @@ export function chatTables(c: Columns, { users }: UserTables) {
     (t) => [c.uniqueIndex("processing_runs_turn_idx").on(t.conversationId, t.turnMessageId)],
   );
 
+  /**
+   * One row per question asked through /v1, so that a client's retries join
+   * its run instead of starting another (src/openai/joined-runs.ts): keyed by
+   * the API key and the request (its Idempotency-Key, or a hash of its
+   * messages and parameters). `read_at` is set once the answer was delivered.
+   */
+  const apiRequests = c.table(
+    "api_requests",
+    {
+      id: c.id(),
+      apiKeyId: c.int("api_key_id").notNull(),
+      requestKey: c.text("request_key").notNull(),
+      /** The hash of the messages and parameters: an Idempotency-Key sent again with another request is refused. */
+      bodyHash: c.text("body_hash").notNull(),
+      conversationId: c
+        .int("conversation_id")
+        .notNull()
+        .references(() => conversations.id, { onDelete: "cascade" }),
+      createdAt: c.timestamp("created_at").notNull(),
+      readAt: c.timestamp("read_at"),
+    },
+    (t) => [c.uniqueIndex("api_requests_key_idx").on(t.apiKeyId, t.requestKey)],
+  );
+
   /** Every upstream AI call: latency, tokens and outcome (answers, synthesis, clarification, probes). */
   const aiCalls = c.table(
     "ai_calls",
@@ -105,5 +129,5 @@ export function chatTables(c: Columns, { users }: UserTables) {
     (t) => [c.index("ai_calls_created_idx").on(t.createdAt), c.index("ai_calls_model_idx").on(t.model, t.createdAt)],
   );
 
-  return { conversations, messages, processingRuns, aiCalls };
+  return { conversations, messages, processingRuns, apiRequests, aiCalls };
 }

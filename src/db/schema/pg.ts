@@ -20,6 +20,7 @@ export const {
   conversations,
   messages,
   processingRuns,
+  apiRequests,
   aiCalls,
   fulfilments,
   purchases,

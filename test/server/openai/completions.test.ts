@@ -3,20 +3,10 @@ import { aiCalls } from "../../../src/db/schema/index.ts";
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
-import { apiApp, balance } from "./openai.helpers.ts";
+import { apiApp, apiError, balance } from "./openai.helpers.ts";
 
 const fakes = useFakeProviders();
 const QUESTION = "Quelle est la capitale de la France ?";
-
-async function apiError(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof OpenAI.APIError) return e;
-    throw e;
-  }
-  throw new Error("expected an API error");
-}
 
 describe("/v1 through the official openai client", () => {
   test("the model list has one model: unisson", async () => {
@@ -127,10 +117,10 @@ describe("/v1 through the official openai client", () => {
     });
   });
 
-  test("the quota spent: 429 insufficient_quota with the plan's text, nothing charged, nothing asked", async () => {
+  test("the quota spent: 402 insufficient_quota with the plan's text, nothing charged, nothing asked", async () => {
     const t = await apiApp(fakes(), { user: { subscriptionType: "basic", planQueries: 0 } });
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }));
-    expect(err.status).toBe(429);
+    expect(err.status).toBe(402);
     expect(err.code).toBe("insufficient_quota");
     expect(err.type).toBe("insufficient_quota");
     expect(err.message).toContain("Vous avez utilisé toutes vos requêtes Basic ce mois-ci.");
@@ -147,23 +137,24 @@ describe("/v1 through the official openai client", () => {
     expect(t.log.lines.filter((l) => l.includes("/v1/chat/completions"))).toHaveLength(1);
   });
 
-  test("the quota spent, streamed: the same 429 before any event", async () => {
+  test("the quota spent, streamed: the same 402 before any event", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 0 } });
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
-    expect(err.status).toBe(429);
+    expect(err.status).toBe(402);
     expect(err.code).toBe("insufficient_quota");
   });
 
-  test("two completions racing on one remaining request: one answered, one 429, one request spent", async () => {
+  test("two completions racing on one remaining request: one answered, one 402, one request spent", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 1 } });
     fakes().control.setAll({ latencyMs: 100 });
-    const ask = () =>
-      t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }).then(
+    // Two different questions: identical ones would be one question, joined (retries.test.ts).
+    const ask = (content: string) =>
+      t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content }] }).then(
         () => "ok",
         (e) => (e instanceof OpenAI.APIError ? `${e.status} ${e.code}` : String(e)),
       );
-    const outcomes = await Promise.all([ask(), ask()]);
-    expect(outcomes.sort()).toEqual(["429 insufficient_quota", "ok"]);
+    const outcomes = await Promise.all([ask(QUESTION), ask("Quelle est la capitale de l'Italie ?")]);
+    expect(outcomes.sort()).toEqual(["402 insufficient_quota", "ok"]);
     expect(await balance(t)).toBe(0);
   });
 

@@ -19,11 +19,11 @@ const SLOW_BOX = { AI_TIMEOUT_MS: "20000" };
 type Api = Awaited<ReturnType<typeof apiApp>>;
 
 /** One /v1 completion with `key`: its status, error code and Retry-After. */
-async function post(t: Api, key = t.key) {
+async function post(t: Api, key = t.key, question = QUESTION) {
   const res = await fetch(`${t.url}/v1/chat/completions`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ model: "unisson", messages: [{ role: "user", content: QUESTION }] }),
+    body: JSON.stringify({ model: "unisson", messages: [{ role: "user", content: question }] }),
   });
   const body = (await res.json()) as { error?: { code: string; message: string } };
   return {
@@ -117,12 +117,14 @@ describe("/v1 under the per-user limits of the page", () => {
     expect((await t.call("GET", "/api/unisson/history", { token: t.token })).body.conversations).toEqual([]);
   });
 
-  test("ten parallel completions on one remaining request: one answered, nine 429, exactly one conversation left", async () => {
+  test("ten parallel completions (ten questions) on one remaining request: one answered, nine 402, exactly one conversation left", async () => {
     const t = await apiApp(fakes(), { user: { planQueries: 1 } });
     fakes().control.setAll({ latencyMs: 100 });
-    const outcomes = (await Promise.all(Array.from({ length: 10 }, () => post(t)))).map((r) => `${r.status} ${r.code ?? ""}`.trim());
+    // Ten different questions: identical ones would join one run (retries.test.ts).
+    const asked = Array.from({ length: 10 }, (_, i) => post(t, t.key, `${QUESTION} (${i + 1})`));
+    const outcomes = (await Promise.all(asked)).map((r) => `${r.status} ${r.code ?? ""}`.trim());
     expect(outcomes.filter((o) => o === "200")).toHaveLength(1);
-    expect(outcomes.filter((o) => o === "429 insufficient_quota")).toHaveLength(9);
+    expect(outcomes.filter((o) => o === "402 insufficient_quota")).toHaveLength(9);
     expect(await balance(t)).toBe(0);
     expect(await conversationCount(t)).toBe(1);
   });

@@ -72,6 +72,7 @@ export const MATRIX: Record<string, Row> = {
     req: () => ({ path: "/v1/chat/completions", json: { model: "unisson", messages: [{ role: "user", content: "Bonjour ?" }] } }),
     expect: KEY_ONLY,
   },
+  "POST /v1/responses": { req: () => ({ path: "/v1/responses", json: { model: "unisson", input: "Bonjour ?" } }), expect: KEY_ONLY },
   "GET /api/admin/stats": { req: () => ({ path: "/api/admin/stats" }), expect: ADMIN_ONLY },
   "GET /api/admin/usage": { req: () => ({ path: "/api/admin/usage?days=7" }), expect: ADMIN_ONLY },
   "GET /api/admin/ai-costs": { req: () => ({ path: "/api/admin/ai-costs" }), expect: ADMIN_ONLY },

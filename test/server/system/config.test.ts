@@ -16,6 +16,14 @@ describe("configuration", () => {
     expect(c.stripe.secretKey).toBeUndefined();
     expect(c.logLevel).toBe("info");
     expect(c.liveStreamsMax).toBe(1000);
+    expect(c.apiCorsOrigins).toBe("*");
+  });
+
+  test("API_CORS_ORIGINS: a comma-separated list read back as origins", () => {
+    expect(loadConfig({ API_CORS_ORIGINS: "https://chat.example.fr/, http://localhost:8080" }).apiCorsOrigins).toEqual([
+      "https://chat.example.fr",
+      "http://localhost:8080",
+    ]);
   });
 
   test("PUBLIC_URL follows PORT and DATABASE_PATH follows DATA_DIR", () => {
@@ -105,6 +113,7 @@ describe("configuration", () => {
     ["OPENAI_BASE_URL", "ftp://x"],
     ["ADMIN_EMAIL", "not-an-email"],
     ["LIVE_STREAMS_MAX", "0"],
+    ["API_CORS_ORIGINS", "chat.example.fr"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} is refused with one line naming the variable`, () => {

@@ -1,0 +1,33 @@
+import { frChat } from "../i18n/fr-chat.ts";
+import type { LengthLimit } from "./synthesis-plan.ts";
+
+/** French runs at about four characters a token: what a client's max_tokens becomes in characters. */
+export const CHARS_PER_TOKEN = 4;
+
+export function lengthLimit(maxTokens: number): LengthLimit {
+  return { maxTokens, maxChars: maxTokens * CHARS_PER_TOKEN };
+}
+
+/** The last place at or before `max` where a sentence (or a line) ends in `text`. */
+function lastSentenceEnd(text: string, max: number): number {
+  let end = 0;
+  for (const m of text.slice(0, max + 1).matchAll(/[.!?…](?=\s|$)|\n/g)) end = m.index + (m[0] === "\n" ? 0 : 1);
+  return end;
+}
+
+/**
+ * The stored answer within the client's length: whole when it fits; else
+ * cut after the last sentence that fits, followed by a line saying so. A
+ * text with no sentence end within the limit keeps its first sentence
+ * (an answer is never empty).
+ */
+export function cutAtSentence(text: string, limit: LengthLimit): string {
+  if (text.length <= limit.maxChars) return text;
+  const end = lastSentenceEnd(text, limit.maxChars) || text.search(/[.!?…](?=\s|$)/) + 1 || text.length;
+  return `${text.slice(0, end).trimEnd()}\n\n*${frChat.apiCut(limit.maxTokens)}*`;
+}
+
+/** What of a text being written can be shown under a length limit: up to its last sentence end, never past the limit. */
+export function shownWithin(text: string, limit: LengthLimit): string {
+  return text.slice(0, lastSentenceEnd(text, Math.min(text.length, limit.maxChars)));
+}

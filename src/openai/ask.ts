@@ -1,0 +1,84 @@
+import type { Context } from "hono";
+import type { ChatTurn } from "../ai/types.ts";
+import { APP_VERSION } from "../contracts/version.ts";
+import type { AppEnv } from "../deps.ts";
+import type { ApiKeyRow } from "../auth/api-keys.ts";
+import { MINUTE } from "../lib/clock.ts";
+import { consumeLimit } from "../lib/rate-limit.ts";
+import { checkSpendLimits } from "../lib/spend-limit.ts";
+import { type CompletionResult, complete, delivered } from "./completion.service.ts";
+import type { AnswerOptions } from "./messages.ts";
+import { requestKeyOf } from "./request-key.ts";
+import { openStream, type Write } from "./stream.ts";
+
+export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
+
+/**
+ * Per user, whatever the key (a new key is no fresh bucket): a script looping
+ * on the endpoint is stopped long before it empties the quota by mistake.
+ */
+const API_BURST = { windowMs: MINUTE, limit: 10 };
+
+/** Changes with the server's version, as OpenAI's changes with its backend. */
+export const SYSTEM_FINGERPRINT = `fp_unisson_${APP_VERSION}`;
+
+/** What the engine is asked, whichever endpoint (chat completions, responses) the request came through. */
+export type Asked = { question: string; context: ChatTurn[]; options: AnswerOptions };
+
+/** The `unisson` object beside the answer: its conversation, who answered, who wrote the synthesis. */
+export function unissonExtra(r: CompletionResult) {
+  return {
+    conversation_id: r.conversationId,
+    models: r.models,
+    missing: r.missing,
+    synthesiser: r.synthesiser,
+    sources: r.sources,
+    notice: r.notice,
+    ...(r.restarted ? { restarted: true } : {}),
+  };
+}
+
+/**
+ * A /v1 question, delivered whole or as an event stream. Both join the run
+ * of an identical request (completion.service.ts), count against the page's
+ * per-user limits and the burst limit only when they start one (one set of
+ * limits per person, docs/API.md "Limits"), and mark the answer delivered once
+ * the client has it (not when it went away first: its retry gets it).
+ */
+export function ask(c: Context<V1Env>, asked: Asked) {
+  const { deps, user, apiKey, rateLimits } = c.var;
+  const input = {
+    ...asked,
+    key: requestKeyOf(apiKey.id, c.req.header("idempotency-key"), asked),
+    // The page's per-user limits in the same counters, then the burst limit (the app's rate-limit store, in the database), per user.
+    admit: async () => {
+      await checkSpendLimits(deps, rateLimits, user, { trialCap: true });
+      await consumeLimit(rateLimits, "v1.user", String(user.id), API_BURST);
+    },
+  };
+  return {
+    async whole(): Promise<CompletionResult> {
+      const r = await complete(deps, user, { ...input, signal: c.req.raw.signal });
+      if (!c.req.raw.signal.aborted) await delivered(deps, r);
+      return r;
+    },
+
+    /** `delta` turns text into events; `finish` writes the last ones; `done: false` leaves out the final `[DONE]`. */
+    async stream(events: {
+      delta: (text: string, write: Write) => void;
+      finish: (r: CompletionResult, write: Write) => void;
+      done?: boolean;
+    }): Promise<Response> {
+      const abort = new AbortController();
+      return await openStream({
+        abort,
+        done: events.done,
+        run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onDelta: (text) => events.delta(text, write) }),
+        finish: (r, write) => {
+          events.finish(r, write);
+          if (!abort.signal.aborted) void delivered(deps, r).catch((error) => deps.log.warn("v1: an answer not marked delivered", { error }));
+        },
+      });
+    },
+  };
+}

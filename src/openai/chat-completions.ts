@@ -1,0 +1,40 @@
+import type { Context } from "hono";
+import { randomToken } from "../lib/tokens.ts";
+import { type Asked, ask, SYSTEM_FINGERPRINT, unissonExtra, type V1Env } from "./ask.ts";
+import { type CompletionBody, MODEL_ID } from "./messages.ts";
+
+/** POST /v1/chat/completions, validated and read (messages.ts): the answer as a chat.completion, or as chunks. */
+export async function chatCompletion(c: Context<V1Env>, body: CompletionBody, asked: Asked): Promise<Response> {
+  const id = `chatcmpl-${randomToken(18)}`;
+  const created = Math.floor(c.var.deps.clock.now().getTime() / 1000);
+  const head = { id, created, model: MODEL_ID, system_fingerprint: SYSTEM_FINGERPRINT };
+  const question = ask(c, asked);
+
+  if (!body.stream) {
+    const r = await question.whole();
+    return c.json({
+      ...head,
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", content: r.text, refusal: null }, finish_reason: "stop", logprobs: null }],
+      usage: r.usage,
+      unisson: unissonExtra(r),
+    });
+  }
+
+  const chunk = (delta: Record<string, string>, finish: "stop" | null) => ({
+    ...head,
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  });
+  let first = true;
+  return await question.stream({
+    delta: (text, write) => {
+      write(chunk(first ? { role: "assistant", content: text } : { content: text }, null));
+      first = false;
+    },
+    finish: (r, write) => {
+      write({ ...chunk({}, "stop"), unisson: unissonExtra(r) });
+      if (body.stream_options?.include_usage) write({ ...chunk({}, null), choices: [], usage: r.usage });
+    },
+  });
+}

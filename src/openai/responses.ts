@@ -1,0 +1,92 @@
+import type { Context } from "hono";
+import { randomToken } from "../lib/tokens.ts";
+import { type Asked, ask, unissonExtra, type V1Env } from "./ask.ts";
+import type { CompletionResult } from "./completion.service.ts";
+import { MODEL_ID } from "./messages.ts";
+import type { ResponsesBody } from "./responses-body.ts";
+import type { Write } from "./stream.ts";
+
+type Status = "in_progress" | "completed";
+
+/** OpenAI's usage of a response, from the run's summed usage. */
+function usageOf(r: CompletionResult) {
+  return {
+    input_tokens: r.usage.prompt_tokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: r.usage.completion_tokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: r.usage.total_tokens,
+  };
+}
+
+/**
+ * POST /v1/responses, validated and read (responses-body.ts): the answer as
+ * a `response` object with one output message, or as the Responses API's
+ * event stream (response.created, the text's deltas, response.completed).
+ * Same run, joining, quota and errors as chat completions (ask.ts).
+ */
+export async function createResponse(c: Context<V1Env>, body: ResponsesBody, asked: Asked): Promise<Response> {
+  const id = `resp_${randomToken(18)}`;
+  const messageId = `msg_${randomToken(18)}`;
+  const createdAt = Math.floor(c.var.deps.clock.now().getTime() / 1000);
+  const question = ask(c, asked);
+
+  const message = (text: string, status: Status) => ({
+    type: "message",
+    id: messageId,
+    status,
+    role: "assistant",
+    content: status === "completed" || text ? [{ type: "output_text", text, annotations: [], logprobs: [] }] : [],
+  });
+  const response = (status: Status, r?: CompletionResult) => ({
+    id,
+    object: "response",
+    created_at: createdAt,
+    status,
+    model: MODEL_ID,
+    instructions: body.instructions ?? null,
+    output: r ? [message(r.text, "completed")] : [],
+    output_text: r?.text ?? "",
+    error: null,
+    incomplete_details: null,
+    parallel_tool_calls: false,
+    tool_choice: "auto",
+    tools: [],
+    temperature: null,
+    top_p: null,
+    text: { format: { type: "text" } },
+    metadata: {},
+    usage: r ? usageOf(r) : null,
+    ...(r ? { unisson: unissonExtra(r) } : {}),
+  });
+
+  if (!body.stream) return c.json(response("completed", await question.whole()));
+
+  let seq = 0;
+  let text = "";
+  const at = { output_index: 0, item_id: messageId, content_index: 0 };
+  const event = (write: Write, type: string, data: Record<string, unknown>) => write({ type, sequence_number: seq++, ...data }, type);
+  // Opened at the first text (a stream opens at its first event, so an early error keeps its real status: stream.ts).
+  const open = (write: Write) => {
+    if (seq > 0) return;
+    event(write, "response.created", { response: response("in_progress") });
+    event(write, "response.in_progress", { response: response("in_progress") });
+    event(write, "response.output_item.added", { output_index: 0, item: message("", "in_progress") });
+    event(write, "response.content_part.added", { ...at, part: { type: "output_text", text: "", annotations: [], logprobs: [] } });
+  };
+  return await question.stream({
+    done: false,
+    delta: (piece, write) => {
+      open(write);
+      text += piece;
+      event(write, "response.output_text.delta", { ...at, delta: piece, logprobs: [] });
+    },
+    finish: (r, write) => {
+      open(write);
+      event(write, "response.output_text.done", { ...at, text, logprobs: [] });
+      event(write, "response.content_part.done", { ...at, part: { type: "output_text", text, annotations: [], logprobs: [] } });
+      event(write, "response.output_item.done", { output_index: 0, item: message(text, "completed") });
+      event(write, "response.completed", { response: response("completed", r) });
+    },
+  });
+}
