@@ -8,13 +8,5 @@ const rtl = await import("@testing-library/react");
 // findBy*/waitFor wait up to 5 s (Testing Library's default is 1 s): a loaded CI box renders slower, and a
 // test that finds its text sooner is not slowed down.
 rtl.configure({ asyncUtilTimeout: 5000 });
-// The page renders with preact/compat (test/web/preact.ts), which hears React's onChange of a text field as
-// the `input` event a browser fires while one types; Testing Library's change event alone does not reach it.
-const change = rtl.fireEvent.change;
-rtl.fireEvent.change = (el, init) => {
-  const done = change(el, init);
-  rtl.fireEvent.input(el);
-  return done;
-};
 export const { render, fireEvent, within, act, cleanup } = rtl;
 (globalThis as { __rtlCleanup?: () => void }).__rtlCleanup = rtl.cleanup;
