@@ -27,10 +27,19 @@ export function AppHeader({
       <div className="header-inner">
         <Brand compact />
         <div className="header-status">
-          <span className={`plan-badge plan-${user.subscription_type}`}>{t.plans[user.subscription_type]}</span>
+          {/* An admin has no plan to show (the account's own trial would read ESSAI). */}
+          {!user.is_admin && <span className={`plan-badge plan-${user.subscription_type}`}>{t.plans[user.subscription_type]}</span>}
           <span className={`status-pill ${operational ? "ok" : "ko"}`}>
             <span className={`dot ${operational ? "ok" : "ko"}`} aria-hidden="true" />
-            {operational ? t.operational : t.maintenance}
+            {operational ? (
+              <>
+                {/* "Opérationnel" on a phone: the header keeps to two rows. */}
+                <span className="status-long">{t.operational}</span>
+                <span className="status-short">{t.operationalShort}</span>
+              </>
+            ) : (
+              t.maintenance
+            )}
           </span>
           {/* Its room is kept before the count arrives, so the header does not move. */}
           <span className="ai-count muted small">{status.loaded ? t.aiCount(status.available, status.total) : "\u00a0"}</span>
