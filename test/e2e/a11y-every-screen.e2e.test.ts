@@ -1,4 +1,4 @@
-import { describe, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { openDb } from "../../src/db/client.ts";
@@ -6,7 +6,7 @@ import { toPublicUser } from "../../src/users/users.view.ts";
 import { extractResetLink } from "../fakes/smtp.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 import { checkA11y } from "./a11y-check.ts";
-import { DESKTOP, type E2E, ensureChromium, PHONE, useE2E } from "./harness.ts";
+import { DESKTOP, type E2E, ensureChromium, PHONE, shot, useE2E } from "./harness.ts";
 import { storeSession } from "./page-checks.ts";
 
 const skip = ensureChromium();
@@ -15,8 +15,11 @@ if (skip) console.warn(skip);
 const ADMIN = { email: "admin@example.fr", password: "Admin-Secret-42" };
 const PASSWORD = "Nuage-Bleu-42";
 
-/** axe on the page as it is: nothing serious, critical or moderate (issue 32). */
-const clean = (page: Page, screen: string, where: string) => checkA11y(page, `${screen} (${where})`, ["moderate"]);
+/** axe on the page as it is: nothing serious, critical or moderate (issue 32); a picture of it to look at (git-ignored). */
+async function clean(page: Page, screen: string, where: string) {
+  await shot(page, `a11y-${screen}-${where}`.replace(/[^\w-]+/g, "-"), false);
+  await checkA11y(page, `${screen} (${where})`, ["moderate"]);
+}
 
 /** Closes the dialog on top with its close button and waits for it to go. */
 async function closeDialog(page: Page) {
@@ -95,6 +98,12 @@ async function appScreens(e: E2E, page: Page, where: string) {
     await page.getByRole("button", { name, exact: true }).click();
     await page.getByRole("dialog", { name }).waitFor();
     await clean(page, name, where);
+    // Its text scrolls from the keyboard: the body is in the tab order and Page Down moves it.
+    const body = page.getByRole("region", { name });
+    expect(await body.getAttribute("tabindex")).toBe("0");
+    await body.focus();
+    await page.keyboard.press("PageDown");
+    await page.waitForFunction((el) => (el as HTMLElement).scrollTop > 0, await body.elementHandle());
     await closeDialog(page);
   }
   for (const [button, screen] of [
