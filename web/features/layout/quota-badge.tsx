@@ -1,17 +1,17 @@
 import type { PublicUser } from "../../lib/api-types.ts";
+import { PLAN_ALLOWANCE, PLAN_NAMES } from "../../../src/contracts/pricing.ts";
 import { fr } from "../../i18n/fr.ts";
 
 const t = fr.quota;
-/** The plans' monthly allowances the spec's badge counts against ('N/30 Pro', 'N/10 Basic'). */
-const ALLOWANCE = { pro: 30, basic: 10 } as const;
 
 /** The badge text and colour of docs/PRODUCT.md#quota-badge. */
 export function quotaBadge(user: PublicUser): { text: string; level: "danger" | "warning" | "ok"; warning: string | null; title?: string } {
   const n = user.remaining_queries;
   const plan = user.subscription_type;
-  if ((plan === "pro" || plan === "basic") && n > ALLOWANCE[plan]) {
-    // Extra requests on top of the plan: the total, said as such (remaining_queries does not split plan and extra).
-    const name = plan === "pro" ? "Pro" : "Basic";
+  if ((plan === "pro" || plan === "basic") && n > PLAN_ALLOWANCE[plan]) {
+    // More than the monthly allowance the spec's 'N/30' counts against: extra requests (packs, bonuses) on top.
+    // The total, said as such: remaining_queries does not split plan and extra.
+    const name = PLAN_NAMES[plan];
     return { text: t.beyond(n, name), level: "ok", warning: null, title: t.beyondTitle(n, name) };
   }
   const text = plan === "pro" ? t.pro(n) : plan === "basic" ? t.basic(n) : plan === "expired" ? t.expired : t.trial(n, user.trial_days_remaining);
