@@ -10,7 +10,6 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { basename, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants } from "node:zlib";
 import { bootScript } from "./boot-script.ts";
-import { preactAlias } from "./preact-alias.ts";
 
 const root = join(import.meta.dir, "..");
 const final = resolve(process.argv[2] ?? join(root, "build", "web"));
@@ -27,7 +26,6 @@ const result = await Bun.build({
   splitting: true,
   sourcemap: "none",
   metafile: true,
-  plugins: [preactAlias],
   naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
   define: { "process.env.NODE_ENV": JSON.stringify("production") },
 });

@@ -62,9 +62,18 @@ export function stripTrailingSources(text: string): string {
   return (at === null ? text : text.slice(0, at)).trim();
 }
 
-/** Each "Réponse X" followed by its model's name, unless a bracket already follows it. */
+/**
+ * Each "Réponse X" followed by its model's name, unless a bracket already follows it: "Réponse A (GPT-4)",
+ * or "Réponse A de GPT-4" where the label is itself inside brackets (never "(Réponse A (GPT-4))"). Whether
+ * it is inside is read from the line before it, which is final once written (finishedPrefix relies on that).
+ */
 function nameLabels(body: string, labels: Record<string, string>): string {
-  return body.replace(/Réponse ([A-Z])\b(?!\s*\()/g, (all, l: string) => (labels[l] ? `${all} (${labels[l]})` : all));
+  return body.replace(/Réponse ([A-Z])\b(?!\s*\()/g, (all, l: string, at: number) => {
+    if (!labels[l]) return all;
+    const before = body.slice(body.lastIndexOf("\n", at) + 1, at);
+    const open = (before.match(/\(/g)?.length ?? 0) - (before.match(/\)/g)?.length ?? 0);
+    return open > 0 ? `${all} de ${labels[l]}` : `${all} (${labels[l]})`;
+  });
 }
 
 function noticeLine(notice: string | null): string | null {

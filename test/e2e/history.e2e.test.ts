@@ -8,6 +8,7 @@ import { makeUser, TEST_PASSWORD } from "../helpers/fixtures.ts";
 import { seedHistory } from "../helpers/history-seed.ts";
 import { checkA11y } from "./a11y-check.ts";
 import { DESKTOP, type E2E, PHONE, shot, useE2E } from "./harness.ts";
+import { storeSession } from "./page-checks.ts";
 
 const world = useE2E();
 const CONVERSATIONS = 3_000;
@@ -19,15 +20,7 @@ async function signedInWithHistory(e: E2E, size = PHONE, n = CONVERSATIONS) {
   await seedHistory(db, user.id, n);
   db.$client.close();
   const { page, context, errors } = await e.newPage(size);
-  await page.goto("/");
-  await page.evaluate(
-    ([t, u]) => {
-      localStorage.setItem("unisson_token", t!);
-      localStorage.setItem("unisson_user", u!);
-    },
-    [token, JSON.stringify(toPublicUser(user, new Date()))],
-  );
-  await page.reload();
+  await storeSession(page, token, toPublicUser(user, new Date()));
   await page.getByRole("tab", { name: "Historique" }).waitFor();
   return { page, context, errors, user };
 }

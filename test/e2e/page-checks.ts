@@ -1,4 +1,5 @@
 import type { Locator, Page } from "playwright-core";
+import type { PublicUser } from "../../src/users/users.view.ts";
 
 /**
  * What a finger would hit at the centre of an element: true when the centre
@@ -49,4 +50,17 @@ export async function askThroughApi(page: Page, token: string, message: string):
   const { conversation_id } = (await chat.json()) as { conversation_id: number };
   const done = await page.request.post("/api/unisson/process", { headers, data: { conversation_id } });
   if (!done.ok()) throw new Error(`process: ${done.status()} ${await done.text()}`);
+}
+
+/** Stores a session made on the server's database in the page, the way the SPA keeps one, and reloads into the app. */
+export async function storeSession(page: Page, token: string, user: PublicUser): Promise<void> {
+  await page.goto("/");
+  await page.evaluate(
+    ([t, u]) => {
+      localStorage.setItem("unisson_token", t!);
+      localStorage.setItem("unisson_user", u!);
+    },
+    [token, JSON.stringify(user)],
+  );
+  await page.reload();
 }

@@ -182,14 +182,15 @@ describe.skipIf(!!skip)("e2e: the page on a phone (issue 20)", () => {
     expect(await promo.evaluate((el) => getComputedStyle(el).textTransform)).toBe("uppercase");
   }, 40_000);
 
-  test("without a Stripe key, the pricing buttons and a payment return say online payment is not configured", async () => {
+  test("without a Stripe key, a checkout shows the spec's 402 alert and a payment return says online payment is not configured", async () => {
     const e = world();
     const { page, errors } = await e.newPage(PHONE);
     await registerThroughApi(page, someone());
     await page.goto("/");
     await page.getByRole("button", { name: "Abonnement", exact: true }).click();
     await page.getByRole("button", { name: "Choisir Basic" }).click();
-    await page.getByText("Le paiement en ligne n'est pas configuré sur ce serveur.").first().waitFor();
+    // The spec's alert for a 402 at checkout (issue 32).
+    await page.getByText("Problème de configuration de paiement. Contactez le support.").waitFor();
     await shot(page, "pricing-no-stripe-phone", false);
 
     await page.goto("/?session_id=cs_test_123");

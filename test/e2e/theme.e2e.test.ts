@@ -63,6 +63,14 @@ describe.skipIf(!!skip)("e2e: dark theme, contrast and reduced motion (issue 20)
         await page.locator(".history-item").first().waitFor();
         await themeShot(page, `history-${scheme}-${size}`);
         await checkContrast(page, `history ${scheme} ${size}`);
+        // What the user types in the search box reads on its background (it was near-white on white in the dark theme).
+        const search = page.getByRole("searchbox", { name: /Rechercher/ });
+        await search.fill("capitale");
+        const colours = await search.evaluate((el) => ({ fg: getComputedStyle(el).color, bg: getComputedStyle(el).backgroundColor }));
+        const [hi, lo] = [luminance(colours.fg), luminance(colours.bg)].sort((a, b) => b - a);
+        expect((hi! + 0.05) / (lo! + 0.05)).toBeGreaterThanOrEqual(4.5);
+        await themeShot(page, `history-search-${scheme}-${size}`);
+        await checkContrast(page, `history search ${scheme} ${size}`);
 
         await page.getByRole("button", { name: "Abonnement", exact: true }).click();
         await page.getByRole("dialog").waitFor();

@@ -3,7 +3,9 @@ import { flush, retype, type Routed, routeFetch, signIn, useDom } from "./pricin
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, fireEvent, render, waitFor, within } from "@testing-library/react";
 import { noteBillingChange } from "../../src/billing/entitlements.ts";
+import { insertAiCall } from "../../src/ai/ai-calls.queries.ts";
 import { AdminPanel } from "../../web/features/admin/admin-panel.tsx";
+import { AppHeader } from "../../web/features/layout/app-header.tsx";
 import { toInt, validateUserForm } from "../../web/features/admin/admin-validation.ts";
 import { fr } from "../../web/i18n/fr.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -91,6 +93,43 @@ describe("admin panel", () => {
       .map((li) => li.textContent);
     expect(rows).toEqual(["Essai1", "Basic1", "Pro1", "Expiré0"]);
     expect(body().getByText(t.stats.totalUsers, { selector: "dt" }).nextElementSibling?.textContent).toBe("3");
+  });
+
+  test("usage: models by their human names, days in French format (issue 32)", async () => {
+    const me = await admin();
+    const now = ctx.clock.now();
+    const call = { userId: null, conversationId: null, outcome: "ok" as const, latencyMs: 120, tokensIn: 5, tokensOut: 1, costEur: 0.001, createdAt: now };
+    await insertAiCall(ctx.db, { ...call, model: "omni-moderation-latest", provider: "openai", purpose: "moderation" });
+    await insertAiCall(ctx.db, { ...call, model: "GPT-4", provider: "openai", purpose: "answer" });
+    render(<AdminPanel user={me} onBack={() => {}} />);
+    const perModel = await body().findByRole("table", { name: /Par modèle/ });
+    const names = within(perModel)
+      .getAllByRole("rowheader")
+      .map((th) => th.textContent);
+    expect(names.sort()).toEqual(["GPT-4", "Modération OpenAI"]);
+    const days = within(body().getByRole("table", { name: /par jour/ }))
+      .getAllByRole("rowheader")
+      .map((th) => th.textContent);
+    const d = now.toISOString().slice(0, 10).split("-");
+    expect(days).toEqual([`${d[2]}/${d[1]}/${d[0]}`]);
+  });
+
+  test("the admin's header shows no plan pill (no ESSAI) and no quota badge", async () => {
+    const { user, token } = await makeUser(ctx.db, ctx.clock.now(), { isAdmin: true, firstName: "Alice" });
+    const me = signIn(user, token, ctx.clock.now());
+    expect(me.subscription_type).toBe("trial");
+    render(
+      <AppHeader
+        user={me}
+        status={{ models: [], aiStatus: [], loaded: true, operational: true, available: 6, total: 6, refresh: async () => {} }}
+        onAdmin={() => {}}
+        onPricing={() => {}}
+        onLogout={() => {}}
+      />,
+    );
+    expect(document.querySelector(".plan-badge")).toBeNull();
+    expect(body().queryByText("ESSAI")).toBeNull();
+    expect(document.querySelector(".quota-badge")).toBeNull();
   });
 
   test("users: 10 a page, next disabled under 10 rows, search, no delete on one's own row", async () => {

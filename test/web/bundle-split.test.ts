@@ -38,4 +38,10 @@ describe("the first screens' bundles (issue 24)", () => {
   test("the app screen's first load leaves the history list and its virtualizer to the history tab", () => {
     expect(app.filter((m) => feature(m) === "history" && m !== "web/features/history/history-tab.tsx")).toEqual([]);
   });
+
+  test("the app screen's first load leaves the Markdown renderer (react-markdown, remark) to its own chunk", () => {
+    expect(app).toContain("web/features/chat/markdown.tsx");
+    const all = [built.main, ...built.screens.signedIn.map((u) => `./${basename(u)}`)].flatMap((k) => Object.keys(built.meta.outputs[k]!.inputs));
+    expect(all.filter((m) => m.endsWith("markdown-view.tsx") || /node_modules\/(react-markdown|remark-|micromark)/.test(m))).toEqual([]);
+  });
 });

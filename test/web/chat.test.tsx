@@ -4,7 +4,7 @@ import { type FakeProviders, startFakeProviders } from "../fakes/ai/index.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 import { routeFetchTo, serverSide, useDom } from "./dom.ts";
-import { fireEvent, render, within } from "./rtl.ts";
+import { fireEvent, render, waitFor, within } from "./rtl.ts";
 
 useDom();
 let fakes: FakeProviders;
@@ -53,6 +53,11 @@ describe("chat", () => {
     const { q } = await signedIn({ subscriptionType: "expired", planQueries: 0, trialEndsAt: new Date("2026-01-01T00:00:00Z") });
     expect(box(q).disabled).toBe(true);
     expect(q.getByText("Expiré")).toBeTruthy();
+    // The pricing overlay is open already (the spec opens it for a blocked user), without a click.
+    const overlay = await q.findByRole("dialog", { name: "Forfaits et abonnement" }, { timeout: 3000 });
+    fireEvent.click(within(overlay).getByRole("button", { name: "Fermer" }));
+    await waitFor(() => expect(q.queryByRole("dialog")).toBeNull());
+    // Closed, it stays closed; the notice says why and reopens it.
     expect(q.getByRole("alert").textContent).toContain("Votre essai gratuit de 7 jours est terminé");
     fireEvent.click(within(q.getByRole("alert")).getByRole("button", { name: "Voir les forfaits" }));
     expect((await q.findAllByRole("dialog", {}, { timeout: 3000 })).length).toBeGreaterThan(0);
@@ -62,6 +67,8 @@ describe("chat", () => {
     const { q } = await signedIn({ subscriptionType: "basic", planQueries: 0 });
     expect(q.getByText("0/10 Basic").closest(".quota-badge")?.className).toContain("danger");
     expect(q.getByRole("alert").textContent).toContain("Passez au forfait Pro ou achetez un pack de requêtes");
+    // No request left: the pricing overlay opens by itself too.
+    expect(await q.findByRole("dialog", { name: "Forfaits et abonnement" }, { timeout: 3000 })).toBeTruthy();
     const { cleanup } = await import("./rtl.ts");
     cleanup();
     restore?.();

@@ -87,7 +87,7 @@ export function signIn(row: UserRow, token: string, now: Date): PublicUser {
 /** Lets pending promises (fetch -> app -> setState) run. */
 export async function flush(times = 5) {
   const { act } = await import("@testing-library/react");
-  // Each round lets a routed fetch's few dozen promise steps settle inside act (React's act did so itself; Preact's does not).
+  // Each round lets a routed fetch's few dozen promise steps settle inside act.
   for (let i = 0; i < times; i++)
     await act(async () => {
       for (let step = 0; step < 20; step++) await null;
@@ -105,8 +105,7 @@ export async function retype(el: HTMLElement, text: string, advanceTimers?: (ms:
   // Backspaces rather than user.clear(): React under happy-dom does not see clear()'s change.
   const erase = "{Backspace}".repeat((el as HTMLInputElement).value.length);
   if (erase) await user.type(el, erase);
-  // One keystroke per call, as a person types: Preact renders after an event, not inside it (React
-  // flushes at once), and keystrokes fired back to back all land before the first render.
+  // One keystroke per call, as a person types: each key is rendered before the next one lands.
   for (const c of text)
     await user.type(
       el,

@@ -193,7 +193,7 @@ describe("buying (docs/PRODUCT.md#payment)", () => {
     net = routeFetch(noStripe.app);
     const b = await open({}, noStripe);
     choose("Basic");
-    expect(await notice()).toBe("Le paiement en ligne n'est pas configuré sur ce serveur. Contactez le support pour changer de forfait.");
+    expect(await notice()).toBe("Problème de configuration de paiement. Contactez le support.");
     b.view.unmount();
 
     net.restore();

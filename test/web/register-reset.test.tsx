@@ -101,9 +101,19 @@ describe("forgot and reset password", () => {
     fireEvent.change(pwd, { target: { value: "abcdefgh" } });
     const met = () => [...document.querySelectorAll(".criteria li")].map((li) => li.getAttribute("data-met"));
     expect(met()).toEqual(["true", "true", "false", "false", "false"]);
+    expect(q.getByText("Les mots de passe ne correspondent pas").closest("li")?.getAttribute("data-met")).toBe("false");
     fireEvent.change(pwd, { target: { value: "GirafeBleu7" } });
     fireEvent.change(confirm, { target: { value: "GirafeBleu7" } });
     expect(met()).toEqual(["true", "true", "true", "true", "true"]);
+    // A tick never sits beside a sentence saying the opposite: the met criteria say what holds.
+    const lines = [...document.querySelectorAll(".criteria li")].map((li) => li.textContent?.trim());
+    expect(lines).toEqual([
+      "Au moins 8 caractères",
+      "Au moins une lettre minuscule",
+      "Au moins une lettre majuscule",
+      "Au moins un chiffre",
+      "Les mots de passe correspondent",
+    ]);
     expect(submit.hasAttribute("disabled")).toBe(false);
     // Said before the user confirms: the change ends more than the old password.
     expect(

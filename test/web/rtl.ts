@@ -9,13 +9,5 @@ const rtl = await import("@testing-library/react");
 // hashes a password (argon2, in-process server) in seconds, not milliseconds (5 s failed a sign-in under load);
 // a test that finds its text sooner is not slowed down.
 rtl.configure({ asyncUtilTimeout: 15_000 });
-// The page renders with preact/compat (test/web/preact.ts), which hears React's onChange of a text field as
-// the `input` event a browser fires while one types; Testing Library's change event alone does not reach it.
-const change = rtl.fireEvent.change;
-rtl.fireEvent.change = (el, init) => {
-  const done = change(el, init);
-  rtl.fireEvent.input(el);
-  return done;
-};
-export const { render, fireEvent, within, act, cleanup } = rtl;
+export const { render, fireEvent, within, act, cleanup, waitFor } = rtl;
 (globalThis as { __rtlCleanup?: () => void }).__rtlCleanup = rtl.cleanup;

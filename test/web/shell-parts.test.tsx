@@ -30,6 +30,14 @@ describe("quota badge", () => {
   test("texts and colours of docs/PRODUCT.md#quota-badge", async () => {
     const { quotaBadge } = await import("../../web/features/layout/quota-badge.tsx");
     expect(quotaBadge({ ...base, subscription_type: "pro", remaining_queries: 30 })).toEqual({ text: "30/30 Pro", level: "ok", warning: null });
+    // Extra requests beyond the allowance: never "130/30 Pro".
+    expect(quotaBadge({ ...base, subscription_type: "pro", remaining_queries: 130 })).toEqual({
+      text: "130 requêtes Pro",
+      level: "ok",
+      warning: null,
+      title: "130 requêtes disponibles : le forfait Pro et vos requêtes supplémentaires",
+    });
+    expect(quotaBadge({ ...base, subscription_type: "basic", remaining_queries: 11 }).text).toBe("11 requêtes Basic");
     expect(quotaBadge({ ...base, subscription_type: "basic", remaining_queries: 3 })).toEqual({
       text: "3/10 Basic",
       level: "warning",

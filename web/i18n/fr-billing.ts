@@ -39,8 +39,8 @@ export const frPricing = {
   checkoutErrors: {
     default: "Erreur lors de la création de la session de paiement",
     unauthorized: "Session expirée. Veuillez vous reconnecter et réessayer.",
-    // 402: the server has no Stripe key (PAYMENTS_DISABLED), said plainly instead of as a fault.
-    paymentConfig: "Le paiement en ligne n'est pas configuré sur ce serveur. Contactez le support pour changer de forfait.",
+    // 402 (e.g. the server has no Stripe key, PAYMENTS_DISABLED): the spec's alert, verbatim (issue 32).
+    paymentConfig: "Problème de configuration de paiement. Contactez le support.",
     server: "Erreur serveur temporaire. Veuillez réessayer dans quelques instants.",
     timeout: "Délai d'attente dépassé. Vérifiez votre connexion et réessayez.",
     network: "Problème de connexion réseau. Vérifiez votre connexion internet.",

@@ -21,4 +21,6 @@ export const frUsage = {
   perModel: "Par modèle (appels réels, sondes exclues)",
   none: "Aucune donnée sur la période.",
   error: "Erreur lors du chargement de l'usage : ",
+  /** Models the ledger names by their provider id rather than the catalogue's name. */
+  modelNames: { "omni-moderation-latest": "Modération OpenAI" } as Record<string, string>,
 } as const;

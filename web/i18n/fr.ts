@@ -115,7 +115,16 @@ export const fr = {
     submit: "Changer le mot de passe",
     revokes: "Changer le mot de passe ferme toutes vos sessions et révoque vos clés d'API : vos outils devront utiliser une nouvelle clé.",
     submitting: "Enregistrement…",
-    criteriaTitle: "Votre mot de passe doit contenir :",
+    criteriaTitle: "Critères du nouveau mot de passe :",
+    /** A criterion once met: what holds, never the spec's error sentence beside a tick. */
+    met: {
+      length: "Au moins 8 caractères",
+      lower: "Au moins une lettre minuscule",
+      upper: "Au moins une lettre majuscule",
+      digit: "Au moins un chiffre",
+      match: "Les mots de passe correspondent",
+    },
+    /** A criterion not met yet: the spec's own messages (docs/PRODUCT.md#password-reset). */
     criteria: {
       length: "Le mot de passe doit contenir au moins 8 caractères",
       lower: "Le mot de passe doit contenir au moins une lettre minuscule",
@@ -152,6 +161,7 @@ export const fr = {
   header: {
     plans: PLAN_BADGES,
     operational: "Système opérationnel",
+    operationalShort: "Opérationnel",
     maintenance: "Maintenance",
     aiCount: (n: number, total: number) => `${n}/${total} IA disponibles`,
     hello: (name: string) => `Bonjour, ${name}`,
@@ -163,6 +173,9 @@ export const fr = {
   quota: {
     pro: (n: number) => `${n}/30 Pro`,
     basic: (n: number) => `${n}/10 Basic`,
+    /** More than the plan's monthly allowance (packs, referral bonuses): "130/30" would be false, the count alone is not. */
+    beyond: (n: number, plan: string) => `${n} requêtes ${plan}`,
+    beyondTitle: (n: number, plan: string) => `${n} requêtes disponibles : le forfait ${plan} et vos requêtes supplémentaires`,
     expired: "Expiré",
     trial: (n: number, d: number) => `${n} • ${d}j`,
     low: (n: number) => `Plus que ${n} requête(s) !`,
@@ -177,9 +190,11 @@ export const fr = {
     launch: "Lancer l'analyse",
     send: "Envoyer",
     replyLabel: "Votre message",
-    replyPlaceholder: "Votre réponse… (Entrée pour envoyer)",
+    // Short: the reply box is one line while one reads (the question box's placeholder gives the Enter hint).
+    replyPlaceholder: "Votre réponse…",
     newQuestion: "Nouvelle question",
-    warning: "Le traitement peut prendre plusieurs minutes. Merci de ne pas actualiser la page.",
+    // The run goes on on the server and a reload picks it up again: the spec's "do not refresh" no longer holds.
+    warning: "Le traitement peut prendre plusieurs minutes. Si vous actualisez la page, la réponse vous attendra.",
     thinking: "Les IA réfléchissent…",
     modelsTitle: "IA connectées",
     ok: "OK",
@@ -258,6 +273,9 @@ export const fr = {
     bonus: (n: number) => `+${n} requêtes pour vous et pour votre filleul à chaque abonnement.`,
     bannerShare: "Partagez votre code de parrainage et gagnez +10 requêtes à chaque ami qui s'abonne !",
     bannerSee: "Voir mon code",
+    /** The same offers in one line of a phone's screen (the long texts on wider screens). */
+    bannerShareShort: "+10 requêtes par ami",
+    bannerSubscribeShort: "Passez à Basic ou Pro",
     bannerSubscribe: "Passez à un forfait Basic ou Pro pour profiter pleinement d'Unisson.",
     bannerSubscribeButton: "Voir les forfaits",
     dismiss: "Masquer le bandeau",

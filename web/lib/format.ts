@@ -24,6 +24,12 @@ export function frLongDate(value: string | number | Date | null | undefined): st
   return Number.isNaN(d.getTime()) ? String(value) : longDateFmt.format(d);
 }
 
+/** A calendar day as the API writes it ("2026-11-26") in French format (26/11/2026), whatever the browser's time zone. */
+export function frDay(isoDay: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDay);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : isoDay;
+}
+
 export function frDateTime(value: string | number | Date): string {
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? "" : dateTimeFmt.format(d);

@@ -44,6 +44,18 @@ describe("POST /api/unisson/process", () => {
     expect(sonar.citations).toEqual(["https://www.insee.fr/fr/statistiques", "https://fr.wikipedia.org/wiki/Paris"]);
   });
 
+  test("a label the synthesiser wrote inside brackets is named without a second pair: « (Réponse A de GPT-4) »", async () => {
+    const t = await chatApp(fakes());
+    fakes().control.synthesis = () => "## Réponse consolidée\nParis (Réponse A), comme le dit la Réponse B.\n## Divergences\n(voir Réponse C et Réponse D)";
+    const id = await askReady(t);
+    const res = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
+    const labels = res.body.message.result_data.labels as Record<string, string>;
+    const named = (l: string) => labels[`Réponse ${l}`] ?? labels[l];
+    expect(res.body.final_response).toContain(`Paris (Réponse A de ${named("A")}), comme le dit la Réponse B (${named("B")}).`);
+    expect(res.body.final_response).toContain(`(voir Réponse C de ${named("C")} et Réponse D de ${named("D")})`);
+    expect(res.body.final_response).not.toMatch(/\([^()]*\(/);
+  });
+
   test("a Sources section invented by the synthesiser is replaced by the real citations", async () => {
     const t = await chatApp(fakes());
     fakes().control.synthesis = () =>

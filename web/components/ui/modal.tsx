@@ -10,12 +10,18 @@ export function Modal({
   children,
   size = "md",
   className = "",
+  readable = false,
 }: {
   title: ReactNode;
   onClose(): void;
   children: ReactNode;
   size?: "sm" | "md" | "lg";
   className?: string;
+  /**
+   * A body of text with nothing to focus in it (legal pages, an enlarged answer): its scrolling body is a
+   * focusable region, so the keyboard scrolls it (arrows, Page Down; axe scrollable-region-focusable).
+   */
+  readable?: boolean;
 }) {
   const titleId = useId();
   return (
@@ -26,7 +32,14 @@ export function Modal({
           <CloseIcon />
         </button>
       </div>
-      <div className="modal-body">{children}</div>
+      {readable ? (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region of text must take focus to be scrolled from the keyboard.
+        <div className="modal-body" role="region" aria-labelledby={titleId} tabIndex={0}>
+          {children}
+        </div>
+      ) : (
+        <div className="modal-body">{children}</div>
+      )}
     </Dialog>
   );
 }

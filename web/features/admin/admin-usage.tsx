@@ -3,6 +3,7 @@ import type { UsageReport } from "../../lib/api-types.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { preciseEuros } from "../../i18n/fr-live.ts";
 import { frUsage as t } from "../../i18n/fr-usage.ts";
+import { frDay } from "../../lib/format.ts";
 import { adminErrorMessage } from "./admin-errors.ts";
 import { fetchUsage } from "./admin.api.ts";
 
@@ -84,7 +85,7 @@ export function AdminUsage() {
         <Table
           caption={t.answersPerDay}
           headers={[t.day, t.answers, t.failed, t.cost]}
-          rows={usage.answers_per_day.map((d) => [d.day, d.answers, d.failed, preciseEuros.format(d.eur)])}
+          rows={usage.answers_per_day.map((d) => [frDay(d.day), d.answers, d.failed, preciseEuros.format(d.eur)])}
         />
       ) : null}
       {usage.models.length ? (
@@ -92,7 +93,7 @@ export function AdminUsage() {
           caption={t.perModel}
           headers={[t.model, t.calls, t.success, t.p50, t.p95, t.tokensIn, t.tokensOut, t.cost]}
           rows={usage.models.map((m) => [
-            m.model,
+            t.modelNames[m.model] ?? m.model,
             m.calls,
             percent.format(m.success_rate),
             ms(m.p50_ms),

@@ -110,7 +110,7 @@ export function ResetPasswordView({
           <ul className="criteria" aria-live="polite">
             {(["length", "lower", "upper", "digit", "match"] as const).map((k) => (
               <li key={k} className={c[k] ? "met" : "unmet"} data-met={c[k]}>
-                {c[k] ? <CheckIcon size={16} /> : <CloseIcon size={16} />} {t.criteria[k]}
+                {c[k] ? <CheckIcon size={16} /> : <CloseIcon size={16} />} {c[k] ? t.met[k] : t.criteria[k]}
               </li>
             ))}
           </ul>

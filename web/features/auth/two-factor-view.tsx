@@ -146,7 +146,7 @@ export function TwoFactorView({
               {t.cancel}
             </button>
           </div>
-          <p className="muted small">{t.spamTip}</p>
+          <p className="muted small spam-tip">{t.spamTip}</p>
         </form>
       )}
     </AuthCard>

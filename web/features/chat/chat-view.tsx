@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import type { PublicUser } from "../../lib/api-types.ts";
-import { PlusIcon, WarningIcon } from "../../components/ui/icons.tsx";
+import { PlusIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { blockFor, inputLocked } from "./chat-blocks.ts";
 import type { ChatMessage } from "../../lib/api-types.ts";
@@ -80,9 +80,6 @@ export function ChatView({
     <div className="conversation" key="conversation">
       <h1 className="sr-only">{t.conversationTitle}</h1>
       <div className="conversation-bar">
-        <p className="warning-line">
-          <WarningIcon size={16} /> {t.warning}
-        </p>
         <button type="button" className="secondary" onClick={chat.reset}>
           <PlusIcon size={16} /> {t.newQuestion}
         </button>

@@ -54,7 +54,7 @@ export function Composer({
       <textarea
         id={large ? "question" : "reply"}
         value={text}
-        rows={large ? 5 : 2}
+        rows={large ? 5 : 1}
         placeholder={placeholder}
         disabled={disabled}
         onChange={(e) => setText(e.target.value)}

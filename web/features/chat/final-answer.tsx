@@ -51,10 +51,10 @@ export function FinalAnswer({ message }: { message: ChatMessage }) {
           {shown?.content && (
             // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: only keeps clicks inside from enlarging the message.
             <div className="model-answer" onClick={(e) => e.stopPropagation()}>
-              <h4>
+              <h3>
                 {shown.name}
                 {shown.label && <span className="muted small"> · {shown.label}</span>}
-              </h4>
+              </h3>
               <Markdown text={shown.content} />
             </div>
           )}

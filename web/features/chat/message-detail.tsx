@@ -27,7 +27,7 @@ export function MessageDetail({ message, onClose }: { message: ChatMessage; onCl
   }
 
   return (
-    <Modal title={fr.detail.title} onClose={onClose} size="lg">
+    <Modal title={fr.detail.title} onClose={onClose} size="lg" readable>
       <div className="detail-actions">
         <button type="button" className="secondary" onClick={() => void copy()} aria-live="polite">
           {copied ? <CheckIcon /> : <CopyIcon />} {copied ? fr.detail.copied : fr.detail.copy}

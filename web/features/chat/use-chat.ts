@@ -17,10 +17,13 @@ function merge(prev: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
   return [...prev.filter((m) => m.id >= 0 && !ids.has(m.id)), ...incoming];
 }
 
+/** The spec's note on a refusal ("useful and constructive"), unless the server's detail says it already (ours does). */
+const moderationNote = (detail: string) => (/utiles et constructives/i.test(detail) ? undefined : e.moderationNote);
+
 /** docs/PRODUCT.md#errors, chat send errors. */
 function sendNotice(err: unknown): Notice {
   if (err instanceof ApiError) {
-    if (err.status === 400 && err.detail) return { kind: "moderation", title: e.moderationTitle, text: err.detail, note: e.moderationNote };
+    if (err.status === 400 && err.detail) return { kind: "moderation", title: e.moderationTitle, text: err.detail, note: moderationNote(err.detail) };
     if (err.status === 503 && err.detail) return { kind: "system", title: e.systemTitle, text: err.detail };
     if (err.status === 402) return { kind: "blocked", title: e.blockedTitle, text: e.limit, pricing: true };
   }

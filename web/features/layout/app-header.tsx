@@ -27,13 +27,21 @@ export function AppHeader({
       <div className="header-inner">
         <Brand compact />
         <div className="header-status">
-          {/* The quota badge already says « Expiré » to a user who sees it: the pill would say it twice. */}
-          {(user.subscription_type !== "expired" || user.is_admin) && (
+          {/* An admin has no plan to show (the account's own trial would read ESSAI); an expired user's badge already says « Expiré ». */}
+          {!user.is_admin && user.subscription_type !== "expired" && (
             <span className={`plan-badge plan-${user.subscription_type}`}>{t.plans[user.subscription_type]}</span>
           )}
           <span className={`status-pill ${operational ? "ok" : "ko"}`}>
             <span className={`dot ${operational ? "ok" : "ko"}`} aria-hidden="true" />
-            {operational ? t.operational : t.maintenance}
+            {operational ? (
+              <>
+                {/* "Opérationnel" on a phone: the header keeps to two rows. */}
+                <span className="status-long">{t.operational}</span>
+                <span className="status-short">{t.operationalShort}</span>
+              </>
+            ) : (
+              t.maintenance
+            )}
           </span>
           {/* Its room is kept before the count arrives, so the header does not move. */}
           <span className="ai-count muted small">{status.loaded ? t.aiCount(status.available, status.total) : "\u00a0"}</span>

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Modal } from "../../components/ui/modal.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { AccountDialog } from "../account/account-dialog.tsx";
 import { AdminPanel } from "../admin/admin-panel.tsx";
+import { inputLocked } from "../chat/chat-blocks.ts";
 import { ChatView } from "../chat/chat-view.tsx";
 import { useAiStatus } from "../chat/use-ai-status.ts";
 import { useChat } from "../chat/use-chat.ts";
@@ -48,6 +49,19 @@ export function AppShell({ paymentSessionId }: { paymentSessionId: string | null
   }, [refreshUser]);
 
   const openPricing = () => setPricing(true);
+
+  // A user who cannot ask (expired, or no request left) finds the pricing overlay open (docs/PRODUCT.md#chat-blocks):
+  // on entry, and again whenever they become blocked (the last request spent). Closed, it stays closed until then.
+  // Not over a payment being verified, and not for an admin (no plan to buy).
+  const locked = inputLocked(user) && !user.is_admin;
+  const wasLocked = useRef(false);
+  useEffect(() => {
+    if (locked && !wasLocked.current) {
+      if (payment) return; // asked again once the verification closes, if still blocked
+      setPricing(true);
+    }
+    wasLocked.current = locked;
+  }, [locked, payment]);
   // Another tab starts at the top of the page, scrolled before it renders: the tabs stay put, nothing jumps.
   const showTab = (next: Tab) => {
     if (next !== tab) window.scrollTo?.({ top: 0 });

@@ -6,7 +6,7 @@ import type { LegalPage } from "./legal-pages.ts";
 export function LegalModal({ page, onClose }: { page: LegalPage; onClose(): void }) {
   const doc = legalDocs[page];
   return (
-    <Modal title={doc.title} onClose={onClose} size="lg">
+    <Modal title={doc.title} onClose={onClose} size="lg" readable>
       <article className="legal">
         <p className="muted small">{doc.updated}</p>
         {doc.sections.map((s) => (

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { ApiError } from "../../lib/api.ts";
@@ -98,15 +98,11 @@ export function PricingDialog({ user, onClose, onUserRefresh }: { user: PublicUs
         </div>
         <PlanCards user={user} cycle={cycle} currentCycle={currentCycle} priceOf={priceOf} quotes={quotes} busy={busy} onBuy={buy} />
       </section>
+      <PricingNotice notice={notice} />
       <PromoField promo={promo} />
       {packAvailableFor(plan) && <PackSection price={priceOf("token_pack_10")} busy={busy} onBuy={() => buy("token_pack_10")} />}
       {subscriber && <ChangePlanList user={user} cycle={currentCycle} pending={pending} onSelect={openChange} />}
       <ApiKeysSection />
-      {notice && (
-        <p className={`alert ${notice.kind} pricing-toast`} role={notice.kind === "error" ? "alert" : "status"}>
-          {notice.text}
-        </p>
-      )}
       {changing && (
         <ChangeConfirmDialog
           row={changing}
@@ -119,5 +115,22 @@ export function PricingDialog({ user, onClose, onUserRefresh }: { user: PublicUs
       )}
       {ack && <ChangeAckDialog ack={ack} onClose={() => setAck(null)} />}
     </Dialog>
+  );
+}
+
+/**
+ * The outcome of a choice, in the flow under the plans (where the buttons are), scrolled into view when it
+ * changes: it was a sticky toast at the dialog's bottom, which floated over the API-key box.
+ */
+function PricingNotice({ notice }: { notice: Notice }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (notice) ref.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+  }, [notice]);
+  if (!notice) return null;
+  return (
+    <p ref={ref} className={`alert ${notice.kind} pricing-notice`} role={notice.kind === "error" ? "alert" : "status"}>
+      {notice.text}
+    </p>
   );
 }

@@ -18,7 +18,10 @@ export function ReferralBanner({ user, onSeeCode, onSubscribe }: { user: PublicU
   return (
     <aside className="referral-banner" aria-label={t.cardTitle}>
       <GiftIcon />
-      <p>{paid ? t.bannerShare : t.bannerSubscribe}</p>
+      <p>
+        <span className="banner-long">{paid ? t.bannerShare : t.bannerSubscribe}</span>
+        <span className="banner-short">{paid ? t.bannerShareShort : t.bannerSubscribeShort}</span>
+      </p>
       <button type="button" className="primary small-button" onClick={paid ? onSeeCode : onSubscribe}>
         {paid ? t.bannerSee : t.bannerSubscribeButton}
       </button>

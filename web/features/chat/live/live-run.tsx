@@ -1,5 +1,6 @@
 import { frLive } from "../../../i18n/fr-live.ts";
 import { fr } from "../../../i18n/fr.ts";
+import { WarningIcon } from "../../../components/ui/icons.tsx";
 import { Markdown } from "../markdown.tsx";
 import { ProgressBar } from "../progress-bar.tsx";
 import "./live.css";
@@ -26,6 +27,12 @@ export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void 
   return (
     <li className="message from-assistant live-run" aria-live="polite" aria-busy={!state.done}>
       {!state.failed && <ProgressBar progress={{ value: state.step, label }} />}
+      {/* Only while the run goes on: it leaves with the run, when the answer (or the failure) takes its place. */}
+      {!state.failed && !state.done && (
+        <p className="warning-line">
+          <WarningIcon size={16} /> {fr.chat.warning}
+        </p>
+      )}
       {state.models.length > 0 && (
         <ul className="live-models" aria-label={t.title}>
           {state.models.map((m) => (
@@ -60,7 +67,7 @@ export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void 
               <summary>{t.individualTitle}</summary>
               {state.failed.answers.map((a) => (
                 <section key={a.name} className="model-answer">
-                  <h4>{a.name}</h4>
+                  <h3>{a.name}</h3>
                   <Markdown text={a.answer} />
                 </section>
               ))}
