@@ -8,6 +8,7 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..", "..");
 const runs: Array<[string, string[], Record<string, string>?]> = [
   ["API throughput and latency", ["test/bench/http.bench.ts"]],
+  ["server CPU per request against the reference", ["test/bench/per-request.bench.ts"]],
   ["cold start", ["test/bench/cold-start.bench.ts"]],
   ["login screen (size and paint)", ["test/bench/spa.bench.ts"]],
   ["history of 10,000 conversations", ["test/bench/history.bench.ts"]],

@@ -1,9 +1,10 @@
 /**
  * Server CPU time per request, this tree's executable against the minimal
  * reference (test/bench/reference-server.ts) in the same run, and against
- * another build when BENCH_BASELINE names one:
- *   bun test/bench/per-request.bench.ts
- *   BENCH_BASELINE=/tmp/unisson-before bun test/bench/per-request.bench.ts
+ * other builds when BENCH_BASELINE names them (`label=path`, comma-separated;
+ * a bare path is labelled "baseline"):
+ *   node_modules/.bin/bun test/bench/per-request.bench.ts
+ *   BENCH_BASELINE=before=/tmp/unisson-before node_modules/.bin/bun test/bench/per-request.bench.ts
  *
  * Requests/s on a shared 2-core box say more about the neighbours than about
  * the server; the CPU time the server process spends (from /proc, user +
@@ -37,8 +38,11 @@ import {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const BASELINE = process.env.BENCH_BASELINE;
-if (BASELINE && !existsSync(BASELINE)) throw new Error(`BENCH_BASELINE: ${BASELINE} not found`);
+const BASELINES = (process.env.BENCH_BASELINE ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((spec) => (spec.includes("=") ? (spec.split("=", 2) as [string, string]) : (["baseline", spec] as [string, string])));
+for (const [, path] of BASELINES) if (!existsSync(path)) throw new Error(`BENCH_BASELINE: ${path} not found`);
 requireWrk();
 const load = () =>
   loadavg()
@@ -60,7 +64,7 @@ const rows: Row[] = [];
 const row = (name: string, server: Running, path: string, headers: Record<string, string> = {}) =>
   rows.push({ name, url: `${server.url}${path}`, headers, server, cpuUs: [], rps: [] });
 
-let baseDir: ReturnType<typeof tempDir> | undefined;
+const baseDirs: Array<ReturnType<typeof tempDir>> = [];
 try {
   const ref = await startReference(join(ours.path, "unisson.db"));
   servers.push(ref);
@@ -72,14 +76,15 @@ try {
   servers.push(tree);
   row("this tree GET /api/health", tree, "/api/health");
   row("this tree GET /api/auth/me", tree, "/api/auth/me", bearer);
-  if (BASELINE) {
-    baseDir = tempDir("unisson-bench-cpu-base-");
-    copyFileSync(join(ours.path, "unisson.db"), join(baseDir.path, "unisson.db"));
-    forgetNewerMigrations(join(baseDir.path, "unisson.db"), migrationsOf(BASELINE));
-    const base = await startServer(baseDir.path, { LOG_LEVEL: "info" }, join(baseDir.path, "server.log"), BASELINE);
+  for (const [label, binary] of BASELINES) {
+    const dir = tempDir("unisson-bench-cpu-base-");
+    baseDirs.push(dir);
+    copyFileSync(join(ours.path, "unisson.db"), join(dir.path, "unisson.db"));
+    forgetNewerMigrations(join(dir.path, "unisson.db"), migrationsOf(binary));
+    const base = await startServer(dir.path, { LOG_LEVEL: "info" }, join(dir.path, "server.log"), binary);
     servers.push(base);
-    row("baseline GET /api/health", base, "/api/health");
-    row("baseline GET /api/auth/me", base, "/api/auth/me", bearer);
+    row(`${label} GET /api/health`, base, "/api/health");
+    row(`${label} GET /api/auth/me`, base, "/api/auth/me", bearer);
   }
   for (let round = 0; round < ROUNDS; round++) {
     // The order turns every round, so no endpoint always follows the same neighbour.
@@ -97,7 +102,7 @@ try {
 } finally {
   for (const s of servers) await s.stop();
   ours.cleanup();
-  baseDir?.cleanup();
+  for (const dir of baseDirs) dir.cleanup();
 }
 
 const cpu = (name: string) => median(rows.find((r) => r.name.startsWith(name))!.cpuUs);
@@ -117,10 +122,9 @@ const aims: Array<[string, number, number]> = [
   ["this tree /api/health / reference /hello", cpu("this tree GET /api/health") / hello, 1.8],
   ["this tree /api/auth/me / reference /me-two-reads", cpu("this tree GET /api/auth/me") / refMeTwo, Number.NaN],
 ];
-if (BASELINE) {
-  aims.push(["baseline /api/auth/me / reference /me", cpu("baseline GET /api/auth/me") / refMe, Number.NaN]);
-  aims.push(["baseline /api/auth/me / reference /me-two-reads", cpu("baseline GET /api/auth/me") / refMeTwo, Number.NaN]);
-  aims.push(["baseline /api/health / reference /hello", cpu("baseline GET /api/health") / hello, Number.NaN]);
+for (const [label] of BASELINES) {
+  aims.push([`${label} /api/auth/me / reference /me`, cpu(`${label} GET /api/auth/me`) / refMe, Number.NaN]);
+  aims.push([`${label} /api/health / reference /hello`, cpu(`${label} GET /api/health`) / hello, Number.NaN]);
 }
 console.log("");
 for (const [name, ratio, aim] of aims) {
