@@ -42,9 +42,16 @@ export function planLanes(jobs: Job[], count: number, timings: Timings): Lane[] 
   return lanes.filter((l) => l.jobs.length > 0);
 }
 
-/** A lane's files grouped by kind, one `bun test` process each. */
-export function processesOf(lane: Lane): Array<{ kind: Kind; files: string[] }> {
+/**
+ * A lane's files grouped by kind, one `bun test` process each. Lane n starts
+ * `offset` kinds further along, so the lanes do not all begin with the same
+ * kind: when every lane began with its PostgreSQL files (the longest), the
+ * four processes loaded the one cluster at once, then all left it idle.
+ */
+export function processesOf(lane: Lane, offset = 0): Array<{ kind: Kind; files: string[] }> {
   const byKind = new Map<Kind, string[]>();
   for (const job of lane.jobs) byKind.set(job.kind, [...(byKind.get(job.kind) ?? []), job.file]);
-  return [...byKind].map(([kind, files]) => ({ kind, files }));
+  const list = [...byKind].map(([kind, files]) => ({ kind, files }));
+  const start = list.length > 0 ? offset % list.length : 0;
+  return [...list.slice(start), ...list.slice(0, start)];
 }

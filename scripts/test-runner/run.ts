@@ -38,7 +38,7 @@ export async function runLane(
   const result: LaneResult = { counts: noCounts(), timings: {}, crashed: 0 };
   const reports = mkdtempSync(join(tmpdir(), "unisson-junit-"));
   try {
-    for (const [n, { kind, files }] of processesOf(lane).entries()) {
+    for (const [n, { kind, files }] of processesOf(lane, index - 1).entries()) {
       const junit = join(reports, `${n}.xml`);
       const env: Record<string, string | undefined> = { ...opts.env, TEST_DATABASE: "postgres" };
       if (kind !== "postgres") delete env.TEST_DATABASE;

@@ -127,6 +127,8 @@ describe("the runner's pieces", () => {
       { kind: "postgres", files: ["x"] },
       { kind: "web", files: ["w"] },
     ]);
+    // The second lane starts one kind further: the lanes do not all load PostgreSQL at once.
+    expect(processesOf(lane, 1).map((p) => p.kind)).toEqual(["postgres", "web", "sqlite"]);
   });
 
   test("each file's duration and test count come from the JUnit report", () => {

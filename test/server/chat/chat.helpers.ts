@@ -36,6 +36,14 @@ export async function chatApp(fakes: FakeProviders, opts: { env?: TestEnv; user?
 
 export type ChatApp = Awaited<ReturnType<typeof chatApp>>;
 
+/**
+ * Until the run just started has asked its models: by then it is claimed, holds its conversation and stores its
+ * events. A fixed sleep instead raced the run's start on a loaded machine.
+ */
+export async function runAskedModels(fakes: FakeProviders): Promise<void> {
+  while (fakes.control.callsOf("answer").length === 0) await Bun.sleep(5);
+}
+
 /** A question that goes straight to final processing; returns the conversation id. */
 export async function askReady(t: ChatApp, message = "Quelle est la capitale de la France ?"): Promise<number> {
   const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message } });

@@ -6,7 +6,7 @@ import { createTestApp } from "../../helpers/app.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 import { SQLITE_ONLY } from "../../helpers/test-database.ts";
 import { readSse, type Sse } from "../../helpers/sse.ts";
-import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
+import { askReady, type ChatApp, chatApp, remaining, runAskedModels, useFakeProviders } from "./chat.helpers.ts";
 
 const fakes = useFakeProviders();
 const PROCESS = "/api/unisson/process";
@@ -152,7 +152,8 @@ describe("live answers: a run on the server, streamed as Server-Sent Events", ()
     const [stream, json, reload] = await Promise.all([
       streamProcess(t, id).then((r) => readSse(r)),
       t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } }),
-      Bun.sleep(30).then(async () => readSse(await events(t, id))),
+      // Once the run has asked its models (a fixed 30 ms raced its start on a loaded machine, and the reload found no run).
+      runAskedModels(fakes()).then(async () => readSse(await events(t, id))),
     ]);
     expect(json.status).toBe(200);
     expect(stream.events.at(-1)!.data.message.id).toBe(json.body.message.id);

@@ -2,19 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { and, count, eq } from "drizzle-orm";
 import { aiCalls, messages } from "../../../src/db/schema/index.ts";
 import { DECLINE_TEXT } from "../../fakes/ai/control.ts";
-import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
+import { askReady, type ChatApp, chatApp, remaining, runAskedModels, useFakeProviders } from "./chat.helpers.ts";
 
 const fakes = useFakeProviders();
 const PROCESS = "/api/unisson/process";
-/**
- * Until the run has asked its models (it holds its conversation from before that): a fixed sleep raced the
- * run's start on a loaded machine. The models then answer in 1 s (far below their 5 s stall limit), the window the
- * test acts in.
- */
-async function runHoldsConversation() {
-  while (fakes().control.callsOf("answer").length === 0) await Bun.sleep(5);
-}
-
 const process = (t: ChatApp, id: number) => t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
 const FIVE = ["gpt4", "claudeOpus", "claudeHaiku", "geminiPro", "mistralLarge"] as const;
 
@@ -222,7 +213,8 @@ describe("conversation integrity during a run", () => {
     fakes().control.setAll({ latencyMs: 1000 });
     const id = await askReady(t);
     const running = process(t, id);
-    await runHoldsConversation();
+    // The models answer in 1 s (far below their 5 s stall limit): the window this request lands in.
+    await runAskedModels(fakes());
     const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { conversation_id: id, message: "Et quelle est sa population ?" } });
     expect(res.status).toBe(409);
     expect(res.body.detail).toContain("Une analyse est en cours");
@@ -236,7 +228,8 @@ describe("conversation integrity during a run", () => {
     fakes().control.setAll({ latencyMs: 1000 });
     const id = await askReady(t);
     const running = process(t, id);
-    await runHoldsConversation();
+    // The models answer in 1 s (far below their 5 s stall limit): the window this request lands in.
+    await runAskedModels(fakes());
     const res = await t.call("DELETE", `/api/unisson/conversation/${id}`, { token: t.token });
     expect(res.status).toBe(409);
     expect(res.body.detail).toContain("Une analyse est en cours");
