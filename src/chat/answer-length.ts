@@ -1,5 +1,7 @@
 import { frChat } from "../i18n/fr-chat.ts";
-import type { LengthLimit } from "./synthesis-plan.ts";
+
+/** A length the client asked for (/v1 max_tokens): told to the synthesiser, and the stored text cut at a sentence past it. */
+export type LengthLimit = { maxChars: number; maxTokens: number };
 
 /** French runs at about four characters a token: what a client's max_tokens becomes in characters. */
 export const CHARS_PER_TOKEN = 4;

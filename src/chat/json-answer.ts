@@ -5,7 +5,8 @@ import localizeFr from "ajv-i18n/localize/fr/index.js";
 import { frChat } from "../i18n/fr-chat.ts";
 import { AppError } from "../lib/errors.ts";
 import { jsonSynthesisSystem } from "./prompts.ts";
-import type { LengthLimit, SynthesisPlan } from "./synthesis-plan.ts";
+import type { LengthLimit } from "./answer-length.ts";
+import type { SynthesisPlan } from "./synthesis-plan.ts";
 
 /** A /v1 response_format: a JSON value following the client's JSON Schema, or any JSON object. */
 export type JsonFormat = { schema: Record<string, unknown> } | { schema: null };

@@ -1,6 +1,6 @@
 import { synthesisSystem } from "./prompts.ts";
 import { finishSynthesis } from "./synthesis.ts";
-import { cutAtSentence } from "./answer-length.ts";
+import { cutAtSentence, type LengthLimit } from "./answer-length.ts";
 import { sectionValidator, type SynthesisValidator } from "./answer-structure.ts";
 
 /**
@@ -17,9 +17,6 @@ export type SynthesisPlan = {
   /** The stored answer from the valid synthesis: its labels named, the models' citations, the notice of a degraded answer. */
   finish: (text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null) => string;
 };
-
-/** A length the client asked for (/v1 max_tokens): told to the synthesiser, and the stored text cut at a sentence past it. */
-export type LengthLimit = { maxChars: number; maxTokens: number };
 
 /** The Markdown answer (prompts.ts, synthesis.ts): its sections checked (answer-structure.ts), optionally bounded in length. */
 export function markdownPlan(limit?: LengthLimit): SynthesisPlan {

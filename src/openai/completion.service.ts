@@ -15,8 +15,8 @@ import { markApiRequestRead } from "./api-requests.queries.ts";
 import { SynthesisForwarder } from "./forward.ts";
 import type { AnswerOptions } from "./messages.ts";
 import { jsonPlan } from "../chat/json-answer.ts";
-import { lengthLimit } from "../chat/answer-length.ts";
-import { type LengthLimit, markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
+import { type LengthLimit, lengthLimit } from "../chat/answer-length.ts";
+import { markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
 import { type AskedKey, claimRequestKey, findJoinable, JoinInstead } from "./joined-runs.ts";
 
 export type CompletionInput = {

@@ -2,7 +2,7 @@ import { frChat } from "../i18n/fr-chat.ts";
 import { finishedPrefix } from "../chat/synthesis.ts";
 import type { RunEvent } from "../chat/live-run.ts";
 import { shownWithin } from "../chat/answer-length.ts";
-import type { LengthLimit } from "../chat/synthesis-plan.ts";
+import type { LengthLimit } from "../chat/answer-length.ts";
 
 /** Sent when a synthesiser fails after some of its text was sent: the client cannot take text back. */
 export function restartText(model: string | null, reason: string | null): string {

@@ -68,7 +68,7 @@ describe("/v1 streamed: the synthesis as it is written", () => {
     expect(got.deltas[0]).toBe("## Réponse consolidée");
     expect(got.deltas.length).toBeGreaterThan(2);
     expect(got.text).toBe((await storedAnswers(t))[0]!);
-    expect(got.text).toMatch(/Réponse [A-F] \((GPT-4|Claude Opus 4\.1|Claude 3 Haiku|Gemini Pro|Mistral Large|Sonar Pro)\)/);
+    expect(got.text).toMatch(/Réponse [A-F] (?:\(|de )(GPT-4|Claude Opus 4\.1|Claude 3 Haiku|Gemini Pro|Mistral Large|Sonar Pro)/);
     expect(got.unisson?.restarted).toBeUndefined();
   });
 

@@ -109,9 +109,15 @@ describe("/v1 structured output from the whole council", () => {
 });
 
 describe("/v1 max_tokens bounds the consolidated answer", () => {
-  const LONG = ["## Réponse consolidée", "Paris est la capitale de la France. Elle compte deux millions d'habitants. Elle est traversée par la Seine."].join(
-    "\n",
-  );
+  // The sections the synthesis must have (answer-structure.ts), then cut to the length asked.
+  const LONG = [
+    "## Réponse consolidée",
+    "Paris est la capitale de la France. Elle compte deux millions d'habitants. Elle est traversée par la Seine.",
+    "## Points de consensus",
+    "Toutes les réponses citent Paris.",
+    "## Divergences",
+    "Aucune divergence notable.",
+  ].join("\n");
 
   test("told to the synthesiser, and the stored answer cut after the last sentence that fits, saying so", async () => {
     const t = await apiApp(fakes());
