@@ -8,8 +8,8 @@ import { conversationEvents, lastEventId, runStream, SSE_HEADERS } from "./run-e
 import { exportConversation } from "./conversation-export.ts";
 import { history } from "./history.ts";
 import { resultOf, startRun } from "./final-processing.ts";
-import { chatBody, conversationParam, exportQuery, historyQuery, processBody } from "./chat.schemas.ts";
-import { conversationMessages, deleteConversation, sendMessage } from "./chat.service.ts";
+import { chatBody, conversationParam, exportQuery, historyQuery, processBody, renameBody } from "./chat.schemas.ts";
+import { conversationMessages, deleteConversation, renameConversation, sendMessage } from "./chat.service.ts";
 
 /**
  * /api/unisson. /status and /models are public: they reveal only which
@@ -43,6 +43,9 @@ export const chatRoutes = new Hono<AppEnv>()
   .get("/conversation/:id/export", requireUser, validate("param", conversationParam), validate("query", exportQuery), async (c) => {
     const file = await exportConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("query").format);
     return c.body(file.body, 200, { "Content-Type": file.type, "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "no-store" });
+  })
+  .patch("/conversation/:id", requireUser, validate("param", conversationParam), validate("json", renameBody), async (c) => {
+    return c.json(await renameConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("json").title));
   })
   .delete("/conversation/:id", requireUser, validate("param", conversationParam), async (c) => {
     return c.json(await deleteConversation(c.var.deps, c.var.user.id, c.req.valid("param").id));

@@ -8,10 +8,12 @@ import s5 from "./sqlite/0005_billing_changes_disputes.sql" with { type: "text" 
 import s6 from "./sqlite/0006_live_runs_costs.sql" with { type: "text" };
 import s7 from "./sqlite/0007_history_search.sql" with { type: "text" };
 import s8 from "./sqlite/0008_runs_server_heartbeat.sql" with { type: "text" };
+import s9 from "./sqlite/0009_shared_links.sql" with { type: "text" };
 import p0 from "./pg/0000_init.sql" with { type: "text" };
 import p1 from "./pg/0001_history_search.sql" with { type: "text" };
 import p2 from "./pg/0002_runs_server_heartbeat.sql" with { type: "text" };
 import p3 from "./pg/0003_history_search_accents.sql" with { type: "text" };
+import p4 from "./pg/0004_shared_links.sql" with { type: "text" };
 
 export type EmbeddedMigration = { tag: string; when: number; breakpoints: boolean; sql: string };
 
@@ -26,6 +28,7 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0006_live_runs_costs", when: 1795431532737, breakpoints: true, sql: s6 as unknown as string },
   { tag: "0007_history_search", when: 1795431978878, breakpoints: true, sql: s7 as unknown as string },
   { tag: "0008_runs_server_heartbeat", when: 1795443788296, breakpoints: true, sql: s8 as unknown as string },
+  { tag: "0009_shared_links", when: 1795734043740, breakpoints: true, sql: s9 as unknown as string },
 ];
 
 /** PostgreSQL (src/db/pg/migrate.ts). */
@@ -34,4 +37,5 @@ export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0001_history_search", when: 1795439701403, breakpoints: true, sql: p1 as unknown as string },
   { tag: "0002_runs_server_heartbeat", when: 1795443789096, breakpoints: true, sql: p2 as unknown as string },
   { tag: "0003_history_search_accents", when: 1795449636775, breakpoints: true, sql: p3 as unknown as string },
+  { tag: "0004_shared_links", when: 1795734045356, breakpoints: true, sql: p4 as unknown as string },
 ];

@@ -3,6 +3,7 @@ import { sqliteTables } from "./sqlite.ts";
 import type { Tables } from "./tables.ts";
 
 export { CONVERSATION_SOURCES, type ConversationSource, MESSAGE_TYPES, type MessageType, SENDERS } from "./chat.ts";
+export type { SharedSnapshot } from "./sharing.ts";
 export { PRODUCT_TYPES, type ProductType, PURCHASE_STATUSES } from "./billing.ts";
 export { BILLING_CYCLES, type BillingCycle, PLANS, type Plan } from "./users.ts";
 
@@ -27,6 +28,7 @@ export let {
   messages,
   processingRuns,
   aiCalls,
+  sharedLinks,
   fulfilments,
   purchases,
   stripeEvents,
@@ -71,6 +73,7 @@ export function selectTables(dialect: Dialect): void {
     messages,
     processingRuns,
     aiCalls,
+  sharedLinks,
     fulfilments,
     purchases,
     stripeEvents,

@@ -21,6 +21,7 @@ export const {
   messages,
   processingRuns,
   aiCalls,
+  sharedLinks,
   fulfilments,
   purchases,
   stripeEvents,
