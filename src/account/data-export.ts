@@ -1,6 +1,8 @@
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { toPublicMessage } from "../chat/chat.view.ts";
+import { listSharedLinks } from "../sharing/sharing.queries.ts";
+import { toPublicShare } from "../sharing/sharing.service.ts";
 import { userRows } from "./account.queries.ts";
 
 /** Dates as ISO strings, recursively: the export is read by people and by other services. */
@@ -26,6 +28,7 @@ export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: Use
     else byConversation.set(m.conversationId, [m]);
   }
   const { passwordHash: _secret, ...account } = user;
+  const shares = await listSharedLinks(deps.db, user.id);
   return {
     format: "unisson-export/1",
     exported_at: deps.clock.now().toISOString(),
@@ -48,5 +51,7 @@ export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: Use
     contact_messages: iso(rows.contact),
     ai_calls: iso(rows.aiCalls),
     api_keys: iso(rows.apiKeys),
+    // The links themselves cannot be given back: only their hash is kept (docs/SECURITY.md, "Shared links").
+    shared_links: shares.map((s) => ({ ...toPublicShare(s), snapshot: s.snapshot })),
   };
 }

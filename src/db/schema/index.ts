@@ -73,7 +73,7 @@ export function selectTables(dialect: Dialect): void {
     messages,
     processingRuns,
     aiCalls,
-  sharedLinks,
+    sharedLinks,
     fulfilments,
     purchases,
     stripeEvents,
