@@ -34,7 +34,7 @@ export const frSharing = {
     withModels: "avec la réponse de chaque modèle",
     revoke: "Révoquer",
     revokeLabel: (title: string) => `Révoquer le lien de « ${title} »`,
-    revokeConfirm: (title: string) => `Le lien vers la copie de « ${title} » ne s'ouvrira plus. Révoquer ce lien ?`,
+    revokeConfirm: (title: string) => `Le lien vers la copie de « ${title} » ne s'ouvrira plus. Révoquer ce lien\u00a0?`,
     loadError: "Les liens partagés n'ont pas pu être chargés.",
     revokeError: "Le lien n'a pas pu être révoqué. Veuillez réessayer.",
   },

@@ -35,7 +35,7 @@ export function SharedPage({ token }: { token: string }) {
     <div className="shared-page">
       <header className="shared-header">
         <a href="/" className="shared-brand">
-          <Brand />
+          <Brand compact />
         </a>
       </header>
       <main className="shared-main">
