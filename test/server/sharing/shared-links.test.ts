@@ -144,6 +144,18 @@ describe("the shared copy", () => {
     expect(copy.turns).toHaveLength(1);
   });
 
+  test("the token never reaches the logs", async () => {
+    const t = await sharingApp();
+    const { url } = (await share(t, { conversation_id: await answered(t) })).body;
+    const token = pathOf(url).slice("/partage/".length);
+    await visit(t, url);
+    await t.call("GET", pathOf(url));
+    const lines = t.log.lines.join("\n");
+    expect(lines).toContain("/partage/[masqué]");
+    expect(lines).toContain("/api/shared/[masqué]");
+    expect(lines).not.toContain(token);
+  });
+
   test("an unknown or malformed token: 404 in French", async () => {
     const t = await sharingApp();
     for (const token of ["A".repeat(43), "court", "%00"]) {
