@@ -42,10 +42,16 @@ async function world() {
     now,
   );
   localStorage.setItem("unisson_token", token);
-  restore = routeFetchTo(t.app);
+  const sent: string[] = [];
+  restore = routeFetchTo({
+    request: (path: string, init?: RequestInit) => {
+      sent.push(`${init?.method ?? "GET"} ${path}`);
+      return t.app.request(path, init);
+    },
+  } as never);
   const title = () => t.db.$client.query("SELECT title FROM conversations WHERE id = ?").get(c.id) as { title: string };
   const links = () => t.db.$client.query("SELECT include_models FROM shared_links").all() as Array<{ include_models: number }>;
-  return { t, user, conversationId: c.id, title, links, q: within(document.body) };
+  return { t, user, conversationId: c.id, title, links, sent, q: within(document.body) };
 }
 
 describe("rename", () => {
@@ -60,6 +66,7 @@ describe("rename", () => {
     fireEvent.click(w.q.getByRole("button", { name: "Enregistrer" }));
     await w.q.findByText("Paris, capitale", { selector: ".history-title" });
     expect(w.title().title).toBe("Paris, capitale");
+    expect(w.sent).toContain(`PATCH /api/unisson/conversation/${w.conversationId}`);
   });
 
   test("an empty or too long title is refused in French before anything is sent", async () => {
@@ -76,6 +83,7 @@ describe("rename", () => {
     fireEvent.click(w.q.getByRole("button", { name: "Enregistrer" }));
     expect(w.q.getByText("Le titre est trop long (200 caractères au plus).")).toBeTruthy();
     expect(renamed).toBe(0);
+    expect(w.sent.filter((r) => r.startsWith("PATCH"))).toEqual([]);
     expect(w.title().title).toBe("Capitale de la France");
   });
 
