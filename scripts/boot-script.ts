@@ -5,8 +5,9 @@
  * login screen otherwise), so they download beside the main script instead
  * of after it; with a stored session it also starts the app's first API
  * calls (web/lib/early.ts). It reads the same storage keys and reset address
- * as web/app.tsx `opensSignedIn`. The CSP allows it by its hash, not by
- * 'unsafe-inline' (src/lib/http-middleware.ts).
+ * as web/app.tsx `opensSignedIn`; on a shared page (/partage/…) it does
+ * nothing. The CSP allows it by its hash, not by 'unsafe-inline'
+ * (src/lib/http-middleware.ts).
  */
 import { createHash } from "node:crypto";
 import { LEGACY_TOKEN_KEY, TOKEN_KEY, USER_KEY } from "../web/lib/api.ts";
@@ -15,7 +16,8 @@ import { EARLY_CALLS, EARLY_GLOBAL } from "../web/lib/early.ts";
 export function bootScript(screens: { signedIn: string[]; signedOut: string[] }): { html: string; cspHash: string } {
   const q = JSON.stringify;
   const code =
-    `(function(s,c){try{var g=function(k){return localStorage.getItem(k)},u=new URL(location.href),t=g(${q(TOKEN_KEY)})||g(${q(LEGACY_TOKEN_KEY)}),` +
+    // A shared copy (/partage/…) is neither screen: it loads its own chunk and calls nothing for the visitor's session.
+    `(function(s,c){try{if(location.pathname.indexOf("/partage/")===0)return;var g=function(k){return localStorage.getItem(k)},u=new URL(location.href),t=g(${q(TOKEN_KEY)})||g(${q(LEGACY_TOKEN_KEY)}),` +
     `i=t&&g(${q(USER_KEY)})&&!u.searchParams.get("token")&&u.pathname.indexOf("reset-password")<0;` +
     `(i?s.signedIn:s.signedOut).forEach(function(h){var l=document.createElement("link");l.rel="modulepreload";l.href=h;document.head.appendChild(l)});` +
     `if(i){var e=window[${q(EARLY_GLOBAL)}]={token:t};Object.keys(c).forEach(function(k){(e[k]=fetch(c[k],{headers:{Authorization:"Bearer "+t}}))["catch"](function(){})})}` +

@@ -90,6 +90,8 @@ for (const [label, size] of [
 
       // Anyone with the link: a fresh context, no session.
       const visitor = await e.newPage(size);
+      const fetched: string[] = [];
+      visitor.page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
       const res = await visitor.page.goto(new URL(link).pathname);
       expect(res!.headers()["x-robots-tag"]).toContain("noindex");
       await visitor.page.getByRole("heading", { level: 1, name: "Capitale de la France" }).waitFor();
@@ -99,6 +101,8 @@ for (const [label, size] of [
       expect(text).toContain("Copie partagée d'une conversation Unisson");
       expect(text).toContain(SOURCE);
       for (const personal of ["Zoé", "Quintaloup", "€", "Déconnexion"]) expect(text).not.toContain(personal);
+      // Only the copy is asked for: no session call, and the boot script preloads neither the sign-in nor the app.
+      expect(fetched.filter((p) => p.startsWith("/api/"))).toEqual([`/api/shared/${new URL(link).pathname.split("/").pop()}`]);
       await shot(visitor.page, `shared-page-${label}`);
       await checkA11y(visitor.page, "shared page");
       expect(visitor.errors).toEqual([]);
