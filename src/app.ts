@@ -19,6 +19,7 @@ import { pricingRoutes, promoRoutes, stripeRoutes, subscriptionRoutes } from "./
 import { chatRoutes } from "./chat/chat.routes.ts";
 import { v1Routes } from "./openai/openai.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
+import { sharedCopyRoutes, sharedPageRoutes, sharingRoutes } from "./sharing/sharing.routes.ts";
 import { bindMetrics, type Metrics } from "./system/metrics.ts";
 import { metricsRoutes } from "./system/metrics.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
@@ -42,7 +43,9 @@ function apiRoutes() {
     .route("/stripe", stripeRoutes)
     .route("/subscription", subscriptionRoutes)
     .route("/promo", promoRoutes)
-    .route("/unisson", chatRoutes);
+    .route("/unisson", chatRoutes)
+    .route("/shares", sharingRoutes)
+    .route("/shared", sharedCopyRoutes);
 }
 
 export function createApp(deps: Deps) {
@@ -72,6 +75,8 @@ export function createApp(deps: Deps) {
     throw new AppError("API_NOT_FOUND");
   });
   app.route("/", metricsRoutes);
+  // Before the SPA's catch-all: a shared page answers 404 itself when its link opens nothing (src/sharing).
+  app.route("/", sharedPageRoutes);
   app.route("/", spaRoutes());
 
   app.onError(errorHandler(deps.log, deps.metrics));

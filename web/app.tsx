@@ -10,17 +10,27 @@ import { useSession } from "./features/session/use-session.ts";
 // index.html preloads the one the stored session calls for (scripts/boot-script.ts); main.tsx waits for it before mounting.
 const appShell = chunkView(() => import("./features/layout/app-shell.tsx").then((m) => m.AppShell));
 const authViews = chunkView(() => import("./features/auth/auth-views.tsx").then((m) => m.AuthViews));
+// A shared copy (/partage/{token}) is its own screen, for anyone: no session needed, none changed.
+const sharedPage = chunkView(() => import("./features/sharing/shared-page.tsx").then((m) => m.SharedPage));
 
 /** The first screen is the app with a stored session, unless the address asks for a password reset. */
 export const opensSignedIn = (entry: EntryUrl) => !!readStoredSession() && !entry.reset;
 
 /** Starts the download of the first screen's chunk; resolves when it is here (or failed: Suspense then shows the loading state). */
 export function preloadFirstScreen(entry: EntryUrl): Promise<unknown> {
+  if (entry.sharedToken) return sharedPage.preload().catch(() => {});
   return (opensSignedIn(entry) ? appShell : authViews).preload().catch(() => {});
 }
 
 /** There is no router: the view is chosen by state and URL (docs/PRODUCT.md#screens). */
 export function App({ entry }: { entry: EntryUrl }) {
+  if (entry.sharedToken) {
+    return (
+      <Suspense fallback={<FullPageLoading />}>
+        <sharedPage.View token={entry.sharedToken} />
+      </Suspense>
+    );
+  }
   return (
     <SessionProvider>
       <Root entry={entry} />

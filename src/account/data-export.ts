@@ -3,6 +3,8 @@ import type { Deps } from "../deps.ts";
 import { toPublicMessage } from "../chat/chat.view.ts";
 import { jsonObject, keysetPages, textStream } from "../lib/json-stream.ts";
 import { aiCallPage, conversationPage, smallUserRows } from "./account.queries.ts";
+import { listSharedLinks } from "../sharing/sharing.queries.ts";
+import { toPublicShare } from "../sharing/sharing.service.ts";
 
 /** Dates as ISO strings, recursively: the export is read by people and by other services. */
 function iso<T>(value: T): unknown {
@@ -25,6 +27,7 @@ function iso<T>(value: T): unknown {
 export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: UserRow): Promise<ReadableStream<Uint8Array>> {
   const { db } = deps;
   const rows = await smallUserRows(db, user.id, user.email);
+  const shares = await listSharedLinks(db, user.id);
   const { passwordHash: _secret, ...account } = user;
   const conversations = keysetPages(
     (after) => conversationPage(db, user.id, after),
@@ -59,6 +62,8 @@ export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: Use
       { key: "contact_messages", value: iso(rows.contact) },
       { key: "ai_calls", pages: aiCalls },
       { key: "api_keys", value: iso(rows.apiKeys) },
+      // The links themselves cannot be given back: only their hash is kept (docs/SECURITY.md, "Shared links").
+      { key: "shared_links", value: shares.map((s) => ({ ...toPublicShare(s), snapshot: s.snapshot })) },
     ]),
   );
 }

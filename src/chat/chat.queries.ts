@@ -84,3 +84,13 @@ export async function deleteOwnedConversation(db: Db, id: number, userId: number
     .returning({ id: conversations.id });
   return gone.length > 0;
 }
+
+/** Renames the caller's conversation, without moving it in the history (updated_at unchanged); false when not theirs. */
+export async function renameOwnedConversation(db: Db, id: number, userId: number, title: string): Promise<boolean> {
+  const done = await db
+    .update(conversations)
+    .set({ title })
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .returning({ id: conversations.id });
+  return done.length > 0;
+}

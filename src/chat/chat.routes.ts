@@ -10,8 +10,8 @@ import { boundedStream } from "./stream-slots.ts";
 import { limitedExport } from "../lib/export-limit.ts";
 import { history } from "./history.ts";
 import { resultOf, startRun } from "./final-processing.ts";
-import { chatBody, conversationParam, exportQuery, historyQuery, processBody } from "./chat.schemas.ts";
-import { conversationMessages, deleteConversation, sendMessage } from "./chat.service.ts";
+import { chatBody, conversationParam, exportQuery, historyQuery, processBody, renameBody } from "./chat.schemas.ts";
+import { conversationMessages, deleteConversation, renameConversation, sendMessage } from "./chat.service.ts";
 
 /**
  * /api/unisson. /status and /models are public: they reveal only which
@@ -50,6 +50,9 @@ export const chatRoutes = new Hono<AppEnv>()
       exportConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("query").format),
     );
     return c.body(file.body, 200, { "Content-Type": file.type, "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "no-store" });
+  })
+  .patch("/conversation/:id", requireUser, validate("param", conversationParam), validate("json", renameBody), async (c) => {
+    return c.json(await renameConversation(c.var.deps, c.var.user.id, c.req.valid("param").id, c.req.valid("json").title));
   })
   .delete("/conversation/:id", requireUser, validate("param", conversationParam), async (c) => {
     return c.json(await deleteConversation(c.var.deps, c.var.user.id, c.req.valid("param").id));

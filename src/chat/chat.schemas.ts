@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FORBIDDEN_CHARS_MESSAGE } from "../lib/validate.ts";
 
 /** Longest question accepted: long enough for a pasted text, short enough for six prompts and a synthesis. */
 export const MAX_MESSAGE_CHARS = 8_000;
@@ -41,4 +42,21 @@ export const historyQuery = z.object({
 
 export const exportQuery = z.object({
   format: z.enum(["md", "json"], { error: "Format d'export invalide (md ou json)." }).default("md"),
+});
+
+/** Longest conversation title a user may give (docs/PRODUCT.md#history). */
+export const MAX_TITLE_CHARS = 200;
+
+/** PATCH /conversation/{id}: line breaks and tabs become spaces, so a title stays on one line. */
+export const renameBody = z.object({
+  title: z
+    .string({ error: "Le titre doit être un texte." })
+    .transform((t) => t.replace(/\s+/g, " ").trim())
+    .pipe(
+      z
+        .string()
+        .min(1, "Le titre ne peut pas être vide.")
+        .max(MAX_TITLE_CHARS, `Le titre est trop long (${MAX_TITLE_CHARS} caractères au plus).`)
+        .refine((t) => !/\p{Cc}/u.test(t), FORBIDDEN_CHARS_MESSAGE),
+    ),
 });

@@ -9,6 +9,7 @@ import {
   appendMessages,
   type ConversationRow,
   deleteOwnedConversation,
+  renameOwnedConversation,
   lockOwnedConversation,
   findOwnedConversation,
   insertConversation,
@@ -161,4 +162,10 @@ export async function deleteConversation(deps: Deps, userId: number, id: number)
     { isolation: "read committed" },
   );
   return { success: true };
+}
+
+/** PATCH /conversation/{id}: another user's conversation reads like a missing one (404). */
+export async function renameConversation(deps: Deps, userId: number, id: number, title: string) {
+  if (!(await renameOwnedConversation(deps.db, id, userId, title))) throw new AppError("CONVERSATION_NOT_FOUND");
+  return { id, title };
 }

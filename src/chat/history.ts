@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.ts";
+import { sharedConversationIds } from "../sharing/sharing.queries.ts";
 import { type HistoryCursor, type HistoryRow, historyPage, searchConversations, searchWords } from "./history.queries.ts";
 
 export type HistoryInput = { limit: number; cursor?: string; q?: string };
@@ -10,7 +11,7 @@ function parseCursor(cursor: string | undefined): HistoryCursor | undefined {
   return { updatedAt: updatedAt!, id: id! };
 }
 
-function toSummary(c: HistoryRow) {
+function toSummary(c: HistoryRow, shared: Set<number>) {
   return {
     id: c.id,
     title: c.title,
@@ -18,6 +19,8 @@ function toSummary(c: HistoryRow) {
     message_count: c.messageCount,
     source: c.source,
     updated_at: new Date(c.updatedAt).toISOString(),
+    /** At least one live read-only link (src/sharing). */
+    shared: shared.has(c.id),
   };
 }
 
@@ -29,11 +32,20 @@ function toSummary(c: HistoryRow) {
 export async function history(deps: Deps, userId: number, input: HistoryInput) {
   if (input.q) {
     const rows = await searchConversations(deps.db, userId, searchWords(input.q), input.limit);
-    return { conversations: rows.map(toSummary), next_cursor: null };
+    return { conversations: await summaries(deps, userId, rows), next_cursor: null };
   }
   const page = await historyPage(deps.db, userId, input.limit, parseCursor(input.cursor));
   return {
-    conversations: page.rows.map(toSummary),
+    conversations: await summaries(deps, userId, page.rows),
     next_cursor: page.next ? `${page.next.updatedAt}.${page.next.id}` : null,
   };
+}
+
+async function summaries(deps: Deps, userId: number, rows: HistoryRow[]) {
+  const shared = await sharedConversationIds(
+    deps.db,
+    userId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toSummary(r, shared));
 }

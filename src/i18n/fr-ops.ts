@@ -55,4 +55,11 @@ export const frOps = {
     heading: "Page introuvable",
     back: "Retour à l'accueil Unisson",
   },
+  /** A shared link that was revoked, or whose conversation or account was deleted (src/sharing). */
+  sharedNotFound: {
+    title: "Lien de partage introuvable · Unisson",
+    heading: "Lien de partage introuvable",
+    text: "Ce lien a été révoqué par la personne qui l'avait partagé, ou la conversation a été supprimée.",
+    back: "Découvrir Unisson",
+  },
 };

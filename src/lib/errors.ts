@@ -83,6 +83,11 @@ const table = {
   ],
   SYNTHESIS_FAILED: [503, "La synthèse des réponses a échoué. Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
 
+  // Shared links (src/sharing)
+  SHARE_NOT_FOUND: [404, "Lien de partage introuvable."],
+  SHARE_LIMIT: [409, "Vous avez déjà 100 liens partagés : révoquez-en un dans « Mon compte » avant d'en créer un autre."],
+  NOTHING_TO_SHARE: [409, "Cette conversation n'a encore aucune réponse à partager."],
+
   // OpenAI-compatible API (/v1)
   API_KEY_INVALID: [401, "Clé d'API invalide ou révoquée. Créez une clé dans « Mon abonnement » sur Unisson."],
   API_MODEL_UNKNOWN: [400, "Modèle inconnu : utilisez le modèle « unisson »."],

@@ -7,8 +7,8 @@ import { bootScriptHash } from "../../build/web/manifest.ts";
 import { AppError } from "./errors.ts";
 import { type Logger, withLogContext } from "./log.ts";
 
-/** Path segments that are credentials (a reset link's token): logs show the route, never the token. */
-const SECRET_SEGMENT = /^(\/api\/auth\/validate-reset-token\/)[^/]*/;
+/** Path segments that are credentials (a reset link's token, a shared link's token): logs show the route, never the token. */
+const SECRET_SEGMENT = /^(\/api\/auth\/validate-reset-token\/|\/api\/shared\/|\/partage\/)[^/]*/;
 
 /** The request path as log lines may show it. */
 export function loggedPath(path: string): string {

@@ -97,6 +97,15 @@ export function seedEveryTable(file: string): void {
       cost_eur: 0.0012345678901,
       created_at: at,
     });
+    insert("shared_links", {
+      user_id: 1,
+      conversation_id: 1,
+      token_hash: "sh1",
+      prefix: "AbCd",
+      include_models: 1,
+      snapshot: '{"title":"Chevaux","turns":[{"question":"Que mangent les chevaux en hiver ?","answer":"Du foin.","sources":[],"models":null}]}',
+      created_at: at,
+    });
     insert("fulfilments", { checkout_session_id: "cs_1", user_id: 1, product_type: "token_pack_10", fulfilled_at: at });
     insert("purchases", {
       user_id: 1,

@@ -55,7 +55,15 @@ describe("date groups", () => {
       "month",
       "older",
     ]);
-    const items = [at(0), at(0), at(1), at(40)].map((updated_at, id) => ({ id, title: "t", first_message: "", message_count: 1, source: "web", updated_at }));
+    const items = [at(0), at(0), at(1), at(40)].map((updated_at, id) => ({
+      id,
+      title: "t",
+      first_message: "",
+      message_count: 1,
+      source: "web",
+      updated_at,
+      shared: false,
+    }));
     const rows = historyRows(items, now, true).map((r) => (r.kind === "group" ? r.label : r.item.id));
     expect(rows).toEqual(["Aujourd'hui", 0, 1, "Hier", 2, "Plus ancien", 3]);
     expect(historyRows(items, now, false).every((r) => r.kind === "item")).toBe(true);

@@ -3,6 +3,7 @@ import { sqliteTables } from "./sqlite.ts";
 import type { Tables } from "./tables.ts";
 
 export { CONVERSATION_SOURCES, type ConversationSource, MESSAGE_TYPES, type MessageType, SENDERS } from "./chat.ts";
+export type { SharedSnapshot } from "./sharing.ts";
 export { PRODUCT_TYPES, type ProductType, PURCHASE_STATUSES } from "./billing.ts";
 export { BILLING_CYCLES, type BillingCycle, PLANS, type Plan } from "./users.ts";
 
@@ -28,6 +29,7 @@ export let {
   processingRuns,
   apiRequests,
   aiCalls,
+  sharedLinks,
   fulfilments,
   purchases,
   stripeEvents,
@@ -73,6 +75,7 @@ export function selectTables(dialect: Dialect): void {
     processingRuns,
     apiRequests,
     aiCalls,
+    sharedLinks,
     fulfilments,
     purchases,
     stripeEvents,

@@ -3,6 +3,7 @@ import { billingTables } from "./billing.ts";
 import { chatTables } from "./chat.ts";
 import type { Columns } from "./columns.ts";
 import { securityTables } from "./security.ts";
+import { sharingTables } from "./sharing.ts";
 import { supportTables } from "./support.ts";
 import { systemTables } from "./system.ts";
 import { userTables } from "./users.ts";
@@ -16,10 +17,12 @@ import { userTables } from "./users.ts";
  */
 export function defineTables(c: Columns) {
   const users = userTables(c);
+  const chat = chatTables(c, users);
   return {
     ...users,
     ...authTables(c, users),
-    ...chatTables(c, users),
+    ...chat,
+    ...sharingTables(c, users, chat),
     ...billingTables(c, users),
     ...supportTables(c, users),
     ...systemTables(c),

@@ -19,6 +19,7 @@ describe("history and conversations", () => {
       first_message: "Combien de régions compte la France métropolitaine aujourd'hui, et depuis quand ?",
       message_count: 1,
       source: "web",
+      shared: false,
       updated_at: t.clock.now().toISOString(),
     });
   });

@@ -46,7 +46,8 @@ describe("POST /api/unisson/process", () => {
 
   test("a label the synthesiser wrote inside brackets is named without a second pair: « (Réponse A de GPT-4) »", async () => {
     const t = await chatApp(fakes());
-    fakes().control.synthesis = () => "## Réponse consolidée\nParis (Réponse A), comme le dit la Réponse B.\n## Points de consensus\nToutes disent Paris.\n## Divergences\n(voir Réponse C et Réponse D)";
+    fakes().control.synthesis = () =>
+      "## Réponse consolidée\nParis (Réponse A), comme le dit la Réponse B.\n## Points de consensus\nToutes disent Paris.\n## Divergences\n(voir Réponse C et Réponse D)";
     const id = await askReady(t);
     const res = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     const labels = res.body.message.result_data.labels as Record<string, string>;

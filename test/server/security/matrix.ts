@@ -122,6 +122,17 @@ export const MATRIX: Record<string, Row> = {
     expect: OWNER_ONLY,
   },
   "DELETE /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
+  "PATCH /api/unisson/conversation/:id": {
+    req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}`, json: { title: "Nouveau titre" } }),
+    expect: OWNER_ONLY,
+  },
+  "GET /api/shares": { req: () => ({ path: "/api/shares" }), expect: SIGNED_IN },
+  // The owner's conversation has no answer yet: nothing to share (409); anyone else's: 404.
+  "POST /api/shares": { req: (w) => ({ path: "/api/shares", json: { conversation_id: w.conversationId } }), expect: [401, 401, 409, 404, 404] },
+  "DELETE /api/shares/:id": { req: (w) => ({ path: `/api/shares/${w.shareId}` }), expect: OWNER_ONLY },
+  // Whoever holds the link, with or without an account.
+  "GET /api/shared/:token": { req: (w) => ({ path: `/api/shared/${w.shareToken}` }), expect: PUBLIC_200 },
+  "GET /partage/:token": { req: (w) => ({ path: `/partage/${w.shareToken}` }), expect: PUBLIC_200 },
   "GET /": { req: () => ({ path: "/" }), expect: PUBLIC_200 },
   "GET /*": { req: () => ({ path: "/reset-password" }), expect: PUBLIC_200 },
 };

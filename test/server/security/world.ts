@@ -1,3 +1,5 @@
+import { insertSharedLink } from "../../../src/sharing/sharing.queries.ts";
+import { randomToken, sha256 } from "../../../src/lib/tokens.ts";
 import { afterAll, beforeAll } from "bun:test";
 import { createApiKey } from "../../../src/auth/api-keys.ts";
 import { createSession } from "../../../src/auth/sessions.ts";
@@ -60,6 +62,17 @@ export async function buildWorld(outside: Outside) {
   if (checkout.status !== 200) throw new Error(`world: checkout ${checkout.status} ${JSON.stringify(checkout.body)}`);
 
   const apiKey = await createApiKey(t.db, user.user.id, "Monde", now);
+  // A read-only link of the user's conversation (its copy is what a link made after an answer would hold).
+  const shareToken = randomToken(32);
+  const share = await insertSharedLink(t.db, {
+    userId: user.user.id,
+    conversationId: chat.body.conversation_id,
+    tokenHash: sha256(shareToken),
+    prefix: shareToken.slice(0, 4),
+    includeModels: false,
+    snapshot: { title: "Capitale", turns: [{ question: "Quelle est la capitale de la France ?", answer: "Paris.", sources: [], models: null }] },
+    createdAt: now,
+  });
 
   const tokens: Record<Identity, string | undefined> = {
     none: undefined,
@@ -79,6 +92,8 @@ export async function buildWorld(outside: Outside) {
     /** The user's personal API key (/v1 accepts only keys: every session identity gets 401 there). */
     apiKeyId: apiKey.key.id,
     apiKeySecret: apiKey.secret,
+    shareId: share.id,
+    shareToken,
     checkoutSessionId: String(checkout.body.checkout_url).split("/").pop()!,
   };
 }

@@ -7,6 +7,7 @@ import { fr } from "../../i18n/fr.ts";
 import { frData } from "../../i18n/fr-data.ts";
 import { errorText } from "../../lib/api.ts";
 import { deleteAccountCall, downloadMyData } from "./account.api.ts";
+import { SharedLinksSection } from "../sharing/shared-links-section.tsx";
 import type { PublicUser } from "../../lib/api-types.ts";
 
 const t = frData.account;
@@ -20,6 +21,7 @@ export function AccountDialog({ user, onClose, onDeleted }: { user: PublicUser; 
   return (
     <Modal title={t.title} onClose={onClose} size="md">
       <DataExport />
+      <SharedLinksSection />
       <section className="account-section" aria-labelledby="account-delete-title">
         <h3 id="account-delete-title">{t.deleteTitle}</h3>
         {user.is_admin ? <p className="muted">{t.adminNote}</p> : <DeleteAccount onDeleted={onDeleted} />}

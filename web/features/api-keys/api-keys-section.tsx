@@ -1,10 +1,11 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import type { PublicApiKey } from "../../lib/api-types.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { CheckIcon, CopyIcon } from "../../components/ui/icons.tsx";
 import { fr } from "../../i18n/fr.ts";
 import { fill, frLongDate } from "../../lib/format.ts";
 import { ConfirmDialog } from "../pricing/confirm-dialog.tsx";
+import { useCopy } from "../../lib/use-copy.ts";
 import { useApiKeys } from "./use-api-keys.ts";
 import "./api-keys.css";
 
@@ -88,20 +89,7 @@ export function ApiKeysSection() {
 
 /** The secret of the key just created: shown until dismissed, never again. */
 function NewSecret({ name, value, onDone }: { name: string; value: string; onDone(): void }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setCopied(false), 2000);
-    } catch {
-      // clipboard refused: the key is on screen, selectable
-    }
-  }
+  const { copied, copy } = useCopy(value);
 
   return (
     <div className="api-key-secret" role="status">

@@ -7,6 +7,7 @@ import { blockFor, inputLocked } from "./chat-blocks.ts";
 import type { ChatMessage } from "../../lib/api-types.ts";
 import { Composer } from "./composer.tsx";
 import { ExportButtons } from "./export-buttons.tsx";
+import { ConversationActions } from "../sharing/conversation-actions.tsx";
 import { preloadMarkdown } from "./markdown.tsx";
 import { MessageDetail } from "./message-detail.tsx";
 import { MessageItem } from "./message-item.tsx";
@@ -83,6 +84,7 @@ export function ChatView({
         <button type="button" className="secondary" onClick={chat.reset}>
           <PlusIcon size={16} /> {t.newQuestion}
         </button>
+        {chat.conversationId !== null && <ConversationActions conversationId={chat.conversationId} />}
         {chat.conversationId !== null && <ExportButtons conversationId={chat.conversationId} />}
       </div>
       <ol className="message-list" ref={listRef} aria-live="polite" aria-busy={chat.busy}>

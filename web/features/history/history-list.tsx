@@ -1,6 +1,7 @@
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { TrashIcon } from "../../components/ui/icons.tsx";
+import { PencilIcon, TrashIcon } from "../../components/ui/icons.tsx";
+import { frSharing } from "../../i18n/fr-sharing.ts";
 import { fr } from "../../i18n/fr.ts";
 import { relativeTime } from "../../lib/format.ts";
 import { type HistoryRow, historyRows } from "./history-groups.ts";
@@ -23,6 +24,7 @@ export function HistoryList({
   onNearEnd,
   onOpen,
   onDelete,
+  onRename,
 }: {
   items: ConversationSummary[];
   grouped: boolean;
@@ -30,6 +32,7 @@ export function HistoryList({
   onNearEnd(): void;
   onOpen(id: number): void;
   onDelete(c: ConversationSummary): void;
+  onRename(c: ConversationSummary): void;
 }) {
   const rows = useMemo(() => historyRows(items, new Date(), grouped), [items, grouped]);
   const listRef = useRef<HTMLDivElement>(null);
@@ -70,7 +73,11 @@ export function HistoryList({
             className="history-row"
             style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${d.start - v.options.scrollMargin}px)` }}
           >
-            {row.kind === "group" ? <h2 className="history-group">{row.label}</h2> : <HistoryItem c={row.item} onOpen={onOpen} onDelete={onDelete} />}
+            {row.kind === "group" ? (
+              <h2 className="history-group">{row.label}</h2>
+            ) : (
+              <HistoryItem c={row.item} onOpen={onOpen} onDelete={onDelete} onRename={onRename} />
+            )}
           </div>
         );
       })}
@@ -82,7 +89,17 @@ function rowKey(row: HistoryRow): string {
   return row.kind === "group" ? `g-${row.key}` : `c-${row.item.id}`;
 }
 
-function HistoryItem({ c, onOpen, onDelete }: { c: ConversationSummary; onOpen(id: number): void; onDelete(c: ConversationSummary): void }) {
+function HistoryItem({
+  c,
+  onOpen,
+  onDelete,
+  onRename,
+}: {
+  c: ConversationSummary;
+  onOpen(id: number): void;
+  onDelete(c: ConversationSummary): void;
+  onRename(c: ConversationSummary): void;
+}) {
   const title = conversationTitle(c);
   return (
     <div className="history-item">
@@ -91,7 +108,18 @@ function HistoryItem({ c, onOpen, onDelete }: { c: ConversationSummary; onOpen(i
         {c.first_message && <span className="history-first muted">{c.first_message}</span>}
         <span className="history-meta small muted">
           {t.messages(c.message_count)} · {relativeTime(c.updated_at)}
+          {c.shared && (
+            <>
+              {" "}
+              <span className="history-shared" title={frSharing.history.sharedLabel}>
+                {frSharing.history.shared}
+              </span>
+            </>
+          )}
         </span>
+      </button>
+      <button type="button" className="icon-button history-rename" aria-label={frSharing.rename.label(title)} onClick={() => onRename(c)}>
+        <PencilIcon />
       </button>
       <button type="button" className="icon-button danger history-delete" aria-label={t.deleteLabel(title)} onClick={() => onDelete(c)}>
         <TrashIcon />

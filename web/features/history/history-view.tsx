@@ -7,6 +7,7 @@ import { frData } from "../../i18n/fr-data.ts";
 import type { AiStatusValue } from "../chat/use-ai-status.ts";
 import { AiStatusGrid } from "./ai-status-grid.tsx";
 import { HistoryList } from "./history-list.tsx";
+import { RenameDialog } from "../sharing/rename-dialog.tsx";
 import type { ConversationSummary } from "../../lib/api-types.ts";
 import { conversationTitle, useHistory } from "./use-history.ts";
 
@@ -30,6 +31,7 @@ export function HistoryView({
   const [error, setError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<ConversationSummary | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [renaming, setRenaming] = useState<ConversationSummary | null>(null);
 
   async function open(id: number) {
     setError(null);
@@ -93,6 +95,7 @@ export function HistoryView({
             onNearEnd={() => void h.loadMore()}
             onOpen={(id) => void open(id)}
             onDelete={setConfirm}
+            onRename={setRenaming}
           />
         )}
         {h.failed && (
@@ -118,6 +121,17 @@ export function HistoryView({
         )}
       </section>
       <AiStatusGrid status={status} />
+      {renaming && (
+        <RenameDialog
+          conversationId={renaming.id}
+          title={conversationTitle(renaming)}
+          onClose={() => setRenaming(null)}
+          onRenamed={(title) => {
+            h.renamed(renaming.id, title);
+            setRenaming(null);
+          }}
+        />
+      )}
       {confirm && (
         <Modal title={t.confirmTitle} onClose={() => setConfirm(null)} size="sm">
           <p>{t.confirmText}</p>

@@ -76,12 +76,17 @@ export function useHistory() {
     setState((s) => ({ ...s, items: s.items?.filter((c) => c.id !== id) ?? null }));
   }, []);
 
+  /** A title changed by the rename dialog: the list shows it without a reload. */
+  const renamed = useCallback((id: number, title: string) => {
+    setState((s) => ({ ...s, items: s.items?.map((c) => (c.id === id ? { ...c, title } : c)) ?? null }));
+  }, []);
+
   const retry = useCallback(
     () => (stateRef.current.next && stateRef.current.items?.length ? loadMore() : loadFirst(query.trim())),
     [loadMore, loadFirst, query],
   );
 
-  return { ...state, query, setQuery, loadMore, remove, retry, searching: state.q !== "" };
+  return { ...state, query, setQuery, loadMore, remove, renamed, retry, searching: state.q !== "" };
 }
 
 /** Title, or the first 50 characters of the first message (docs/PRODUCT.md#history). */
