@@ -43,7 +43,8 @@ export function planLanes(jobs: Job[], count: number, timings: Timings): Lane[] 
 }
 
 /**
- * A lane's files grouped by kind, one `bun test` process each. Lane n starts
+ * A lane's files grouped by kind, one `bun test` process each (one per
+ * file for web components). Lane n starts
  * `offset` kinds further along, so the lanes do not all begin with the same
  * kind: when every lane began with its PostgreSQL files (the longest), the
  * four processes loaded the one cluster at once, then all left it idle.
@@ -51,7 +52,10 @@ export function planLanes(jobs: Job[], count: number, timings: Timings): Lane[] 
 export function processesOf(lane: Lane, offset = 0): Array<{ kind: Kind; files: string[] }> {
   const byKind = new Map<Kind, string[]>();
   for (const job of lane.jobs) byKind.set(job.kind, [...(byKind.get(job.kind) ?? []), job.file]);
-  const list = [...byKind].map(([kind, files]) => ({ kind, files }));
+  // Each web file in a process of its own: files sharing one process share react-dom, its scheduler and happy-dom's
+  // window, and one that leaves them in a bad state stalls every render of the next (React 19 after the pricing
+  // harness: the next file's screens never rendered, and one such process grew to 22 GB and was killed).
+  const list = [...byKind].flatMap(([kind, files]) => (kind === "web" ? files.map((file) => ({ kind, files: [file] })) : [{ kind, files }]));
   const start = list.length > 0 ? offset % list.length : 0;
   return [...list.slice(start), ...list.slice(0, start)];
 }

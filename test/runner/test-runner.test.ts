@@ -131,6 +131,16 @@ describe("the runner's pieces", () => {
     expect(processesOf(lane, 1).map((p) => p.kind)).toEqual(["postgres", "web", "sqlite"]);
   });
 
+  test("each web component file runs in a process of its own (a file that stalls React's scheduler cannot stall the next)", () => {
+    const web = (file: string) => ({ kind: "web" as const, file });
+    const lane = { estimateMs: 0, jobs: [web("a"), { kind: "sqlite" as const, file: "s" }, web("b")] };
+    expect(processesOf(lane)).toEqual([
+      { kind: "web", files: ["a"] },
+      { kind: "web", files: ["b"] },
+      { kind: "sqlite", files: ["s"] },
+    ]);
+  });
+
   test("each file's duration and test count come from the JUnit report", () => {
     const xml = `<testsuites name="bun test" tests="3" time="1.5">
   <testsuite name="test/a.test.ts" file="test/a.test.ts" tests="2" assertions="3" failures="0" skipped="0" time="1.25" hostname="vm">

@@ -5,6 +5,10 @@ const URL0 = "http://localhost:3000/";
 // Bun's own networking classes, kept before happy-dom replaces them: the in-process server's SDKs need them.
 const NATIVE = { fetch: globalThis.fetch, Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers };
 const NativeAbortController = globalThis.AbortController;
+/** Bun's own classes, read before happy-dom's replace them: a helper that runs an in-process app and the Stripe SDK beside the DOM puts them back (pricing-harness.ts). */
+export const BUN_GLOBALS: Record<string, unknown> = Object.fromEntries(
+  ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream"].map((k) => [k, (globalThis as Record<string, unknown>)[k]]),
+);
 
 /**
  * An outgoing call of the in-process server made while happy-dom is

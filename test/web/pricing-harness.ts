@@ -5,26 +5,23 @@
  * browser's fetch routed to an in-process app instead of faked answers.
  */
 import { afterAll, afterEach, beforeAll } from "bun:test";
-import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import type { UserRow } from "../../src/db/schema/index.ts";
 import { type PublicUser, toPublicUser } from "../../src/users/users.view.ts";
+import { attach, BUN_GLOBALS, detach } from "./dom.ts";
 
 export const ORIGIN = "http://localhost:3000";
 
-// Bun's own networking classes, kept over happy-dom's: the in-process app,
-// the Stripe SDK and the fake Stripe server (Bun.serve) all need the real ones.
-// Another test file's helper may have registered happy-dom first: unregistering
-// puts Bun's globals back synchronously (the old window closes later), so they
-// can be read, then the DOM comes back at once.
-const NATIVE = ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream"] as const;
-if (GlobalRegistrator.isRegistered) void GlobalRegistrator.unregister();
-const native = Object.fromEntries(NATIVE.map((k) => [k, (globalThis as Record<string, unknown>)[k]]));
-const nativeFetch = globalThis.fetch as typeof fetch;
+const nativeFetch = BUN_GLOBALS.fetch as typeof fetch;
 
+/**
+ * The one happy-dom window of the process (dom.ts: a window made and closed
+ * per file, as GlobalRegistrator does, stalls React's renders in the next
+ * file), with Bun's own networking classes kept over happy-dom's: the
+ * in-process app, the Stripe SDK and the fake Stripe server need the real ones.
+ */
 function register() {
-  if (GlobalRegistrator.isRegistered) return;
-  GlobalRegistrator.register({ url: `${ORIGIN}/`, width: 1280, height: 800 });
-  Object.assign(globalThis, native);
+  attach(`${ORIGIN}/`);
+  Object.assign(globalThis, BUN_GLOBALS);
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 }
 
@@ -41,7 +38,9 @@ export function useDom() {
     localStorage.clear();
   });
   afterAll(async () => {
-    await GlobalRegistrator.unregister();
+    // Let React's scheduler finish what unmounting queued before the globals go away.
+    await new Promise((r) => setTimeout(r, 30));
+    detach();
   });
 }
 
