@@ -55,7 +55,9 @@ export function processesOf(lane: Lane, offset = 0): Array<{ kind: Kind; files: 
   // Each web file in a process of its own: files sharing one process share react-dom, its scheduler and happy-dom's
   // window, and one that leaves them in a bad state stalls every render of the next (React 19 after the pricing
   // harness: the next file's screens never rendered, and one such process grew to 22 GB and was killed).
-  const list = [...byKind].flatMap(([kind, files]) => (kind === "web" ? files.map((file) => ({ kind, files: [file] })) : [{ kind, files }]));
+  const list = [...byKind].flatMap(
+    ([kind, files]): Array<{ kind: Kind; files: string[] }> => (kind === "web" ? files.map((file) => ({ kind, files: [file] })) : [{ kind, files }]),
+  );
   const start = list.length > 0 ? offset % list.length : 0;
   return [...list.slice(start), ...list.slice(0, start)];
 }
