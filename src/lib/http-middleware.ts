@@ -10,9 +10,11 @@ import { type Logger, withLogContext } from "./log.ts";
 /** Path segments that are credentials (a reset link's token, a shared link's token): logs show the route, never the token. */
 const SECRET_SEGMENT = /^(\/api\/auth\/validate-reset-token\/|\/api\/shared\/|\/partage\/)[^/]*/;
 
-/** The request path as log lines may show it. */
+const SECRET_PREFIXES = ["/api/auth/validate-reset-token/", "/api/shared/", "/partage/"];
+
+/** The request path as log lines may show it (a prefix test first: the regular expression only for the few paths that hold a token). */
 export function loggedPath(path: string): string {
-  return path.startsWith("/api/auth/validate-reset-token/") ? path.replace(SECRET_SEGMENT, "$1[masqué]") : path;
+  return SECRET_PREFIXES.some((p) => path.startsWith(p)) ? path.replace(SECRET_SEGMENT, "$1[masqué]") : path;
 }
 
 /** Paths polled by machines (healthchecks, scrapers): their lines only at debug. */
