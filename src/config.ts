@@ -1,7 +1,7 @@
-import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
-import { DEFAULT_PRICES, parsePrice, type Price } from "./ai/prices.ts";
+import { DEFAULT_PRICES, type Price } from "./ai/prices.ts";
+import { addressList, corsOrigins, durationMs, ms, optionalText, optionalUrl, perWindow, port, price } from "./config/env-fields.ts";
 import { isPostgresUrl, readablePostgresUrl, safeUrl, withPassword } from "./db/pg/postgres-url.ts";
 import type { ModelKey } from "./ai/types.ts";
 
@@ -16,71 +16,6 @@ export class ConfigError extends Error {}
 /** The data folder when neither DATA_DIR nor --data-dir names one (relative to the working directory). */
 export const DEFAULT_DATA_DIR = "./data";
 
-const optionalText = z
-  .string()
-  .trim()
-  .transform((v) => (v === "" ? undefined : v))
-  .optional();
-
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((v) => (v === "" ? undefined : v))
-  .pipe(z.url({ protocol: /^https?$/ }).optional())
-  .optional();
-
-/** "*" or comma-separated origins (scheme, host, port): each read back as its origin. */
-const corsOrigins = z
-  .string()
-  .trim()
-  .transform((v, ctx): "*" | string[] => {
-    if (v === "*" || v === "") return "*";
-    const origins: string[] = [];
-    for (const item of v
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean)) {
-      const url = URL.parse(item);
-      if (!url || !/^https?:$/.test(url.protocol)) {
-        ctx.addIssue({ code: "custom", message: `« ${item} » n'est pas une origine (https://hôte[:port]) ; « * » les autorise toutes` });
-        return z.NEVER;
-      }
-      origins.push(url.origin);
-    }
-    return origins;
-  });
-
-const port = z.coerce
-  .number({ error: "doit être un numéro de port (1-65535)" })
-  .int("doit être un numéro de port (1-65535)")
-  .min(1, "doit être un numéro de port (1-65535)")
-  .max(65535, "doit être un numéro de port (1-65535)");
-
-/** "10.0.0.2", "10.0.0.0/8", "::1", "fd00::/8": an address, or an address and a prefix length that fits its family. */
-function isAddressOrCidr(entry: string): boolean {
-  const [address, prefix, extra] = entry.split("/");
-  const family = isIP(address ?? "");
-  if (!family || extra !== undefined) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
-
-const addressList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean),
-  )
-  .refine((list) => list.every(isAddressOrCidr), "doit être une liste d'adresses IP ou de CIDR séparés par des virgules");
-
-const perWindow = z.coerce
-  .number({ error: "doit être un nombre entier positif" })
-  .int("doit être un nombre entier positif")
-  .min(1, "doit être un nombre entier positif")
-  .max(1_000_000, "doit valoir au plus 1000000");
-
 /** Model ids default to real current ids of each family; operators override them per model. */
 export const MODEL_ENV_DEFAULTS = {
   MODEL_GPT4: "gpt-4o",
@@ -90,29 +25,6 @@ export const MODEL_ENV_DEFAULTS = {
   MODEL_MISTRAL_LARGE: "mistral-large-latest",
   MODEL_SONAR_PRO: "sonar-pro",
 } as const;
-
-function ms(min: number, max: number) {
-  return z.coerce
-    .number({ error: "doit être un nombre de millisecondes" })
-    .int("doit être un nombre entier de millisecondes")
-    .min(min, `doit valoir au moins ${min} ms`)
-    .max(max, `doit valoir au plus ${max} ms`);
-}
-
-/** AI_PRICE_<KEY>="entrée,sortie", euros per million tokens. */
-const price = z
-  .string()
-  .trim()
-  .transform((v, ctx): Price | undefined => {
-    if (v === "") return undefined;
-    try {
-      return parsePrice(v);
-    } catch (e) {
-      ctx.addIssue({ code: "custom", message: (e as Error).message });
-      return z.NEVER;
-    }
-  })
-  .optional();
 
 const envSchema = z.object({
   PORT: port.default(3000),
@@ -218,12 +130,6 @@ const checkedEnv = envSchema.refine((e) => !e.DATABASE_PASSWORD || e.DATABASE_UR
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFormat = "pretty" | "json";
-
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-/** "6h" -> milliseconds. */
-function durationMs(text: string): number {
-  return Number(text.slice(0, -1)) * UNIT_MS[text.slice(-1) as keyof typeof UNIT_MS];
-}
 
 function buildConfig(e: z.infer<typeof envSchema>) {
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");

@@ -7,7 +7,10 @@ const NATIVE = { fetch: globalThis.fetch, Request: globalThis.Request, Response:
 const NativeAbortController = globalThis.AbortController;
 /** Bun's own classes, read before happy-dom's replace them: a helper that runs an in-process app and the Stripe SDK beside the DOM puts them back (pricing-harness.ts). */
 export const BUN_GLOBALS: Record<string, unknown> = Object.fromEntries(
-  ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream"].map((k) => [k, (globalThis as Record<string, unknown>)[k]]),
+  ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream"].map((k) => [
+    k,
+    (globalThis as Record<string, unknown>)[k],
+  ]),
 );
 
 /**

@@ -6,6 +6,7 @@
  */
 import { APP_VERSION } from "../../src/contracts/version.ts";
 import { frAdmin, frApiKeys, frPayment, frPricing, PLAN_BADGES } from "./fr-billing.ts";
+import { frChat } from "./fr-chat.ts";
 
 export const fr = {
   brand: {
@@ -182,63 +183,8 @@ export const fr = {
     trialEnding: (d: number) => `Votre essai se termine dans ${d} jour${d > 1 ? "s" : ""}`,
     open: "Voir les forfaits et l'abonnement",
   },
-  chat: {
-    heroTitle: "Posez votre question à plusieurs IA",
-    heroText: "Unisson interroge les modèles disponibles et vous rend une seule réponse consolidée.",
-    questionLabel: "Votre question",
-    placeholder: "Posez votre question… (Entrée pour envoyer, Maj+Entrée pour aller à la ligne)",
-    launch: "Lancer l'analyse",
-    send: "Envoyer",
-    replyLabel: "Votre message",
-    // Short: the reply box is one line while one reads (the question box's placeholder gives the Enter hint).
-    replyPlaceholder: "Votre réponse…",
-    newQuestion: "Nouvelle question",
-    // The run goes on on the server and a reload picks it up again: the spec's "do not refresh" no longer holds.
-    warning: "Le traitement peut prendre plusieurs minutes. Si vous actualisez la page, la réponse vous attendra.",
-    thinking: "Les IA réfléchissent…",
-    modelsTitle: "IA connectées",
-    ok: "OK",
-    ko: "KO",
-    you: "Vous",
-    assistant: "Unisson",
-    clarifyTitle: "Quelques précisions pour mieux vous répondre",
-    clarifyHint: "Répondez ci-dessous pour lancer l'analyse.",
-    synthesisBy: (ai: string) => `Synthèse rédigée par ${ai}`,
-    answeredBy: "IA consultées :",
-    failedModel: "indisponible",
-    showModel: (ai: string) => `Voir la réponse de ${ai}`,
-    hideModel: (ai: string) => `Masquer la réponse de ${ai}`,
-    letterName: (l: string) => `Réponse ${l}`,
-    conversationTitle: "Conversation en cours",
-    letterMeaning: (l: string) => `Réponse ${l} : la lettre sous laquelle la synthèse cite cette réponse`,
-    enlarge: "Agrandir le message",
-    progress: {
-      15: "Analyse de votre question…",
-      30: "Interrogation des IA en parallèle…",
-      65: "Collecte des réponses…",
-      85: "Comparaison des réponses…",
-      95: "Rédaction de la synthèse…",
-      100: "Analyse terminée",
-    },
-    errors: {
-      moderationTitle: "Contenu Non Autorisé",
-      moderationNote: "Unisson fournit des informations utiles et constructives. Merci de reformuler votre demande.",
-      systemTitle: "Erreur système",
-      limit: "Limite de requêtes atteinte. Veuillez passer à un forfait payant.",
-      send: "Erreur lors du traitement de votre message. Veuillez réessayer.",
-      process: "Erreur lors de l'analyse finale. Veuillez réessayer.",
-      blockedTitle: "Requête impossible",
-      expired: "Votre essai gratuit de 7 jours est terminé. Choisissez un forfait payant pour continuer à utiliser Unisson.",
-      quota: {
-        trial: "Vous avez utilisé vos 5 requêtes gratuites. Choisissez un forfait payant pour continuer.",
-        basic: "Vous avez utilisé toutes vos requêtes Basic. Passez au forfait Pro ou achetez un pack de requêtes.",
-        pro: "Vous avez utilisé toutes vos requêtes Pro. Achetez un pack de requêtes pour continuer.",
-        other: "Vous n'avez plus de requêtes disponibles. Gérez votre abonnement pour continuer.",
-      },
-      maintenance: "Le système est en maintenance : il nécessite au moins 2 IA disponibles. Veuillez réessayer plus tard.",
-      seePlans: "Voir les forfaits",
-    },
-  },
+  // The chat tab's texts: fr-chat.ts.
+  chat: frChat,
   detail: {
     title: "Message",
     copy: "Copier",
