@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll } from "bun:test";
-import { eq } from "drizzle-orm";
-import { users } from "../../../src/db/schema/index.ts";
+import { and, eq, max, sql } from "drizzle-orm";
+import type { RunEvent } from "../../../src/chat/live-run.ts";
+import { messages, processingRuns, users } from "../../../src/db/schema/index.ts";
 import type { NewUser } from "../../../src/users/users.queries.ts";
 import { type FakeProviders, startFakeProviders } from "../../fakes/ai/index.ts";
 import { createTestApp, type TestEnv } from "../../helpers/app.ts";
@@ -55,4 +56,34 @@ export async function askReady(t: ChatApp, message = "Quelle est la capitale de 
 export async function remaining(t: ChatApp): Promise<{ plan: number; extra: number }> {
   const [row] = await t.db.select({ plan: users.planQueries, extra: users.extraQueries }).from(users).where(eq(users.id, t.user.id));
   return row!;
+}
+
+/**
+ * What a kill -9 in the middle of final processing leaves: the conversation's
+ * last turn claimed, charged (one request taken from the plan) and still
+ * "running"; with the `server` that held it and the `events` it had stored.
+ */
+export async function leftRunning(t: ChatApp, conversationId: number, held: { server?: string; events?: RunEvent[] } = {}) {
+  const [turn] = await t.db
+    .select({ id: max(messages.id) })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.sender, "user")));
+  await t.db
+    .update(users)
+    .set({ planQueries: sql`${users.planQueries} - 1` })
+    .where(eq(users.id, t.user.id));
+  const [run] = await t.db
+    .insert(processingRuns)
+    .values({
+      conversationId,
+      turnMessageId: turn!.id!,
+      userId: t.user.id,
+      status: "running",
+      charged: true,
+      chargedFrom: "plan",
+      createdAt: new Date(0),
+      ...held,
+    })
+    .returning();
+  return run!;
 }

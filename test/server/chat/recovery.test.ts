@@ -1,32 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { and, eq, max, sql } from "drizzle-orm";
 import { recoverInterruptedRuns } from "../../../src/chat/recovery.ts";
-import { messages, processingRuns, users } from "../../../src/db/schema/index.ts";
+import { processingRuns } from "../../../src/db/schema/index.ts";
 import { SQLITE_ONLY } from "../../helpers/test-database.ts";
-import { askReady, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
+import { askReady, chatApp, leftRunning, remaining, useFakeProviders } from "./chat.helpers.ts";
 
 const fakes = useFakeProviders();
-
-/** What a kill -9 in the middle of final processing leaves: a claimed, charged run still "running". */
-async function interruptedRun(t: Awaited<ReturnType<typeof chatApp>>, conversationId: number) {
-  const [turn] = await t.db
-    .select({ id: max(messages.id) })
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), eq(messages.sender, "user")));
-  await t.db
-    .update(users)
-    .set({ planQueries: sql`${users.planQueries} - 1` })
-    .where(eq(users.id, t.user.id));
-  await t.db.insert(processingRuns).values({
-    conversationId,
-    turnMessageId: turn!.id!,
-    userId: t.user.id,
-    status: "running",
-    charged: true,
-    chargedFrom: "plan",
-    createdAt: new Date(0),
-  });
-}
 
 describe("final processing interrupted by a crash", () => {
   // Start-up recovery is SQLite's (one server owns the database); on PostgreSQL a dead server's runs are refunded by
@@ -34,7 +12,7 @@ describe("final processing interrupted by a crash", () => {
   test.skipIf(SQLITE_ONLY)("the next start gives the request back and marks the run failed", async () => {
     const t = await chatApp(fakes());
     const id = await askReady(t);
-    await interruptedRun(t, id);
+    await leftRunning(t, id);
     expect((await remaining(t)).plan).toBe(4);
 
     expect(await recoverInterruptedRuns(t.deps)).toBe(1);
@@ -47,7 +25,7 @@ describe("final processing interrupted by a crash", () => {
   test.skipIf(SQLITE_ONLY)("after recovery the same question can be processed and is charged once", async () => {
     const t = await chatApp(fakes());
     const id = await askReady(t);
-    await interruptedRun(t, id);
+    await leftRunning(t, id);
     await recoverInterruptedRuns(t.deps);
 
     const res = await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
@@ -66,7 +44,7 @@ describe("final processing interrupted by a crash", () => {
   test.skipIf(!SQLITE_ONLY)("on PostgreSQL the start leaves a running run to the sweep: nothing refunded at start", async () => {
     const t = await chatApp(fakes());
     const id = await askReady(t);
-    await interruptedRun(t, id);
+    await leftRunning(t, id);
     expect(await recoverInterruptedRuns(t.deps)).toBe(0);
     expect((await remaining(t)).plan).toBe(4);
   });

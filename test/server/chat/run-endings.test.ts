@@ -1,15 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { and, count, eq, max } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { LiveRun, type RunEvent } from "../../../src/chat/live-run.ts";
 import { recoverInterruptedRuns } from "../../../src/chat/recovery.ts";
 import { UNSEEN_IDS_MARGIN } from "../../../src/chat/run-ending.ts";
 import { beatOwnRuns, failOwnOrphans, startRunLiveness, sweepDeadServersRuns } from "../../../src/chat/run-liveness.ts";
-import { aiCalls, messages, processingRuns, users } from "../../../src/db/schema/index.ts";
+import { aiCalls, messages, processingRuns } from "../../../src/db/schema/index.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { readSse } from "../../helpers/sse.ts";
 import { createTestClock } from "../../helpers/clock.ts";
 import { SQLITE_ONLY } from "../../helpers/test-database.ts";
-import { askReady, type ChatApp, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
+import { askReady, type ChatApp, chatApp, leftRunning, remaining, useFakeProviders } from "./chat.helpers.ts";
 
 /**
  * Every way a run ends stores its outcome where a client finds it, and no
@@ -23,28 +23,9 @@ const PROCESS = "/api/unisson/process";
 const SLOW_BOX = { AI_TIMEOUT_MS: "12000" };
 
 /** A run of `server` left "running" and charged (5 -> 4) with the events a dead process stored every 250 ms: ids 1..7. */
-async function leftRunning(t: ChatApp, id: number, server: string) {
-  const [turn] = await t.db
-    .select({ id: max(messages.id) })
-    .from(messages)
-    .where(and(eq(messages.conversationId, id), eq(messages.sender, "user")));
-  await t.db.update(users).set({ planQueries: 4 }).where(eq(users.id, t.user.id));
+async function leftRunningOn(t: ChatApp, id: number, server: string) {
   const events: RunEvent[] = [1, 2, 3, 4, 5, 6, 7].map((n) => ({ id: n, type: "model_started", data: { model: `M${n}` } }));
-  const [run] = await t.db
-    .insert(processingRuns)
-    .values({
-      conversationId: id,
-      turnMessageId: turn!.id!,
-      userId: t.user.id,
-      status: "running",
-      charged: true,
-      chargedFrom: "plan",
-      createdAt: new Date(0),
-      server,
-      events,
-    })
-    .returning();
-  return run!;
+  return await leftRunning(t, id, { server, events });
 }
 
 async function runOf(t: ChatApp, id: number) {
@@ -74,7 +55,7 @@ describe("a server's own running rows no longer in its memory", () => {
   test("are failed and refunded at its next beat, with a failed event above every id a client may have seen", async () => {
     const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
-    await leftRunning(t, id, t.deps.ai.serverId);
+    await leftRunningOn(t, id, t.deps.ai.serverId);
     expect(await failOwnOrphans(t.deps)).toBe(1);
     expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
     const run = await runOf(t, id);
@@ -93,7 +74,7 @@ describe("a server's own running rows no longer in its memory", () => {
     const t = await chatApp(fakes(), { env: SLOW_BOX });
     const inFlight = await heldRun(t);
     const claiming = await askReady(t, "Et la capitale de l'Italie ?");
-    await leftRunning(t, claiming, t.deps.ai.serverId);
+    await leftRunningOn(t, claiming, t.deps.ai.serverId);
     t.deps.ai.claiming.add(claiming);
     expect(t.deps.ai.live.size).toBe(1);
     expect(await failOwnOrphans(t.deps)).toBe(0);
@@ -105,7 +86,7 @@ describe("a server's own running rows no longer in its memory", () => {
   test("the server's liveness timers fail them at start, on either database", async () => {
     const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
-    await leftRunning(t, id, t.deps.ai.serverId);
+    await leftRunningOn(t, id, t.deps.ai.serverId);
     const timers = startRunLiveness(t.deps, { heartbeatMs: 60_000, staleMs: 60_000, sweepMs: 60_000 });
     try {
       let run = await runOf(t, id);
@@ -120,7 +101,7 @@ describe("a server's own running rows no longer in its memory", () => {
   test("another server's running rows are not this server's orphans", async () => {
     const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
-    await leftRunning(t, id, "un-autre-serveur");
+    await leftRunningOn(t, id, "un-autre-serveur");
     expect(await failOwnOrphans(t.deps)).toBe(0);
     expect((await runOf(t, id)).status).toBe("running");
   });
@@ -130,7 +111,7 @@ describe("the end of a run cut by a crash reaches a client resuming with Last-Ev
   test.skipIf(SQLITE_ONLY)("SQLite: the restart's recovery stores a failed event above the ids seen live", async () => {
     const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
-    await leftRunning(t, id, "processus-tue");
+    await leftRunningOn(t, id, "processus-tue");
     expect(await recoverInterruptedRuns(t.deps)).toBe(1);
     const events = await resume(t, id, 7);
     expect(events).toHaveLength(1);
@@ -142,7 +123,7 @@ describe("the end of a run cut by a crash reaches a client resuming with Last-Ev
   test("another server's sweep stores its failed event above the ids seen live", async () => {
     const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
-    await leftRunning(t, id, "serveur-mort");
+    await leftRunningOn(t, id, "serveur-mort");
     expect(await sweepDeadServersRuns(t.deps, 0)).toBe(1);
     const events = await resume(t, id, 40);
     expect(events.map((e) => [e.event, (e.id ?? 0) > 40])).toEqual([["failed", true]]);
@@ -151,7 +132,7 @@ describe("the end of a run cut by a crash reaches a client resuming with Last-Ev
   test("a run ended before this rule (failed with no stored event) still ends the resuming client's stream", async () => {
     const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
-    const run = await leftRunning(t, id, "ancien");
+    const run = await leftRunningOn(t, id, "ancien");
     await t.db.update(processingRuns).set({ status: "failed", error: "SERVICE_UNAVAILABLE" }).where(eq(processingRuns.id, run.id));
     const events = await resume(t, id, 7);
     expect(events.map((e) => [e.event, e.id])).toEqual([["failed", 7 + UNSEEN_IDS_MARGIN]]);
@@ -193,7 +174,7 @@ describe("the heartbeat", () => {
   test("refreshes only the runs in memory: a row of this server that is not is left to go stale", async () => {
     const t = await chatApp(fakes(), { env: SLOW_BOX });
     const id = await askReady(t);
-    const orphan = await leftRunning(t, id, t.deps.ai.serverId);
+    const orphan = await leftRunningOn(t, id, t.deps.ai.serverId);
     await t.db
       .update(processingRuns)
       .set({ heartbeatAt: new Date(0) })
