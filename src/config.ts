@@ -99,6 +99,8 @@ const envSchema = z.object({
   AI_PRICE_SONAR_PRO: price,
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
+  // Seals the API keys of council members (src/council/secret-box.ts); unset on SQLite, a key file in DATA_DIR does it.
+  SECRET_KEY: optionalText.pipe(z.string().min(32, "doit compter au moins 32 caractères (par exemple `openssl rand -base64 32`)").optional()),
   STRIPE_API_BASE: optionalUrl,
   TRUSTED_PROXIES: addressList.default(["127.0.0.1/8", "::1"]),
   CHAT_LIMIT_PER_10_MIN: perWindow.default(20),
@@ -145,6 +147,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     /** The database as logs and messages name it: the SQLite file, or PostgreSQL's URL without its password. */
     databaseLabel: databaseUrl ? safeUrl(databaseUrl) : (e.DATABASE_PATH ?? join(e.DATA_DIR, "unisson.db")),
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+    /** What seals the council members' API keys; undefined: the key file DATA_DIR/secret.key (SQLite only). */
+    secretKey: e.SECRET_KEY,
     twoFactor: e.TWO_FACTOR,
     trustedProxies: e.TRUSTED_PROXIES,
     /** Origins whose pages may call /v1 from a browser ("*" = any: keys are bearer tokens, not cookies); the page's /api never. */

@@ -68,7 +68,7 @@ describe.skipIf(!available)("unisson db copy", () => {
     const there = runCli(["db", "copy", "--to", url, "--json"], dir);
     expect(there.stderr).toBe("");
     expect(there.code).toBe(0);
-    expect(there.json().tables.length).toBe(26);
+    expect(there.json().tables.length).toBe(28);
 
     const pg = new SQL(url);
     try {

@@ -127,6 +127,25 @@ export function seedEveryTable(file: string): void {
     insert("server_lease", { id: 1, holder: "h", hostname: "box", pid: 42, acquired_at: at, heartbeat_at: later, expires_at: 0 });
     insert("rate_limits", { key: "ip:auth.login:203.0.113.7", count: 3, reset_at: 4_102_444_800_000 });
     insert("audit_log", { at, actor: "cli", action: "user.create", target_email: "claire@example.fr", changes: '{"plan":[null,"trial"]}' });
+    // The migration seeds the six members and the settings row; a seventh with every column set.
+    insert("council_members", {
+      name: "Llama local",
+      specialty: "Modèle local",
+      provider: "openai-compatible",
+      model: "llama3.1",
+      base_url: "http://127.0.0.1:11434/v1",
+      api_key_enc: "v1:AAAA",
+      api_key_last4: "abcd",
+      vision: 0,
+      price_in_eur: 0.1,
+      price_out_eur: 0.2,
+      timeout_ms: 30_000,
+      enabled: 1,
+      synthesis_rank: 7,
+      position: 7,
+      created_at: at,
+      updated_at: later,
+    });
   })();
   db.close();
 }

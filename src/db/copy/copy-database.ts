@@ -11,6 +11,9 @@ export type CopyReport = { from: string; to: string; tables: Array<{ table: stri
 
 type Name = keyof Tables;
 
+/** Tables the migrations fill themselves (the council's six members and its settings row): the copy replaces their rows. */
+const SEEDED_BY_MIGRATIONS: ReadonlySet<Name> = new Set<Name>(["councilMembers", "councilSettings"]);
+
 /** The table's one-column primary key, and its field name in a row. */
 function primaryKey(t: AnyTable): [Column, string] {
   const found = Object.entries(getTableColumns(t)).find(([, c]) => c.primary);
@@ -26,7 +29,7 @@ async function rowCount(side: Side, name: Name): Promise<number> {
 /**
  * `unisson db copy`: every table of `source` into the empty `target`, both
  * at this executable's schema. The target is migrated first and must hold
- * no row. The source is read on one snapshot (one read transaction: a
+ * no row but those its migrations seed (replaced by the source's). The source is read on one snapshot (one read transaction: a
  * running server may go on writing) and the target written in one
  * transaction, table after table in foreign-key order (the order of
  * src/db/schema/tables.ts), ids kept; then the id counters are moved past
@@ -42,7 +45,7 @@ export async function copyDatabase(source: Side, target: Side): Promise<CopyRepo
   const names = Object.keys(target.tables) as Name[];
   for (const name of names) {
     const n = await rowCount(target, name);
-    if (n > 0) throw new RefusedError(frCli.db.targetNotEmpty(target.label, getTableName(target.tables[name]), n));
+    if (n > 0 && !SEEDED_BY_MIGRATIONS.has(name)) throw new RefusedError(frCli.db.targetNotEmpty(target.label, getTableName(target.tables[name]), n));
   }
 
   const tables: CopyReport["tables"] = [];
@@ -50,6 +53,7 @@ export async function copyDatabase(source: Side, target: Side): Promise<CopyRepo
   try {
     await target.begin("write");
     try {
+      for (const name of SEEDED_BY_MIGRATIONS) await target.db.delete(target.tables[name]);
       for (const name of names) {
         const expected = await rowCount(source, name);
         const from = source.tables[name];

@@ -26,6 +26,8 @@ type Page = { orderBy(...c: unknown[]): { limit(n: number): Promise<Row[]> } };
 export type Queryable = {
   select(fields?: Row): { from(t: AnyTable): Page & { where(condition: unknown): Page } & Promise<Row[]> };
   insert(t: AnyTable): { values(rows: Row[]): Promise<unknown> };
+  /** Empties a table the migrations seeded (copy-database.ts). */
+  delete(t: AnyTable): Promise<unknown>;
 };
 
 /**

@@ -5,6 +5,7 @@ import type { Tables } from "./tables.ts";
 export { CONVERSATION_SOURCES, type ConversationSource, MESSAGE_TYPES, type MessageType, SENDERS } from "./chat.ts";
 export type { SharedSnapshot } from "./sharing.ts";
 export { PRODUCT_TYPES, type ProductType, PURCHASE_STATUSES } from "./billing.ts";
+export { BUILTIN_KEYS, type BuiltinKey, PROVIDER_KINDS, type ProviderKind } from "./council.ts";
 export { BILLING_CYCLES, type BillingCycle, PLANS, type Plan } from "./users.ts";
 
 /**
@@ -43,6 +44,8 @@ export let {
   serverLease,
   rateLimits,
   auditLog,
+  councilMembers,
+  councilSettings,
 } = sqliteTables;
 
 export type Dialect = "sqlite" | "postgres";
@@ -89,7 +92,11 @@ export function selectTables(dialect: Dialect): void {
     serverLease,
     rateLimits,
     auditLog,
+    councilMembers,
+    councilSettings,
   } = t);
 }
 
 export type UserRow = typeof users.$inferSelect;
+export type CouncilMemberRow = typeof councilMembers.$inferSelect;
+export type CouncilSettingsRow = typeof councilSettings.$inferSelect;

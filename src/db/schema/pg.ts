@@ -36,4 +36,6 @@ export const {
   serverLease,
   rateLimits,
   auditLog,
+  councilMembers,
+  councilSettings,
 } = pgTables;

@@ -2,6 +2,7 @@ import { authTables } from "./auth.ts";
 import { billingTables } from "./billing.ts";
 import { chatTables } from "./chat.ts";
 import type { Columns } from "./columns.ts";
+import { councilTables } from "./council.ts";
 import { securityTables } from "./security.ts";
 import { sharingTables } from "./sharing.ts";
 import { supportTables } from "./support.ts";
@@ -27,6 +28,7 @@ export function defineTables(c: Columns) {
     ...supportTables(c, users),
     ...systemTables(c),
     ...securityTables(c),
+    ...councilTables(c),
   };
 }
 
