@@ -17,6 +17,7 @@ import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
 import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
 import type { SynthesisPlan } from "./synthesis-plan.ts";
+import { peerReviewSetting } from "./peer-review.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
@@ -150,6 +151,7 @@ async function execute(
         unwritten,
         live,
         plan,
+        peerReview: await peerReviewSetting(deps),
       },
     );
     const charged = isCharged(result.degraded);
