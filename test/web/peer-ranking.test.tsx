@@ -38,12 +38,24 @@ describe("the peer ranking beside an answer", () => {
     const section = within(document.body).getByRole("region", { name: "Classement par les pairs" });
     const items = [...section.querySelectorAll("li")].map((li) => li.textContent);
     expect(items).toEqual(["Gemini Pro · Réponse Brang moyen 1,25 · 4 classements", "GPT-4 · Réponse Arang moyen 1,75 · 4 classements"]);
-    expect(section.textContent).toContain("Sonar Pro n'a pas classé les réponses (délai dépassé).");
+    expect(section.textContent).toContain("Sonar Pro n'a pas classé les réponses : délai dépassé.");
   });
 
   test("nothing when the answer has no peer review (off, or an older answer)", async () => {
     const { MessageItem } = await import("../../web/features/chat/message-item.tsx");
     render(<MessageItem message={answer({})} onOpen={() => {}} />);
     expect(document.querySelector(".peer-ranking")).toBeNull();
+  });
+});
+
+describe("the deliberation in the live run", () => {
+  test("under way once the members are asked, then over with who did not rank", async () => {
+    const { EMPTY, reduce } = await import("../../web/features/chat/live/live-state.ts");
+    let s = reduce(EMPTY, { id: 1, type: "run_started", data: { models: ["GPT-4"], skipped: [], soft_deadline_ms: 20_000, quorum: 3 } });
+    expect(s.peerReview).toBeNull();
+    s = reduce(s, { id: 2, type: "peer_review_started", data: { models: ["GPT-4", "Sonar Pro"] } });
+    expect(s.peerReview).toEqual({ done: false, failures: [] });
+    s = reduce(s, { id: 3, type: "peer_review", data: review });
+    expect(s.peerReview).toEqual({ done: true, failures: ["Sonar Pro n'a pas classé les réponses"] });
   });
 });

@@ -5,5 +5,7 @@ export const frPeerReview = {
   average: (rank: string) => `rang moyen ${rank}`,
   votes: (n: number) => `${n} classement${n > 1 ? "s" : ""}`,
   letter: (l: string) => `Réponse ${l}`,
-  because: (line: string, reason: string | null) => (reason ? `${line} (${reason}).` : `${line}.`),
+  underway: "Délibération : chaque IA classe les réponses des autres…",
+  over: "Délibération terminée : le classement est transmis au rédacteur de la synthèse.",
+  because: (line: string, reason: string | null) => (reason ? `${line} : ${reason}.` : `${line}.`),
 };

@@ -23,6 +23,8 @@ export type ModelScript = {
   synthesisLatencyMs?: number;
   /** First to last token of a synthesis (defaults to durationMs). */
   synthesisDurationMs?: number;
+  /** Delay before the first token of a peer review's ranking call (defaults to latencyMs). */
+  rankingLatencyMs?: number;
   /** The `retry-after` header (seconds) sent with a 429. */
   retryAfterS?: number;
   fail?: Failure | null;
@@ -153,7 +155,12 @@ export class FakeControl {
         script.failTimes -= 1;
       }
     }
-    const latencyMs = kind === "synthesis" ? (script.synthesisLatencyMs ?? script.latencyMs ?? 0) : (script.latencyMs ?? 0);
+    const latencyMs =
+      kind === "synthesis"
+        ? (script.synthesisLatencyMs ?? script.latencyMs ?? 0)
+        : kind === "ranking"
+          ? (script.rankingLatencyMs ?? script.latencyMs ?? 0)
+          : (script.latencyMs ?? 0);
     const durationMs = kind === "synthesis" ? (script.synthesisDurationMs ?? script.durationMs ?? 0) : (script.durationMs ?? 0);
     const last = messages.at(-1)?.content ?? "";
     const name = NAMES[model as FakeModel] ?? modelId;

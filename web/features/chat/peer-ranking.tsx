@@ -41,3 +41,17 @@ export function PeerRanking({ data }: { data: Record<string, unknown> | null }) 
     </section>
   );
 }
+
+/** In the live run, between the answers and the synthesis: the deliberation under way, then over (and who did not rank). */
+export function LiveDeliberation({ review }: { review: { done: boolean; failures: string[] } }) {
+  return (
+    <div className="live-deliberation muted small">
+      <p>{review.done ? t.over : t.underway}</p>
+      {review.failures.map((line) => (
+        <p key={line} className="peer-ranking-failed">
+          {t.because(line, null)}
+        </p>
+      ))}
+    </div>
+  );
+}
