@@ -12,6 +12,8 @@ import { rankingPrompt, rankingSystem } from "./peer-review-prompt.ts";
 const RANKING_MAX_TOKENS = 800;
 /** Below this, a ranking call cannot finish: the members are named, none is asked. */
 const MIN_REVIEW_MS = 1_000;
+/** The least the last members get once half have ranked. */
+const MIN_GRACE_MS = 1_000;
 
 /**
  * Whether the council's peer review is on, read once as the run starts (a change applies to the next
@@ -34,11 +36,14 @@ export type ReviewedAnswer = { model: ModelDef; label: string; text: string };
  * each member that answered ranks the others' answers, in parallel, under the
  * synthesis's labels. It takes at most half of what remains of the run's
  * budget (and never more than a model's timeout), so the synthesis keeps the
- * rest; every call is costed and logged like the others (purpose
- * `peer_review`). A member that fails (error, timeout, unreadable ranking) is
- * named and the review goes on without it: it never blocks the answer. With
- * fewer than three answers there is nothing to compare (each would rank one),
- * so no review: null.
+ * rest; and, like the answers' soft deadline, once half the members (at least
+ * two) have ranked, the others get as long again as that took (at least
+ * MIN_GRACE_MS), then are cancelled: a slow or silent member delays the answer
+ * by a bounded share, never by a whole stall. Every call is costed and logged
+ * like the others (purpose `peer_review`). A member that fails (error,
+ * timeout, unreadable ranking, not waited for) is named and the review goes
+ * on without it: it never blocks the answer. With fewer than three answers
+ * there is nothing to compare (each would rank one), so no review: null.
  */
 export async function reviewByPeers(
   deps: Deps,
@@ -54,8 +59,8 @@ export async function reviewByPeers(
   ctx.live.emit("peer_review_started", { models: answers.map((a) => a.model.name) });
   const rankers =
     windowMs < MIN_REVIEW_MS || ctx.live.abort.signal.aborted
-      ? answers.map((a) => notAsked(a.model))
-      : await Promise.all(answers.map((a) => rank(deps, a, answers, question, nonce, windowMs, t, ctx)));
+      ? answers.map((a) => notRanked(a.model, frPeerReview.noTime))
+      : await rankAll(deps, answers, question, nonce, windowMs, t, ctx);
   const labels = Object.fromEntries(answers.map((a) => [a.label, a.model.name]));
   const review: PeerReview = {
     ranking: aggregateRanking(
@@ -71,6 +76,37 @@ export async function reviewByPeers(
   return review;
 }
 
+/** Every member's ranking, in parallel; the stragglers cancelled once half have ranked and waited for as long again. */
+async function rankAll(
+  deps: Deps,
+  answers: readonly ReviewedAnswer[],
+  question: string,
+  nonce: string,
+  windowMs: number,
+  t: Timing,
+  ctx: RunCtx,
+): Promise<PeerRanker[]> {
+  const started = performance.now();
+  const half = Math.max(2, Math.ceil(answers.length / 2));
+  const cancels = answers.map(() => new AbortController());
+  const results: Array<PeerRanker | null> = answers.map(() => null);
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const calls = answers.map(async (a, i) => {
+    const signal = AbortSignal.any([cancels[i]!.signal, ctx.live.abort.signal]);
+    results[i] = await rank(deps, a, answers, question, nonce, { windowMs, signal }, t, ctx);
+    if (graceTimer === undefined && results.filter((r) => r?.ranked).length >= half) {
+      const grace = Math.max(MIN_GRACE_MS, performance.now() - started);
+      graceTimer = setTimeout(() => {
+        for (const [j, c] of cancels.entries()) if (results[j] === null) c.abort();
+      }, grace);
+    }
+  });
+  await Promise.all(calls);
+  clearTimeout(graceTimer);
+  // A call cancelled by the grace (not by the run) was not waited for: said so rather than « écarté ».
+  return results.map((r, i) => (cancels[i]!.signal.aborted && !ctx.live.abort.signal.aborted && !r!.ranked ? { ...r!, error: frPeerReview.notWaited } : r!));
+}
+
 /** One member's ranking of the others' answers; never throws. */
 async function rank(
   deps: Deps,
@@ -78,7 +114,7 @@ async function rank(
   answers: readonly ReviewedAnswer[],
   question: string,
   nonce: string,
-  windowMs: number,
+  call: { windowMs: number; signal: AbortSignal },
   t: Timing,
   ctx: RunCtx,
 ): Promise<PeerRanker> {
@@ -91,9 +127,9 @@ async function rank(
     { system: rankingSystem(nonce), messages: [{ role: "user", content: rankingPrompt(nonce, question, others) }], maxTokens: RANKING_MAX_TOKENS },
     {
       purpose: "peer_review",
-      timeoutMs: windowMs,
+      timeoutMs: call.windowMs,
       stallMs: t.stallMs,
-      signal: ctx.live.abort.signal,
+      signal: call.signal,
       userId: ctx.userId,
       conversationId: ctx.conversationId,
       ledger: ctx.logs,
@@ -113,6 +149,6 @@ async function rank(
   };
 }
 
-function notAsked(model: ModelDef): PeerRanker {
-  return { name: model.name, ranked: false, order: [], error: frPeerReview.noTime, latency_ms: 0, cost_eur: 0 };
+function notRanked(model: ModelDef, error: string): PeerRanker {
+  return { name: model.name, ranked: false, order: [], error, latency_ms: 0, cost_eur: 0 };
 }

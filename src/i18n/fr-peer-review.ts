@@ -2,5 +2,6 @@
 export const frPeerReview = {
   notRanked: (name: string) => `${name} n'a pas classé les réponses`,
   unreadable: "classement illisible (la ligne « CLASSEMENT : » manque ou ne classe pas chaque réponse une fois)",
+  notWaited: "non attendu : la moitié des membres avaient classé depuis longtemps",
   noTime: "plus assez de temps dans le budget de la réponse",
 };
