@@ -114,4 +114,8 @@ export const POSTGRES_FILES = [
   "test/server/chat/stream-cap.test.ts",
   "test/server/account/export-limits.test.ts",
   "test/server/accounts/trial-messages.test.ts",
+  "test/server/council/council-keys.test.ts",
+  "test/server/council/council-runs.test.ts",
+  "test/server/council/council-servers.test.ts",
+  "test/server/council/council-store.test.ts",
 ];
