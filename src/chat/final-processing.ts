@@ -18,7 +18,6 @@ import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
 import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
 import type { SynthesisPlan } from "./synthesis-plan.ts";
-import { peerReviewSetting } from "./peer-review.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
@@ -153,7 +152,8 @@ async function execute(
         unwritten,
         live,
         plan,
-        peerReview: await peerReviewSetting(deps),
+        // The council's setting as the run took it (a change applies to the next question).
+        peerReview: council.peerReview,
       },
     );
     const charged = isCharged(result.degraded);

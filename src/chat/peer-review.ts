@@ -1,7 +1,6 @@
 import { callModel } from "../ai/model-call.ts";
 import type { ModelDef } from "../ai/registry.ts";
 import type { PeerRanker, PeerReview } from "../contracts/peer-review.ts";
-import { getSettings } from "../council/council.store.ts";
 import type { Deps } from "../deps.ts";
 import { frPeerReview } from "../i18n/fr-peer-review.ts";
 import type { RunCtx, Timing } from "./answers.ts";
@@ -14,20 +13,6 @@ const RANKING_MAX_TOKENS = 800;
 const MIN_REVIEW_MS = 1_000;
 /** The least the last members get once half have ranked. */
 const MIN_GRACE_MS = 1_000;
-
-/**
- * Whether the council's peer review is on, read once as the run starts (a change applies to the next
- * question, never to a run in progress). Unreadable settings leave it off: it is optional, the answer is not.
- * TODO(council-runtime): read it from the run's council snapshot once that lands.
- */
-export async function peerReviewSetting(deps: Deps): Promise<boolean> {
-  try {
-    return (await getSettings(deps.db)).peerReview;
-  } catch (e) {
-    deps.log.warn("peer review setting unreadable: the run goes without it", { error: e });
-    return false;
-  }
-}
 
 export type ReviewedAnswer = { model: ModelDef; label: string; text: string };
 

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { aiCalls } from "../../../src/db/schema/index.ts";
 import { defaultRanking } from "../../fakes/ai/control.ts";
 import { readSse } from "../../helpers/sse.ts";
-import { askReady, type ChatApp, chatApp, useFakeProviders } from "./chat.helpers.ts";
+import { askReady, type ChatApp, chatApp, runAskedModels, useFakeProviders } from "./chat.helpers.ts";
 import { peerReviewOn } from "./peer-review.helpers.ts";
 
 const fakes = useFakeProviders();
@@ -180,6 +180,18 @@ describe("peer review (« Délibération »), a council setting", () => {
     // Replayed after the end, from the stored run.
     const replay = await readSse(await t.app.request(`/api/unisson/conversation/${id}/events`, { headers: { authorization: `Bearer ${t.token}` } }));
     expect(replay.events.find((e) => e.event === "peer_review")!.data.failures).toEqual(review.failures);
+  });
+
+  test("turned on during a run: that run goes without it, the next question has it", async () => {
+    const t = await chatApp(fakes());
+    fakes().control.setAll({ latencyMs: 300 });
+    const first = await askReady(t);
+    const running = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: first } });
+    await runAskedModels(fakes());
+    await peerReviewOn(t);
+    expect((await running).body.message.result_data.peer_review).toBeUndefined();
+    expect(fakes().control.callsOf("ranking")).toHaveLength(0);
+    expect((await answer(t)).peer_review.ranking).toHaveLength(6);
   });
 
   test("with only two answers there is nothing to compare: no ranking call", async () => {
