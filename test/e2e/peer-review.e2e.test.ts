@@ -32,7 +32,7 @@ describe.skipIf(!!skip)("e2e: the peer ranking beside an answer (issue 35, « D�
     test(`${name}: « Classement par les pairs » lists the six answers by average rank and names the member that did not rank`, async () => {
       const e = world();
       e.fakes.control.set("sonarPro", { fail: 500, failOn: ["ranking"] });
-      // One slow ranker: the deliberation is seen under way.
+      // One slow ranker: the deliberation is seen under way, and the others do not wait for it.
       e.fakes.control.set("claudeOpus", { rankingLatencyMs: 2_500 });
       try {
         const { page, errors } = await signedInWithReview(e, size);
@@ -45,8 +45,9 @@ describe.skipIf(!!skip)("e2e: the peer ranking beside an answer (issue 35, « D�
         await ranking.waitFor({ timeout: 20_000 });
         expect(await ranking.locator("li").count()).toBe(6);
         expect(await ranking.locator("li").first().textContent()).toContain("Réponse A");
-        expect(await ranking.textContent()).toContain("rang moyen 1");
+        expect(await ranking.locator("li").first().textContent()).toContain("rang moyen 1 ·");
         expect(await ranking.textContent()).toContain("Sonar Pro n'a pas classé les réponses : erreur du fournisseur");
+        expect(await ranking.textContent()).toContain("Claude Opus 4.1 n'a pas classé les réponses : non attendu, les autres avaient déjà classé.");
         await ranking.scrollIntoViewIfNeeded();
         await page.waitForTimeout(500); // the smooth scroll settles
         await shot(page, `peer-ranking-${name}`, false);
