@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { aiCalls } from "../../../src/db/schema/index.ts";
 import { defaultRanking } from "../../fakes/ai/control.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
 import { readSse } from "../../helpers/sse.ts";
 import { askReady, type ChatApp, chatApp, runAskedModels, useFakeProviders } from "./chat.helpers.ts";
 import { peerReviewOn } from "./peer-review.helpers.ts";
@@ -104,6 +105,16 @@ describe("peer review (« Délibération »), a council setting", () => {
       run.reduce((s, r) => s + (r.costEur ?? 0), 0),
       10,
     );
+  });
+
+  test("on: the admin's average cost per answer counts the rankings", async () => {
+    const t = await chatApp(fakes());
+    await peerReviewOn(t);
+    const admin = await makeUser(t.db, t.clock.now(), { isAdmin: true });
+    const data = await answer(t);
+    const costs = (await t.call("GET", "/api/admin/ai-costs", { token: admin.token })).body;
+    expect(costs.average_per_answer_eur).toBeCloseTo(data.cost_eur, 4);
+    expect(costs.average_per_answer_eur).toBeGreaterThan(data.cost_eur - data.peer_review.cost_eur + 0.00005);
   });
 
   test("a member whose ranking call fails is named, and the answer comes with the others' ranking", async () => {
