@@ -170,6 +170,21 @@ describe("peer review (« Délibération »), a council setting", () => {
     expect(data.peer_review.ranking).toHaveLength(6);
   });
 
+  test("the conversation's exports carry the ranking and who did not rank", async () => {
+    const t = await chatApp(fakes());
+    await peerReviewOn(t);
+    fakes().control.set("mistralLarge", { fail: 500, failOn: ["ranking"] });
+    const id = await askReady(t);
+    const data = (await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } })).body.message.result_data;
+    const md = (await t.call("GET", `/api/unisson/conversation/${id}/export?format=md`, { token: t.token })).body as string;
+    expect(md).toContain(`**Classement par les pairs :** 1. ${data.labels.A} (Réponse A, rang moyen 1) ; 2. ${data.labels.B} (Réponse B, rang moyen `);
+    expect(md).toContain("Mistral Large n'a pas classé les réponses.");
+    const json = (await t.call("GET", `/api/unisson/conversation/${id}/export?format=json`, { token: t.token })).body;
+    const exported = json.messages.at(-1);
+    expect(exported.peer_ranking[0]).toEqual({ name: data.labels.A, label: "A", average_rank: 1 });
+    expect(exported.peer_review_failures).toEqual(["Mistral Large n'a pas classé les réponses"]);
+  });
+
   test("the run's events carry the review: who ranks, then the ranking and who did not", async () => {
     const t = await chatApp(fakes());
     await peerReviewOn(t);
