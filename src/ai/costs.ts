@@ -8,12 +8,12 @@ const DAY = 86_400_000;
 
 export type AiCosts = {
   days: number;
-  /** Every AI call of the window (answers, syntheses, clarifications, probes), euros. */
+  /** Every AI call of the window (answers, peer reviews, syntheses, clarifications, probes), euros. */
   total_eur: number;
   spend_by_day: Array<{ day: string; eur: number }>;
   spend_by_model: Array<{ model: string; calls: number; eur: number }>;
   answers: number;
-  /** Answer and synthesis calls of the window divided by the answers stored in it. */
+  /** Answer, peer review and synthesis calls of the window divided by the answers stored in it. */
   average_per_answer_eur: number;
 };
 
@@ -32,7 +32,7 @@ export async function aiCosts(db: Db, now: Date, days = 30): Promise<AiCosts> {
     db
       .select({ eur: sum(aiCalls.costEur) })
       .from(aiCalls)
-      .where(and(inWindow, sql`${aiCalls.purpose} in ('answer', 'synthesis')`)),
+      .where(and(inWindow, sql`${aiCalls.purpose} in ('answer', 'peer_review', 'synthesis')`)),
   );
   const answers =
     (

@@ -7,7 +7,7 @@ import type { ModelDef } from "./registry.ts";
 import type { Completion, CompletionRequest, OnText } from "./types.ts";
 import { checkOutput, type OutputValidator } from "./output-checks.ts";
 
-export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe";
+export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe" | "peer_review";
 
 export type CallOutcome = ({ ok: true; latencyMs: number; costEur: number } & Completion) | ({ ok: false; latencyMs: number; costEur: number } & CallFailure);
 

@@ -14,7 +14,11 @@ export type OutputValidator = (text: string) => string | null;
  * there still carries its points; a synthesis cut there is a broken answer),
  * and the structure the caller's validator asks for.
  */
-export function checkOutput(res: Completion, purpose: "answer" | "synthesis" | "clarification", validate?: OutputValidator): CallFailure | null {
+export function checkOutput(
+  res: Completion,
+  purpose: "answer" | "synthesis" | "clarification" | "peer_review",
+  validate?: OutputValidator,
+): CallFailure | null {
   if (res.stop === "refusal") return failure("refusal", frChat.reason.refusal);
   if (res.stop === "incomplete") return failure("error", frChat.reason.cut);
   if (!res.text.trim()) return failure("error", frChat.reason.empty);

@@ -19,6 +19,8 @@ export type RunCtx = {
   live: LiveRun;
   /** How the synthesis is asked, checked and finished (synthesis-plan.ts); the Markdown answer when absent. */
   plan?: SynthesisPlan;
+  /** The council's peer review (« Délibération »): the members rank each other's answers before the synthesis. */
+  peerReview?: boolean;
 };
 
 export type Timing = {

@@ -10,6 +10,8 @@ import { degradation, noticeText } from "./degraded.ts";
 import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS } from "./prompts.ts";
 import { buildSynthesisInput } from "./synthesis.ts";
 import { markdownPlan } from "./synthesis-plan.ts";
+import { reviewByPeers } from "./peer-review.ts";
+import { rankingForSynthesis } from "./peer-review-prompt.ts";
 
 /** A model not asked at all: the breaker holds it, or it has no key. */
 export type Skipped = { model: ModelDef; reason: string };
@@ -63,9 +65,20 @@ export async function consolidate(
   );
   const labelOf = Object.fromEntries(Object.entries(input.labels).map(([label, name]) => [name, label]));
   const plan = ctx.plan ?? markdownPlan();
+  const review = ctx.peerReview
+    ? await reviewByPeers(
+        deps,
+        answered.map((a) => ({ model: a.model, label: labelOf[a.model.name]!, text: a.text })),
+        question,
+        input.nonce,
+        t,
+        ctx,
+      )
+    : null;
+  const ranked = review && review.ranking.length > 0 ? `\n\n${rankingForSynthesis(review.ranking)}` : "";
   const synthesisRequest = {
     system: plan.system(input.nonce),
-    messages: [{ role: "user" as const, content: input.prompt }],
+    messages: [{ role: "user" as const, content: input.prompt + ranked }],
     maxTokens: SYNTHESIS_MAX_TOKENS,
   };
   const intended = byPriority(models)[0]!.name;
@@ -119,6 +132,7 @@ export async function consolidate(
       synthesis: { model: candidate.name, latency_ms: s.latencyMs, tokens_in: s.tokensIn, tokens_out: s.tokensOut, cost_eur: s.costEur, attempts },
       degraded,
       notice,
+      ...(review ? { peer_review: review } : {}),
       cost_eur: ctx.logs.reduce((sum, row) => sum + (row.costEur ?? 0), 0),
     };
   }

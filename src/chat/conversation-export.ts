@@ -1,5 +1,7 @@
 import { frChat } from "../i18n/fr-chat.ts";
+import type { PeerReview } from "../contracts/peer-review.ts";
 import type { Deps } from "../deps.ts";
+import { frPeerReview } from "../i18n/fr-peer-review.ts";
 import { keysetPages, textStream } from "../lib/json-stream.ts";
 import { type ConversationRow, type MessageRow, messagePage } from "./chat.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
@@ -16,6 +18,9 @@ type ExportedMessage = {
   models_consulted?: string[];
   models_failed?: Array<{ name: string; error: string }>;
   sources?: string[];
+  /** The council's peer review, when it ran: the models by average rank, best first, and who did not rank. */
+  peer_ranking?: Array<{ name: string; label: string; average_rank: number }>;
+  peer_review_failures?: string[];
 };
 
 /**
@@ -32,7 +37,17 @@ function answerFacts(data: Record<string, unknown> | null) {
         .filter((f) => typeof f?.name === "string")
         .map((f) => ({ name: String(f.name), error: String(f.error ?? "") }))
     : [];
-  return { primary: typeof d.primary_ai === "string" ? d.primary_ai : null, consulted: names(d.available_ais), failed, sources };
+  return { primary: typeof d.primary_ai === "string" ? d.primary_ai : null, consulted: names(d.available_ais), failed, sources, ...peerFacts(d.peer_review) };
+}
+
+/** The peer review's part of an export, or nothing when the answer has none (review off, older answers). */
+function peerFacts(review: unknown): Pick<ExportedMessage, "peer_ranking" | "peer_review_failures"> {
+  const r = review as Partial<PeerReview> | null | undefined;
+  if (!r || !Array.isArray(r.ranking)) return {};
+  return {
+    peer_ranking: r.ranking.map((p) => ({ name: String(p.name), label: String(p.label), average_rank: Number(p.average_rank) })),
+    peer_review_failures: Array.isArray(r.failures) ? r.failures.map(String) : [],
+  };
 }
 
 function exportedMessage(m: MessageRow): ExportedMessage {
@@ -44,7 +59,8 @@ function exportedMessage(m: MessageRow): ExportedMessage {
   };
   if (m.messageType !== "final_response") return base;
   const f = answerFacts(m.resultData ?? null);
-  return { ...base, synthesis_by: f.primary, models_consulted: f.consulted, models_failed: f.failed, sources: f.sources };
+  const { primary, consulted, failed, sources, ...peer } = f;
+  return { ...base, synthesis_by: primary, models_consulted: consulted, models_failed: failed, sources, ...peer };
 }
 
 /** Messages per page of a conversation export: a page is all the export holds at once. */
@@ -62,6 +78,7 @@ function messageMarkdown(m: ExportedMessage): string {
   if (m.models_consulted?.length)
     out.push(`${frChat.export.modelsConsulted} ${m.models_consulted.join(", ")}${m.synthesis_by ? frChat.export.synthesisBy(m.synthesis_by) : ""}`);
   if (m.models_failed?.length) out.push(`${frChat.export.failed} ${m.models_failed.map((f) => `${f.name} (${f.error})`).join(", ")}`);
+  if (m.peer_ranking) out.push(frPeerReview.exportRanking(m.peer_ranking, m.peer_review_failures ?? []));
   // The answer text carries its own "## Sources" section; list them again only if it does not.
   if (m.sources?.length && !/^#{1,6}\s*Sources\b/im.test(m.content)) out.push(`${frChat.export.sources}\n${m.sources.map((s) => `- ${s}`).join("\n")}`);
   return out.join("\n\n");

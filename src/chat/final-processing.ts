@@ -152,6 +152,8 @@ async function execute(
         unwritten,
         live,
         plan,
+        // The council's setting as the run took it (a change applies to the next question).
+        peerReview: council.peerReview,
       },
     );
     const charged = isCharged(result.degraded);

@@ -40,12 +40,22 @@ export function buildSynthesisInput(question: string, answers: readonly AnswerFo
   const blocks = shuffled(answers).map((a, i) => {
     const label = String.fromCharCode(65 + i);
     labels[label] = a.model;
-    return `Réponse ${label} :\n<<<DEBUT-${nonce}-${label}>>>\n${clean(cap(a.text))}\n<<<FIN-${nonce}-${label}>>>`;
+    return answerBlock(nonce, label, a.text);
   });
   const parts = [];
   if (context) parts.push(`Contexte de la conversation (tours précédents, résumés) :\n<<<CONTEXTE-${nonce}>>>\n${clean(context)}\n<<<FIN-CONTEXTE-${nonce}>>>`);
-  parts.push(`Question posée :\n<<<QUESTION-${nonce}>>>\n${clean(question)}\n<<<FIN-QUESTION-${nonce}>>>`, ...blocks);
+  parts.push(questionBlock(nonce, question), ...blocks);
   return { nonce, prompt: parts.join("\n\n"), labels };
+}
+
+/** The question, delimited as data (the synthesis and the peer review show it the same way). */
+export function questionBlock(nonce: string, question: string): string {
+  return `Question posée :\n<<<QUESTION-${nonce}>>>\n${question.replaceAll(nonce, "")}\n<<<FIN-QUESTION-${nonce}>>>`;
+}
+
+/** One answer under its label, capped and delimited as data (a text that quotes the nonce has it removed). */
+export function answerBlock(nonce: string, label: string, text: string): string {
+  return `Réponse ${label} :\n<<<DEBUT-${nonce}-${label}>>>\n${cap(text).replaceAll(nonce, "")}\n<<<FIN-${nonce}-${label}>>>`;
 }
 
 /** Only a last section titled exactly "Sources" (a heading or a bold line), with no other section after it. */

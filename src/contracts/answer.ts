@@ -5,6 +5,8 @@
  * per-model answers). Types only: hono's client cannot infer a JSON column.
  */
 
+import type { PeerReview } from "./peer-review.ts";
+
 export type ModelStatus = "answered" | "failed" | "left_out" | "skipped";
 
 export type ModelReport = {
@@ -52,6 +54,8 @@ export type Consolidation = {
   };
   degraded: Degradation | null;
   notice: string | null;
-  /** Every call of the run (answers, every synthesis attempt), in euros. */
+  /** The members' ranking of each other's answers, when the council's peer review was on (absent in older answers). */
+  peer_review?: PeerReview | null;
+  /** Every call of the run (answers, peer review, every synthesis attempt), in euros. */
   cost_eur: number;
 };

@@ -1,3 +1,5 @@
+import type { PeerReview } from "./peer-review.ts";
+
 /**
  * The events of a final-processing run, as Server-Sent Events: the `event:`
  * names and the JSON of each `data:`. The engine emits them
@@ -15,6 +17,8 @@ export const RUN_EVENT_TYPES = [
   "model_answered",
   "model_failed",
   "model_left_out",
+  "peer_review_started",
+  "peer_review",
   "synthesis_started",
   "synthesis_delta",
   "synthesis_failed",
@@ -30,6 +34,10 @@ export type RunEventData<Final = unknown> = {
   model_answered: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; cost_eur: number };
   model_failed: { model: string; reason: string; latency_ms: number };
   model_left_out: { model: string; reason: string };
+  /** The members asked to rank the others' answers (only when the council's peer review is on). */
+  peer_review_started: { models: string[] };
+  /** The aggregate ranking and who did not rank, once every ranking call ended. */
+  peer_review: PeerReview;
   /** The notice and the labels let a client finish the text as it is written (the /v1 stream). */
   synthesis_started: { model: string; notice: string | null; labels: Record<string, string> };
   synthesis_delta: { text: string };

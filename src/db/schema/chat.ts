@@ -105,7 +105,7 @@ export function chatTables(c: Columns, { users }: UserTables) {
     (t) => [c.uniqueIndex("api_requests_key_idx").on(t.apiKeyId, t.requestKey)],
   );
 
-  /** Every upstream AI call: latency, tokens and outcome (answers, synthesis, clarification, probes). */
+  /** Every upstream AI call: latency, tokens and outcome (answers, synthesis, clarification, probes, peer review rankings). */
   const aiCalls = c.table(
     "ai_calls",
     {
@@ -114,7 +114,7 @@ export function chatTables(c: Columns, { users }: UserTables) {
       conversationId: c.int("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
       model: c.text("model").notNull(),
       provider: c.text("provider").notNull(),
-      purpose: c.text("purpose", { enum: ["answer", "synthesis", "clarification", "moderation", "probe"] }).notNull(),
+      purpose: c.text("purpose", { enum: ["answer", "synthesis", "clarification", "moderation", "probe", "peer_review"] }).notNull(),
       /** ok, error, timeout; refusal (the model declined); cancelled (left out at the soft deadline or with its run). */
       outcome: c.text("outcome", { enum: ["ok", "error", "timeout", "refusal", "cancelled"] }).notNull(),
       httpStatus: c.int("http_status"),

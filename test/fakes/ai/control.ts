@@ -9,7 +9,7 @@ import { MODEL_ENV_DEFAULTS } from "../../../src/config.ts";
  * with its finish reason ("length"), or a polite refusal in plain text ("decline").
  */
 export type Failure = 400 | 401 | 403 | 429 | 500 | 503 | "hang" | "invalid-json" | "cut" | "stall" | "empty" | "refusal" | "length" | "decline";
-export type CallKind = "answer" | "synthesis" | "clarification" | "probe";
+export type CallKind = "answer" | "synthesis" | "clarification" | "probe" | "ranking";
 
 export const DECLINE_TEXT = "Je suis désolé, je ne peux pas rédiger cette synthèse.";
 export type FakeModel = "gpt4" | "claudeOpus" | "claudeHaiku" | "geminiPro" | "mistralLarge" | "sonarPro";
@@ -23,6 +23,8 @@ export type ModelScript = {
   synthesisLatencyMs?: number;
   /** First to last token of a synthesis (defaults to durationMs). */
   synthesisDurationMs?: number;
+  /** Delay before the first token of a peer review's ranking call (defaults to latencyMs). */
+  rankingLatencyMs?: number;
   /** The `retry-after` header (seconds) sent with a 429. */
   retryAfterS?: number;
   fail?: Failure | null;
@@ -66,8 +68,19 @@ const ID_TO_MODEL: Record<string, FakeModel> = {
   [MODEL_ENV_DEFAULTS.MODEL_SONAR_PRO]: "sonarPro",
 };
 
+/** The labels of the answers a prompt shows (« Réponse A : » lines), in order. */
+function promptLabels(prompt: string): string[] {
+  return [...prompt.matchAll(/^Réponse ([A-Z]) :$/gm)].map((m) => m[1]!);
+}
+
+/** A peer review's ranking: a word on each answer shown, then the strict last line, in alphabetical order. */
+export function defaultRanking(prompt: string): string {
+  const labels = promptLabels(prompt);
+  return [...labels.map((l) => `Réponse ${l} : exacte et claire.`), "", `CLASSEMENT : ${labels.join(", ")}`].join("\n");
+}
+
 export function defaultSynthesis(prompt: string): string {
-  const labels = [...prompt.matchAll(/^Réponse ([A-Z]) :$/gm)].map((m) => m[1]);
+  const labels = promptLabels(prompt);
   return [
     "## Réponse consolidée",
     "Paris est la capitale de la France.",
@@ -87,6 +100,8 @@ export class FakeControl {
   scripts = new Map<FakeModel, ModelScript>();
   clarification: string = JSON.stringify({ needs_clarification: false, questions: [] });
   synthesis: (prompt: string, model: FakeModel | string) => string = defaultSynthesis;
+  /** A peer review's ranking answer (a test may make one unreadable). */
+  ranking: (prompt: string, model: FakeModel | string) => string = defaultRanking;
   moderation: { flagged: boolean; categories: string[] } = { flagged: false, categories: [] };
   /** The moderation endpoint failing (status or "hang"); null = it answers. */
   moderationFail: Failure | null = null;
@@ -112,6 +127,7 @@ export class FakeControl {
     this.scripts.clear();
     this.clarification = JSON.stringify({ needs_clarification: false, questions: [] });
     this.synthesis = defaultSynthesis;
+    this.ranking = defaultRanking;
     this.moderation = { flagged: false, categories: [] };
     this.moderationFail = null;
     this.calls = [];
@@ -139,7 +155,12 @@ export class FakeControl {
         script.failTimes -= 1;
       }
     }
-    const latencyMs = kind === "synthesis" ? (script.synthesisLatencyMs ?? script.latencyMs ?? 0) : (script.latencyMs ?? 0);
+    const latencyMs =
+      kind === "synthesis"
+        ? (script.synthesisLatencyMs ?? script.latencyMs ?? 0)
+        : kind === "ranking"
+          ? (script.rankingLatencyMs ?? script.latencyMs ?? 0)
+          : (script.latencyMs ?? 0);
     const durationMs = kind === "synthesis" ? (script.synthesisDurationMs ?? script.durationMs ?? 0) : (script.durationMs ?? 0);
     const last = messages.at(-1)?.content ?? "";
     const name = NAMES[model as FakeModel] ?? modelId;
@@ -150,7 +171,9 @@ export class FakeControl {
           ? this.clarification
           : kind === "synthesis"
             ? this.synthesis(last, model)
-            : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
+            : kind === "ranking"
+              ? this.ranking(last, model)
+              : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
     const pause = kind === "synthesis" ? script.synthesisPause : undefined;
     return {
       kind,
@@ -169,6 +192,8 @@ function kindOf(system: string, messages: Array<{ role: string; content: string 
   const last = messages.at(-1)?.content ?? "";
   if (last === "ping") return "probe";
   if (system.includes('"needs_clarification"')) return "clarification";
+  // A peer review's prompt asks for the strict « CLASSEMENT : » line (src/chat/peer-review-prompt.ts).
+  if (system.includes("CLASSEMENT :")) return "ranking";
   if (last.includes("<<<DEBUT-")) return "synthesis";
   return "answer";
 }

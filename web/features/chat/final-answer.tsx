@@ -5,6 +5,7 @@ import { readFinalResult } from "./final-result.ts";
 import { DegradedNotice, splitNotice } from "./live/degraded-notice.tsx";
 import { ModelPanel } from "./live/model-panel.tsx";
 import { Markdown } from "./markdown.tsx";
+import { PeerRanking } from "./peer-ranking.tsx";
 
 const t = fr.chat;
 
@@ -21,6 +22,7 @@ export function FinalAnswer({ message }: { message: ChatMessage }) {
       {(r.primary || r.answers.length > 0) && (
         <div className="answer-meta">
           {r.primary && <p className="synthesis-by">{t.synthesisBy(r.primary)}</p>}
+          <PeerRanking data={message.result_data} />
           <div className="answered">
             <span className="muted small">{t.answeredBy}</span>
             {r.answers.map((a) =>

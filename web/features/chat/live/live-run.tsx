@@ -2,6 +2,7 @@ import { frLive } from "../../../i18n/fr-live.ts";
 import { fr } from "../../../i18n/fr.ts";
 import { WarningIcon } from "../../../components/ui/icons.tsx";
 import { Markdown } from "../markdown.tsx";
+import { LiveDeliberation } from "../peer-ranking.tsx";
 import { ProgressBar } from "../progress-bar.tsx";
 import "./live.css";
 import type { LiveState, ModelLine } from "./live-state.ts";
@@ -44,6 +45,7 @@ export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void 
           ))}
         </ul>
       )}
+      {state.peerReview && <LiveDeliberation review={state.peerReview} />}
       {state.handovers.map((h) => (
         <p key={h.model} className="muted small live-handover">
           {t.synthesisRetry(h.model, h.reason)}

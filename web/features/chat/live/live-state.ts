@@ -13,9 +13,11 @@ export type LiveState = {
   step: number;
   failed: { detail: string; answers: Array<{ name: string; answer: string }> } | null;
   done: boolean;
+  /** The council's peer review (« Délibération »), when the run has one: under way, then who did not rank. */
+  peerReview: { done: boolean; failures: string[] } | null;
 };
 
-export const EMPTY: LiveState = { models: [], synthesisBy: null, text: "", handovers: [], step: 15, failed: null, done: false };
+export const EMPTY: LiveState = { models: [], synthesisBy: null, text: "", handovers: [], step: 15, failed: null, done: false, peerReview: null };
 
 const seconds = (ms: unknown) => (typeof ms === "number" ? (ms / 1000).toLocaleString("fr-FR", { maximumFractionDigits: 1 }) : undefined);
 
@@ -43,6 +45,10 @@ export function reduce(s: LiveState, e: RunEvent): LiveState {
       return { ...s, models: setModel(s, e.data.model, { state: "failed", reason: e.data.reason }) };
     case "model_left_out":
       return { ...s, models: setModel(s, e.data.model, { state: "left_out", reason: e.data.reason }) };
+    case "peer_review_started":
+      return { ...s, peerReview: { done: false, failures: [] } };
+    case "peer_review":
+      return { ...s, peerReview: { done: true, failures: e.data.failures } };
     case "synthesis_started":
       return { ...s, synthesisBy: e.data.model, text: "", step: Math.max(s.step, 85) };
     case "synthesis_delta":
