@@ -12,6 +12,7 @@ import { history } from "./history.ts";
 import { resultOf, startRun } from "./final-processing.ts";
 import { chatBody, conversationParam, exportQuery, historyQuery, processBody, renameBody } from "./chat.schemas.ts";
 import { conversationMessages, deleteConversation, renameConversation, sendMessage } from "./chat.service.ts";
+import { stopConversationRun } from "./run-stop.ts";
 
 /**
  * /api/unisson. /status and /models are public: they reveal only which
@@ -40,6 +41,11 @@ export const chatRoutes = new Hono<AppEnv>()
       conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id"))),
     );
     return c.body(stream, 200, SSE_HEADERS);
+  })
+  // « Arrêter »: 200 once the run ended (stopped, or answered just before), 202 if it is still ending.
+  .post("/conversation/:id/stop", requireUser, validate("param", conversationParam), async (c) => {
+    const result = await stopConversationRun(c.var.deps, c.var.user.id, c.req.valid("param").id);
+    return c.json(result, result.status === "stopping" ? 202 : 200);
   })
   .get("/history", requireUser, validate("query", historyQuery), async (c) => c.json(await history(c.var.deps, c.var.user.id, c.req.valid("query"))))
   .get("/conversation/:id", requireUser, validate("param", conversationParam), async (c) => {
