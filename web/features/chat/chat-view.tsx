@@ -10,7 +10,7 @@ import { ExportButtons } from "./export-buttons.tsx";
 import { ConversationActions } from "../sharing/conversation-actions.tsx";
 import { preloadMarkdown } from "./markdown.tsx";
 import { MessageDetail } from "./message-detail.tsx";
-import { MessageItem } from "./message-item.tsx";
+import { SteeredMessages, SteerStop } from "./steer/steered-messages.tsx";
 import { LiveRun } from "./live/live-run.tsx";
 import { ModelList } from "./model-list.tsx";
 import { NoticeBox } from "./notice-box.tsx";
@@ -88,9 +88,7 @@ export function ChatView({
         {chat.conversationId !== null && <ExportButtons conversationId={chat.conversationId} />}
       </div>
       <ol className="message-list" ref={listRef} aria-live="polite" aria-busy={chat.busy}>
-        {chat.messages.map((m) => (
-          <MessageItem key={m.id} message={m} onOpen={setDetail} />
-        ))}
+        <SteeredMessages chat={chat} onOpen={setDetail} />
         {chat.live && <LiveRun state={chat.live} onRetry={chat.retry} />}
         {chat.busy && !chat.progress && !chat.live && (
           <li className="message from-assistant typing" aria-label={t.thinking}>
@@ -103,6 +101,7 @@ export function ChatView({
           </li>
         )}
       </ol>
+      {chat.live && !chat.live.done && <SteerStop chat={chat} />}
       <ProgressBar progress={chat.progress} />
       {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
       <div ref={endRef} className="conversation-end" />
