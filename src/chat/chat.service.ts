@@ -19,7 +19,7 @@ import {
 import { closedTurns, runningRunOf } from "./runs.queries.ts";
 import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./turns.ts";
 import { titleFrom, toPublicMessage } from "./chat.view.ts";
-import { shownConversation } from "./versions.ts";
+import { shownConversation } from "./shown-conversation.ts";
 
 export type ChatInput = { conversation_id?: number | null; message: string };
 

@@ -1,15 +1,14 @@
 import { moderate } from "../ai/moderation.ts";
-import type { Db } from "../db/client.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { transaction } from "../db/transaction.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { assertCanQuery, assertOperational } from "./access.ts";
-import { appendMessages, listMessages, lockOwnedConversation, type MessageRow } from "./chat.queries.ts";
+import { appendMessages, listMessages, lockOwnedConversation } from "./chat.queries.ts";
 import { conversationMessages, ownedConversation } from "./chat.service.ts";
-import { toPublicMessage } from "./chat.view.ts";
+import { shownConversation } from "./shown-conversation.ts";
 import { runningRunOf } from "./runs.queries.ts";
-import { lastVersionOf, recountMessages, sealShownVersion, showVersion, supersedeFrom, versionCounts } from "./versions.queries.ts";
+import { lastVersionOf, recountMessages, sealShownVersion, showVersion, supersedeFrom } from "./versions.queries.ts";
 
 /**
  * Edit and ask again, « Nouvelle réponse », and the switch between versions
@@ -23,23 +22,6 @@ import { lastVersionOf, recountMessages, sealShownVersion, showVersion, supersed
  * each shows the version shown. Switching makes another version the shown
  * one; a later question stays where it is.
  */
-
-export type VersionInfo = { message_id: number; group: number; version: number; count: number };
-
-/** The versions of the shown questions that have more than one, for the switcher. */
-export async function versionsOf(db: Db, conversationId: number, shown: readonly MessageRow[]): Promise<VersionInfo[]> {
-  const counts = await versionCounts(db, conversationId);
-  return shown.flatMap((m) => {
-    const count = m.versionGroup === null ? 0 : (counts.get(m.versionGroup) ?? 0);
-    return m.sender === "user" && count > 1 ? [{ message_id: m.id, group: m.versionGroup!, version: m.version ?? 1, count }] : [];
-  });
-}
-
-/** The conversation as shown (each question in its shown version) and its versions. */
-export async function shownConversation(deps: Deps, conversationId: number) {
-  const shown = await listMessages(deps.db, conversationId);
-  return { messages: shown.map(toPublicMessage), versions: await versionsOf(deps.db, conversationId, shown) };
-}
 
 /**
  * POST /conversation/{id}/edit (`edited`) and /regenerate (none): the new
