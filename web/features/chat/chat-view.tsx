@@ -10,7 +10,7 @@ import { ExportButtons } from "./export-buttons.tsx";
 import { ConversationActions } from "../sharing/conversation-actions.tsx";
 import { preloadMarkdown } from "./markdown.tsx";
 import { MessageDetail } from "./message-detail.tsx";
-import { SteeredMessages, SteerStop } from "./steer/steered-messages.tsx";
+import { SteeredMessages, StopOverComposer } from "./steer/steered-messages.tsx";
 import { LiveRun } from "./live/live-run.tsx";
 import { ModelList } from "./model-list.tsx";
 import { NoticeBox } from "./notice-box.tsx";
@@ -75,7 +75,11 @@ export function ChatView({
     );
   }
 
-  const reply = <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />;
+  const reply = (
+    <StopOverComposer chat={chat}>
+      <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+    </StopOverComposer>
+  );
   return (
     // Its own key: the conversation is a new box, not the start screen's box moved (which counts as a layout shift).
     <div className="conversation" key="conversation">
@@ -101,7 +105,6 @@ export function ChatView({
           </li>
         )}
       </ol>
-      {chat.live && !chat.live.done && <SteerStop chat={chat} />}
       <ProgressBar progress={chat.progress} />
       {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
       <div ref={endRef} className="conversation-end" />

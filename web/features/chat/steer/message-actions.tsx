@@ -31,14 +31,15 @@ export function MessageActions({
   onRegenerate(): void;
   onSwitch(group: number, version: number): void;
 }) {
-  const canEdit = isLastQuestion && message.sender === "user" && !busy;
+  // Shown from the moment the question is sent (disabled until its run ends), so its bubble does not grow when the answer lands.
+  const editable = isLastQuestion && message.sender === "user";
   const canRegenerate = isLastAnswer && ANSWERS.has(message.message_type ?? "") && !busy;
-  if (!version && !canEdit && !canRegenerate) return null;
+  if (!version && !editable && !canRegenerate) return null;
   return (
     <div className="message-actions">
       {version && <VersionSwitcher info={version} disabled={busy} onSwitch={onSwitch} />}
-      {canEdit && (
-        <button type="button" className="secondary" aria-label={t.editLabel} onClick={onEdit}>
+      {editable && (
+        <button type="button" className="secondary" aria-label={t.editLabel} disabled={busy || message.id < 0} onClick={onEdit}>
           {t.edit}
         </button>
       )}

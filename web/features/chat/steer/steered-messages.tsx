@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { ChatMessage } from "../../../lib/api-types.ts";
 import { MessageItem } from "../message-item.tsx";
 import type { ChatState } from "../use-chat.ts";
@@ -13,7 +13,7 @@ import { QuestionEdit } from "./question-edit.tsx";
 export function SteeredMessages({ chat, onOpen }: { chat: ChatState; onOpen(m: ChatMessage): void }) {
   const [editing, setEditing] = useState<number | null>(null);
   const { steer } = chat;
-  const lastQuestion = chat.messages.findLast((m) => m.sender === "user" && m.id >= 0);
+  const lastQuestion = chat.messages.findLast((m) => m.sender === "user");
   const last = chat.messages.at(-1);
   const byMessage = new Map(steer.versions.map((v) => [v.message_id, v]));
   return (
@@ -40,7 +40,17 @@ export function SteeredMessages({ chat, onOpen }: { chat: ChatState; onOpen(m: C
   );
 }
 
-/** « Arrêter » under the live run. */
-export function SteerStop({ chat }: { chat: ChatState }) {
-  return <StopButton stopping={chat.steer.stopping} onStop={() => void chat.steer.stop()} />;
+/**
+ * The reply box, with « Arrêter » in place of its send button while a run
+ * goes on: laid over it, the send button kept (hidden) under it, so nothing
+ * on the page moves when the run starts or ends.
+ */
+export function StopOverComposer({ chat, children }: { chat: ChatState; children: ReactNode }) {
+  const running = chat.live !== null && !chat.live.done;
+  return (
+    <div className={`steer-composer${running ? " running" : ""}`}>
+      {children}
+      {running && <StopButton stopping={chat.steer.stopping} onStop={() => void chat.steer.stop()} />}
+    </div>
+  );
 }
