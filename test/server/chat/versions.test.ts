@@ -175,6 +175,25 @@ describe("« Nouvelle réponse »", () => {
   });
 });
 
+describe("« Nouvelle réponse » after « Arrêter »", () => {
+  test("the stopped answer becomes version 1/2, the new run answers the same question", async () => {
+    const t = await chatApp(fakes());
+    const id = await askReady(t);
+    fakes().control.setAll({ latencyMs: 20_000 });
+    const pending = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
+    await runAskedModels(fakes());
+    expect((await t.call("POST", `/api/unisson/conversation/${id}/stop`, { token: t.token })).body.status).toBe("stopped");
+    await pending;
+    fakes().control.reset();
+    expect((await regenerate(t, id)).status).toBe(200);
+    await processed(t, id);
+    const c = await conversation(t, id);
+    expect(c.messages.map((m: { message_type: string | null }) => m.message_type)).toEqual([null, "final_response"]);
+    const back = await show(t, id, c.versions[0].group, 1);
+    expect(back.body.messages.map((m: { message_type: string | null }) => m.message_type)).toEqual([null, "stopped_response"]);
+  });
+});
+
 describe("versions in the history, export and shared copy", () => {
   test("the history counts versions as one conversation, with the shown messages and question", async () => {
     const t = await chatApp(fakes());
