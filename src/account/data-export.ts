@@ -38,7 +38,8 @@ export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: Use
       source: c.source,
       created_at: c.createdAt.toISOString(),
       updated_at: c.updatedAt.toISOString(),
-      messages: messages.map(toPublicMessage),
+      // Every version of a question is the user's data: an earlier one says so (src/chat/versions.ts).
+      messages: messages.map((m) => (m.superseded ? { ...toPublicMessage(m), superseded: true, version: m.version } : toPublicMessage(m))),
     }),
   );
   const aiCalls = keysetPages(

@@ -10,6 +10,9 @@ export type NewMessage = {
   messageType: MessageType | null;
   content: string;
   resultData?: Record<string, unknown> | null;
+  /** A new version of a question (src/chat/versions.ts). */
+  versionGroup?: number | null;
+  version?: number | null;
 };
 
 /** The caller's conversation, or undefined: another user's conversation reads exactly like a missing one. */
@@ -58,16 +61,21 @@ export async function appendMessages(db: Db, conversationId: number, rows: NewMe
   return inserted;
 }
 
+/** The conversation as shown: each question in its shown version only (earlier versions are `superseded`, src/chat/versions.ts). */
 export async function listMessages(db: Db, conversationId: number): Promise<MessageRow[]> {
-  return await db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.id));
+  return await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.superseded, false)))
+    .orderBy(asc(messages.id));
 }
 
-/** A conversation's messages after `afterId`, oldest first, `limit` at most (exports read a long conversation in pages). */
+/** A conversation's shown messages after `afterId`, oldest first, `limit` at most (exports read a long conversation in pages). */
 export async function messagePage(db: Db, conversationId: number, afterId: number, limit: number): Promise<MessageRow[]> {
   return await db
     .select()
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), gt(messages.id, afterId)))
+    .where(and(eq(messages.conversationId, conversationId), gt(messages.id, afterId), eq(messages.superseded, false)))
     .orderBy(asc(messages.id))
     .limit(limit);
 }

@@ -11,8 +11,10 @@ import { boundedStream } from "./stream-slots.ts";
 import { limitedExport } from "../lib/export-limit.ts";
 import { history } from "./history.ts";
 import { resultOf, startRun } from "./final-processing.ts";
-import { chatBody, conversationParam, exportQuery, historyQuery, processBody, renameBody } from "./chat.schemas.ts";
+import { chatBody, conversationParam, editBody, exportQuery, historyQuery, processBody, renameBody, versionBody, versionParam } from "./chat.schemas.ts";
 import { conversationMessages, deleteConversation, renameConversation, sendMessage } from "./chat.service.ts";
+import { stopConversationRun } from "./run-stop.ts";
+import { askAgain, switchVersion } from "./versions.ts";
 
 /**
  * /api/unisson. /status and /models are public: they reveal only which
@@ -42,6 +44,22 @@ export const chatRoutes = new Hono<AppEnv>()
       conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id"))),
     );
     return c.body(stream, 200, SSE_HEADERS);
+  })
+  // « Arrêter »: 200 once the run ended (stopped, or answered just before), 202 if it is still ending.
+  .post("/conversation/:id/stop", requireUser, validate("param", conversationParam), async (c) => {
+    const result = await stopConversationRun(c.var.deps, c.var.user.id, c.req.valid("param").id);
+    return c.json(result, result.status === "stopping" ? 202 : 200);
+  })
+  // Edit and ask again, « Nouvelle réponse »: a new version of the last question, then POST /process as for any question.
+  .post("/conversation/:id/edit", requireUser, validate("param", conversationParam), validate("json", editBody), spendLimit({ trialCap: false }), async (c) => {
+    return c.json(await askAgain(c.var.deps, c.var.user, c.req.valid("param").id, c.req.valid("json").message));
+  })
+  .post("/conversation/:id/regenerate", requireUser, validate("param", conversationParam), spendLimit({ trialCap: false }), async (c) => {
+    return c.json(await askAgain(c.var.deps, c.var.user, c.req.valid("param").id));
+  })
+  .put("/conversation/:id/versions/:group", requireUser, validate("param", versionParam), validate("json", versionBody), async (c) => {
+    const { id, group } = c.req.valid("param");
+    return c.json(await switchVersion(c.var.deps, c.var.user.id, id, group, c.req.valid("json").version));
   })
   .get("/history", requireUser, validate("query", historyQuery), async (c) => c.json(await history(c.var.deps, c.var.user.id, c.req.valid("query"))))
   .get("/conversation/:id", requireUser, validate("param", conversationParam), async (c) => {

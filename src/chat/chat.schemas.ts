@@ -6,14 +6,29 @@ export const MAX_MESSAGE_CHARS = 8_000;
 
 const id = (message: string) => z.coerce.number({ error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message);
 
+// A NUL is refused before the schema (src/lib/validate.ts).
+const messageText = z
+  .string({ error: "Le message ne peut pas être vide." })
+  .trim()
+  .min(1, "Le message ne peut pas être vide.")
+  .max(MAX_MESSAGE_CHARS, `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`);
+
 export const chatBody = z.object({
   conversation_id: z.union([id("Identifiant de conversation invalide."), z.null()]).optional(),
-  // A NUL is refused before the schema (src/lib/validate.ts).
-  message: z
-    .string({ error: "Le message ne peut pas être vide." })
-    .trim()
-    .min(1, "Le message ne peut pas être vide.")
-    .max(MAX_MESSAGE_CHARS, `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`),
+  message: messageText,
+});
+
+/** POST /conversation/{id}/edit: the last question, edited. */
+export const editBody = z.object({ message: messageText });
+
+export const versionParam = z.object({
+  id: id("Identifiant de conversation invalide."),
+  group: id("Version introuvable."),
+});
+
+const versionMessage = "Le numéro de version doit être un entier positif.";
+export const versionBody = z.object({
+  version: z.number({ error: versionMessage }).int(versionMessage).positive(versionMessage).max(1_000_000, versionMessage),
 });
 
 export const processBody = z.object({

@@ -19,6 +19,7 @@ import {
 import { closedTurns, runningRunOf } from "./runs.queries.ts";
 import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./turns.ts";
 import { titleFrom, toPublicMessage } from "./chat.view.ts";
+import { shownConversation } from "./shown-conversation.ts";
 
 export type ChatInput = { conversation_id?: number | null; message: string };
 
@@ -141,7 +142,7 @@ export async function conversationMessages(deps: Deps, userId: number, id: numbe
     id: conversation.id,
     title: conversation.title,
     source: conversation.source,
-    messages: (await listMessages(deps.db, conversation.id)).map(toPublicMessage),
+    ...(await shownConversation(deps, conversation.id)),
   };
 }
 

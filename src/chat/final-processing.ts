@@ -18,6 +18,7 @@ import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
 import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
 import type { SynthesisPlan } from "./synthesis-plan.ts";
+import { endStoppedRun, listenForStops, stoppedByUser } from "./run-stop.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
@@ -85,6 +86,7 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   const live = new LiveRun(claim.run.id, conversation.id, lastId);
   deps.ai.live.set(claim.run.id, live);
   deps.ai.claiming.delete(conversation.id);
+  listenForStops(deps);
   live.onStoredEvent = storeEventsSoon(deps, live);
   live.result = execute(deps, user, claim.run, claim.source, all, council, models, live, opts).finally(() => deps.ai.live.delete(claim.run.id));
   // Nobody may be listening: a failure is already recorded and sent as an event.
@@ -180,8 +182,10 @@ async function execute(
     live.publish(done.final);
     return done.answer;
   } catch (e) {
-    const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
     const answers = e instanceof NoSynthesis ? e.answers : [];
+    // « Arrêter »: refunded, what the models wrote kept as a stopped message (run-stop.ts).
+    if (stoppedByUser(live)) return await endStoppedRun(deps, { userId: user.id, run, source, live, answers, unwritten });
+    const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
     const failed = live.record("failed", { code, detail: new AppError(code).message, refunded: true, answers });
     const events = live.storedEvents();
     // Announced once the refund is committed (a client that reads on sees it); told even if that write failed, so no stream waits forever.

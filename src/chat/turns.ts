@@ -1,8 +1,8 @@
 import type { ChatTurn } from "../ai/types.ts";
 import type { MessageRow } from "./chat.queries.ts";
 
-/** A turn ends with a final answer or a moderation refusal; everything after belongs to the current one. */
-const TURN_ENDS = new Set(["final_response", "content_moderation"]);
+/** A turn ends with a final answer, a moderation refusal or a stopped run; everything after belongs to the current one. */
+const TURN_ENDS = new Set(["final_response", "content_moderation", "stopped_response"]);
 const CLARIFICATIONS = new Set(["clarification", "mono_clarification"]);
 
 /** Earlier turns given to the models as context: the last few, each trimmed. */
@@ -74,7 +74,7 @@ export function historyTurns(earlier: readonly MessageRow[], closed: ReadonlySet
         { role: "assistant", content: trim(m.content) },
       ]);
       current = [];
-    } else if (m.messageType === "content_moderation") {
+    } else if (m.messageType === "content_moderation" || m.messageType === "stopped_response") {
       current = [];
     }
   }

@@ -44,7 +44,22 @@ export type RunEventData<Final = unknown> = {
   synthesis_failed: { model: string; reason: string };
   final: Final;
   /** `idle` (and no answers): there was no run to follow (nothing to process), not a failure of one. */
-  failed: { code: string; detail: string; refunded?: boolean; answers?: Array<{ name: string; answer: string }>; idle?: boolean };
+  /** A run the user stopped (code RUN_STOPPED) carries its `stopped_response` message, as GET /conversation/{id} shows it. */
+  failed: {
+    code: string;
+    detail: string;
+    refunded?: boolean;
+    answers?: Array<{ name: string; answer: string }>;
+    idle?: boolean;
+    message?: {
+      id: number;
+      content: string;
+      sender: "user" | "assistant";
+      message_type: string | null;
+      timestamp: string;
+      result_data: Record<string, unknown> | null;
+    };
+  };
 };
 
 /** One event: its id (for Last-Event-ID), its name and its data, matched. */

@@ -82,6 +82,11 @@ const table = {
     "La vérification de votre message est momentanément indisponible. Rien n'a été décompté : veuillez réessayer dans quelques instants.",
   ],
   SYNTHESIS_FAILED: [503, "La synthèse des réponses a échoué. Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants."],
+  // « Arrêter », edit and ask again, « Nouvelle réponse » (src/chat/run-stop.ts, src/chat/versions.ts)
+  RUN_STOPPED: [409, "Réponse arrêtée par l'utilisateur. Votre requête n'a pas été décomptée."],
+  NO_RUN_TO_STOP: [409, "Aucune analyse n'est en cours dans cette conversation."],
+  NOTHING_TO_REDO: [409, "Cette conversation n'a pas encore de question à modifier ou à relancer."],
+  VERSION_NOT_FOUND: [404, "Version introuvable."],
 
   // Shared links (src/sharing)
   SHARE_NOT_FOUND: [404, "Lien de partage introuvable."],

@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { assertCanQuery, assertOperational } from "../chat/access.ts";
 import type { Consolidation } from "../contracts/answer.ts";
 import { type ProcessResult, resultOf, startRun } from "../chat/final-processing.ts";
+import { stopHere } from "../chat/run-stop.ts";
 import type { RunEvent } from "../chat/live-run.ts";
 import { appendMessages, deleteOwnedConversation, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
 import type { RunRow } from "../chat/runs.queries.ts";
@@ -101,8 +102,13 @@ async function answer(deps: Deps, user: UserRow, conversationId: number, request
   // A JSON answer is sent once validated (a synthesis that fails the schema cannot be taken back); a bounded one up to its last sentence that fits.
   const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta, { live: !json, limit }) : null;
   const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
-  // A client that goes away stops the forwarding, never the run: it is finished, charged and stored, and its retry gets it.
-  input.signal?.addEventListener("abort", unfollow, { once: true });
+  // A streaming client that goes away stops the run it started (« Arrêter » for /v1: upstream calls aborted, refunded
+  // unless its answer was stored already); a JSON client's run, or one it joined, is finished and stored for its retry.
+  const cancelled = () => {
+    unfollow();
+    if (fresh && input.onDelta) stopHere(deps, run.id);
+  };
+  input.signal?.addEventListener("abort", cancelled, { once: true });
   let stored: ProcessResult;
   try {
     stored = await resultOf(deps, run);

@@ -20,6 +20,8 @@ export async function joinable(db: Db, row: ApiRequestRow, key: AskedKey, now: D
   const recent = (at: Date | null) => at !== null && now.getTime() - at.getTime() < JOIN_WINDOW_MS;
   if (!run) return recent(row.createdAt);
   if (run.status === "running") return true;
+  // A stream its client cancelled (run-stop.ts) is over: the same request again is a new question.
+  if (run.status === "failed" && run.error === "RUN_STOPPED") return false;
   if (!recent(run.finishedAt)) return false;
   const join = run.status === "failed" || key.idempotent || row.readAt === null;
   if (join && key.idempotent && row.bodyHash !== key.bodyHash) throw new AppError("API_IDEMPOTENCY_REUSED", undefined, {}, { param: "Idempotency-Key" });

@@ -2,7 +2,16 @@ import type { Columns } from "./columns.ts";
 import type { UserTables } from "./users.ts";
 
 export const SENDERS = ["user", "assistant"] as const;
-export const MESSAGE_TYPES = ["question", "clarification", "mono_clarification", "detail_request", "content_moderation", "final_response"] as const;
+/** `stopped_response`: what the models had written when the user stopped the run (« Arrêter »), kept and labelled. */
+export const MESSAGE_TYPES = [
+  "question",
+  "clarification",
+  "mono_clarification",
+  "detail_request",
+  "content_moderation",
+  "final_response",
+  "stopped_response",
+] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const CONVERSATION_SOURCES = ["web", "api"] as const;
 export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
@@ -42,6 +51,14 @@ export function chatTables(c: Columns, { users }: UserTables) {
       /** JSON: final_response, primary_ai, available_ais, per-model answers. */
       resultData: c.json("result_data").$type<Record<string, unknown>>(),
       createdAt: c.timestamp("created_at").notNull(),
+      /**
+       * Versions of the last question (edit and ask again, « Nouvelle réponse »: src/chat/versions.ts): the id of
+       * the group's first user message, and this message's version in it (1, 2...). Null for a question never redone.
+       */
+      versionGroup: c.int("version_group"),
+      version: c.int("version"),
+      /** An earlier (or not shown) version: kept for the switcher, left out of the models' context, the history and exports. */
+      superseded: c.flag("superseded").notNull().default(false),
     },
     (t) => [c.index("messages_conversation_idx").on(t.conversationId, t.id)],
   );

@@ -25,7 +25,7 @@ export type HistoryCursor = { updatedAt: number; id: number };
 // Plain SQL: FTS5 MATCH, bm25 and the row-value keyset comparison have no drizzle spelling.
 const columns = `c.id AS id, c.title AS title, c.message_count AS messageCount, c.source AS source, c.updated_at AS updatedAt,
   (SELECT substr(m.content, 1, ${FIRST_MESSAGE_PREVIEW}) FROM messages m
-   WHERE m.conversation_id = c.id AND m.sender = 'user' ORDER BY m.id LIMIT 1) AS firstMessage`;
+   WHERE m.conversation_id = c.id AND m.sender = 'user' AND m.superseded = 0 ORDER BY m.id LIMIT 1) AS firstMessage`;
 
 /**
  * One page of the history, newest first. Keyset on (updated_at, id): the index

@@ -48,6 +48,8 @@ export type RecordedCall = {
   system: string;
   messages: Array<{ role: string; content: string }>;
   at: number;
+  /** When the client gave the request up before its last byte (a stop, a deadline): the upstream call seen aborted. */
+  abortedAt?: number;
 };
 
 const NAMES: Record<FakeModel, string> = {
@@ -137,6 +139,11 @@ export class FakeControl {
     return ID_TO_MODEL[id] ?? id;
   }
 
+  /** The calls the client gave up before they ended. */
+  abortedCalls(kind?: CallKind): RecordedCall[] {
+    return this.calls.filter((c) => c.abortedAt !== undefined && (kind === undefined || c.kind === kind));
+  }
+
   callsOf(kind: CallKind, model?: FakeModel): RecordedCall[] {
     return this.calls.filter((c) => c.kind === kind && (model === undefined || c.model === model));
   }
@@ -145,7 +152,8 @@ export class FakeControl {
   plan(provider: string, modelId: string, system: string, messages: Array<{ role: string; content: string }>) {
     const model = this.modelOf(modelId);
     const kind = kindOf(system, messages);
-    this.calls.push({ provider, model, kind, system, messages, at: performance.now() });
+    const call: RecordedCall = { provider, model, kind, system, messages, at: performance.now() };
+    this.calls.push(call);
     const script = this.scripts.get(model as FakeModel) ?? {};
     let failure: Failure | null = null;
     if (script.fail && (!script.failOn || script.failOn.includes(kind))) {
@@ -184,6 +192,7 @@ export class FakeControl {
       text: failure === "decline" ? DECLINE_TEXT : text,
       citations: script.citations ?? [],
       retryAfterS: script.retryAfterS,
+      call,
     };
   }
 }

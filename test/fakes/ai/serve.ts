@@ -1,4 +1,4 @@
-import type { Failure, Pause } from "./control.ts";
+import type { Failure, Pause, RecordedCall } from "./control.ts";
 
 export type FakeServer = { url: string; stop(): Promise<void> };
 
@@ -31,7 +31,27 @@ export function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export type Plan = { failure: Failure | null; latencyMs: number; durationMs: number; text: string; retryAfterS?: number; pause?: Pause };
+export type Plan = {
+  failure: Failure | null;
+  latencyMs: number;
+  durationMs: number;
+  text: string;
+  retryAfterS?: number;
+  pause?: Pause;
+  /** The recorded call: marked aborted when the client goes away before the answer ended. */
+  call?: RecordedCall;
+};
+
+/** Marks the call aborted if the client leaves before `ended()` is called; returns `ended`. */
+function watchAbort(req: Request, plan: Plan): () => void {
+  let ended = false;
+  req.signal.addEventListener("abort", () => {
+    if (!ended && plan.call) plan.call.abortedAt = performance.now();
+  });
+  return () => {
+    ended = true;
+  };
+}
 
 /** How one provider writes a stream on the wire: SSE frames, each already `data: ...\n\n` (and `event:` where it names them). */
 export type Wire = {
@@ -86,10 +106,15 @@ export async function answer(
   error: (status: number, message: string, retryAfterS?: number) => unknown,
   stream?: { wire: Wire; tokensOut: (text: string) => number },
 ): Promise<Response> {
+  const ended = watchAbort(req, plan);
   const refused = await refuseOrHang(req, plan, error);
-  if (refused) return refused;
+  if (refused) {
+    ended();
+    return refused;
+  }
   if (!stream) {
     await delay(plan.latencyMs, req.signal);
+    ended();
     if (plan.failure === "invalid-json") return new Response("{ ceci n'est pas du JSON", { headers: { "content-type": "application/json" } });
     return Response.json(ok());
   }
@@ -135,6 +160,7 @@ export async function answer(
           if (failure === "cut" && i >= Math.floor((parts.length - 1) / 2)) return controller.close();
         }
         send(wire.end(failure === "length" ? "length" : "end", stream.tokensOut(text)));
+        ended();
         controller.close();
       } catch {
         // The client went away: nothing more to write.

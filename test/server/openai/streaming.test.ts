@@ -115,20 +115,22 @@ describe("/v1 streamed: the synthesis as it is written", () => {
     expect(got.unisson?.restarted).toBeUndefined();
   });
 
-  test("a client that goes away mid-synthesis: the run is finished, stored and charged once", async () => {
+  test("a client that cancels its stream mid-synthesis stops the run: the synthesis call aborted upstream, nothing stored, refunded", async () => {
     const t = await apiApp(fakes());
     const before = await balance(t);
-    fakes().control.set("claudeOpus", { synthesisDurationMs: 400 });
+    fakes().control.setAll({ synthesisDurationMs: 2_000 });
     const controller = new AbortController();
     const stream = await t.openai.chat.completions.create(
       { model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] },
       { signal: controller.signal },
     );
     await read(stream, () => controller.abort()).catch(() => {});
-    expect(await storedAnswers(t)).toEqual([]);
-    for (let i = 0; i < 50 && (await storedAnswers(t)).length === 0; i++) await Bun.sleep(50);
-    expect(await storedAnswers(t)).toHaveLength(1);
-    expect((await storedAnswers(t))[0]).toContain("## Points de consensus");
-    expect(await balance(t)).toBe(before - 1);
+    for (let i = 0; i < 20 && fakes().control.abortedCalls("synthesis").length === 0; i++) await Bun.sleep(50);
+    expect(fakes().control.abortedCalls("synthesis")).toHaveLength(1);
+    for (let i = 0; i < 50 && (await balance(t)) !== before; i++) await Bun.sleep(50);
+    expect(await balance(t)).toBe(before);
+    // What was written is kept as a stopped message, never as an answer.
+    const kinds = await t.db.select({ type: messages.messageType }).from(messages).where(eq(messages.sender, "assistant"));
+    expect(kinds.map((k) => k.type)).toEqual(["stopped_response"]);
   });
 });

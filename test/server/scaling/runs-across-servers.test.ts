@@ -2,14 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { join } from "node:path";
 import { freePort, tempDir } from "../../helpers/binary.ts";
-import { createTestApp, TEST_SECRET_KEY, type TestApp } from "../../helpers/app.ts";
-import { makeUser } from "../../helpers/fixtures.ts";
+import { TEST_SECRET_KEY } from "../../helpers/app.ts";
 import { readSse, type Sse } from "../../helpers/sse.ts";
 import { onPostgres } from "../../helpers/test-database.ts";
-import { systemClock } from "../../../src/lib/clock.ts";
 import { processingRuns } from "../../../src/db/schema/index.ts";
 import { startRunLiveness, sweepDeadServersRuns } from "../../../src/chat/run-liveness.ts";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
+import { type Server, twoServers as twoServersOf } from "./two-servers.helpers.ts";
 
 /**
  * Runs across servers on one PostgreSQL database, through HTTP: a run carried
@@ -21,19 +20,8 @@ import { useFakeProviders } from "../chat/chat.helpers.ts";
 const fakes = useFakeProviders();
 const PROCESS = "/api/unisson/process";
 
-type Server = TestApp & { token: string; userId: number };
-
-/** Two servers (real clocks: heartbeats are compared across them) on one database, and a user signed in on both. */
-async function twoServers(timeoutMs = 15_000): Promise<[Server, Server]> {
-  const env = { ...fakes().env, AI_TIMEOUT_MS: String(timeoutMs) };
-  const a = await createTestApp({ env, deps: { clock: systemClock } });
-  const b = await createTestApp({ env: { ...env, DATABASE_URL: a.config.databaseUrl! }, deps: { clock: systemClock } });
-  const { user, token } = await makeUser(a.db, new Date(), { planQueries: 5 });
-  return [
-    { ...a, token, userId: user.id },
-    { ...b, token, userId: user.id },
-  ];
-}
+/** Two servers on one database (two-servers.helpers.ts), the fakes of this file. */
+const twoServers = (timeoutMs?: number) => twoServersOf(fakes(), timeoutMs);
 
 async function ask(t: Server): Promise<number> {
   const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });

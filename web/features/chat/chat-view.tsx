@@ -10,7 +10,7 @@ import { ExportButtons } from "./export-buttons.tsx";
 import { ConversationActions } from "../sharing/conversation-actions.tsx";
 import { preloadMarkdown } from "./markdown.tsx";
 import { MessageDetail } from "./message-detail.tsx";
-import { MessageItem } from "./message-item.tsx";
+import { SteeredMessages, StopOverComposer } from "./steer/steered-messages.tsx";
 import { LiveRun } from "./live/live-run.tsx";
 import { ModelList } from "./model-list.tsx";
 import { NoticeBox } from "./notice-box.tsx";
@@ -75,7 +75,11 @@ export function ChatView({
     );
   }
 
-  const reply = <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />;
+  const reply = (
+    <StopOverComposer chat={chat}>
+      <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+    </StopOverComposer>
+  );
   return (
     // Its own key: the conversation is a new box, not the start screen's box moved (which counts as a layout shift).
     <div className="conversation" key="conversation">
@@ -88,9 +92,7 @@ export function ChatView({
         {chat.conversationId !== null && <ExportButtons conversationId={chat.conversationId} />}
       </div>
       <ol className="message-list" ref={listRef} aria-live="polite" aria-busy={chat.busy}>
-        {chat.messages.map((m) => (
-          <MessageItem key={m.id} message={m} onOpen={setDetail} />
-        ))}
+        <SteeredMessages chat={chat} onOpen={setDetail} />
         {chat.live && <LiveRun state={chat.live} onRetry={chat.retry} />}
         {chat.busy && !chat.progress && !chat.live && (
           <li className="message from-assistant typing" aria-label={t.thinking}>

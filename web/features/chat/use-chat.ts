@@ -8,6 +8,7 @@ import { EMPTY, type LiveState, reduce } from "./live/live-state.ts";
 import { followRun } from "./live/run-stream.ts";
 import { rememberedRun, rememberRun } from "./live/remember-run.ts";
 import { useProgress } from "./use-progress.ts";
+import { useSteer } from "./steer/use-steer.ts";
 
 const e = fr.chat.errors;
 
@@ -70,6 +71,8 @@ export function useChat(deps: ChatDeps) {
       rememberRun(id);
       setLive(startRun ? EMPTY : null);
       let final: ChatMessage | null = null;
+      // « Arrêter »: the run ends with its stopped message (what the models wrote), shown in the conversation.
+      let stopped: ChatMessage | null = null;
       try {
         await followRun(id, {
           start: startRun,
@@ -78,6 +81,7 @@ export function useChat(deps: ChatDeps) {
             if (gen !== generation.current) return;
             if (ev.type === "failed" && ev.data.idle) return;
             if (ev.type === "final") final = ev.data.message;
+            if (ev.type === "failed" && ev.data.message) stopped = ev.data.message as ChatMessage;
             setLive((s) => reduce(s ?? EMPTY, ev));
           },
         });
@@ -88,6 +92,11 @@ export function useChat(deps: ChatDeps) {
           setMessages((m) => merge(m, [message]));
           setLive(null);
           finish();
+        } else if (stopped) {
+          const message: ChatMessage = stopped;
+          setMessages((m) => merge(m, [message]));
+          setLive(null);
+          cancel();
         }
         depsRef.current.onAnswered(); // the request was spent or given back: show the true count
       } catch (err) {
@@ -107,6 +116,9 @@ export function useChat(deps: ChatDeps) {
     },
     [finish, cancel],
   );
+
+  const steer = useSteer({ conversationId, running, generation, setBusy, setNotice, setMessages, runFinal, noticeOf: sendNotice });
+  const { setVersions } = steer;
 
   /** "Réessayer" after a failed run: the same turn again (POST /process), never a merged question. */
   const retry = useCallback(async () => {
@@ -183,10 +195,11 @@ export function useChat(deps: ChatDeps) {
       setNotice(null);
       setConversationId(id);
       setMessages(conv.messages);
+      setVersions(conv.versions);
       // A question still waiting for its answer: its run may be going on, or have failed (Réessayer).
       if (conv.messages.at(-1)?.sender === "user") void runFinal(id, generation.current, false);
     },
-    [cancel, runFinal],
+    [cancel, runFinal, setVersions],
   );
 
   /** 'Nouvelle question': forget the current conversation (it stays in the history). */
@@ -201,7 +214,8 @@ export function useChat(deps: ChatDeps) {
     setNotice(null);
     setConversationId(null);
     setMessages([]);
-  }, [cancel]);
+    setVersions([]);
+  }, [cancel, setVersions]);
 
   const forget = useCallback(
     (id: number) => {
@@ -217,7 +231,7 @@ export function useChat(deps: ChatDeps) {
     if (id !== null) load(id).catch(() => rememberRun(null));
   }, []);
 
-  return { conversationId, messages, busy, progress, live, notice, setNotice, send, retry, load, reset, forget };
+  return { conversationId, messages, busy, progress, live, notice, setNotice, send, retry, load, reset, forget, steer };
 }
 
 export type ChatState = ReturnType<typeof useChat>;

@@ -1,0 +1,56 @@
+import { type ReactNode, useState } from "react";
+import type { ChatMessage } from "../../../lib/api-types.ts";
+import { MessageItem } from "../message-item.tsx";
+import type { ChatState } from "../use-chat.ts";
+import { MessageActions, StopButton } from "./message-actions.tsx";
+import { QuestionEdit } from "./question-edit.tsx";
+
+/**
+ * The conversation's messages with their steering: the version switcher
+ * « 1/2 » of a question asked again, « Modifier » (an edit box in place of
+ * the last question) and « Nouvelle réponse » under the last answer.
+ */
+export function SteeredMessages({ chat, onOpen }: { chat: ChatState; onOpen(m: ChatMessage): void }) {
+  const [editing, setEditing] = useState<number | null>(null);
+  const { steer } = chat;
+  const lastQuestion = chat.messages.findLast((m) => m.sender === "user");
+  const last = chat.messages.at(-1);
+  const byMessage = new Map(steer.versions.map((v) => [v.message_id, v]));
+  return (
+    <>
+      {chat.messages.map((m) =>
+        m.id === editing ? (
+          <QuestionEdit key={m.id} initial={m.content} onSend={(text) => steer.askAgain(text)} onCancel={() => setEditing(null)} />
+        ) : (
+          <MessageItem key={m.id} message={m} onOpen={onOpen}>
+            <MessageActions
+              message={m}
+              isLastQuestion={m.id === lastQuestion?.id}
+              isLastAnswer={m.id === last?.id}
+              version={byMessage.get(m.id)}
+              busy={chat.busy}
+              onEdit={() => setEditing(m.id)}
+              onRegenerate={() => void steer.askAgain()}
+              onSwitch={(group, version) => void steer.switchTo(group, version)}
+            />
+          </MessageItem>
+        ),
+      )}
+    </>
+  );
+}
+
+/**
+ * The reply box, with « Arrêter » in place of its send button while a run
+ * goes on: laid over it, the send button kept (hidden) under it, so nothing
+ * on the page moves when the run starts or ends.
+ */
+export function StopOverComposer({ chat, children }: { chat: ChatState; children: ReactNode }) {
+  const running = chat.live !== null && !chat.live.done;
+  return (
+    <div className={`steer-composer${running ? " running" : ""}`}>
+      {children}
+      {running && <StopButton stopping={chat.steer.stopping} onStop={() => void chat.steer.stop()} />}
+    </div>
+  );
+}

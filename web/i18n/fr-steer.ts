@@ -1,0 +1,22 @@
+/** « Arrêter », edit and ask again, « Nouvelle réponse » and the versions of a question (docs/API.md, the page's conversation API). */
+export const frSteer = {
+  stop: "Arrêter",
+  stopping: "Arrêt…",
+  stopLabel: "Arrêter l'analyse en cours",
+  stopFailed: "L'analyse n'a pas pu être arrêtée. Veuillez réessayer.",
+  stoppedTitle: "Réponse arrêtée par l'utilisateur",
+  stoppedEmpty: "L'analyse a été arrêtée avant que la synthèse ne commence.",
+  stoppedAnswers: (n: number) => (n === 1 ? "La réponse reçue avant l'arrêt" : `Les ${n} réponses reçues avant l'arrêt`),
+  edit: "Modifier",
+  editLabel: "Modifier la question et la reposer",
+  editField: "Question modifiée",
+  editSend: "Reposer la question",
+  editCancel: "Annuler",
+  regenerate: "Nouvelle réponse",
+  regenerateLabel: "Obtenir une nouvelle réponse à la même question",
+  versionOf: (n: number, count: number) => `${n}/${count}`,
+  versionLabel: (n: number, count: number) => `Version ${n} sur ${count}`,
+  previousVersion: "Version précédente",
+  nextVersion: "Version suivante",
+  error: "L'action n'a pas pu aboutir. Veuillez réessayer.",
+};
