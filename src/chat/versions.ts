@@ -32,7 +32,7 @@ import { lastVersionOf, recountMessages, sealShownVersion, showVersion, supersed
 export async function askAgain(deps: Deps, user: UserRow, conversationId: number, edited?: string) {
   const { db, clock } = deps;
   assertCanQuery(user, clock.now());
-  assertOperational(deps);
+  await assertOperational(deps);
   const conversation = await ownedConversation(deps, user.id, conversationId);
   if (await runningRunOf(db, conversation.id)) throw new AppError("RUN_IN_PROGRESS");
   if (!(await listMessages(db, conversation.id)).some((m) => m.sender === "user")) throw new AppError("NOTHING_TO_REDO");
