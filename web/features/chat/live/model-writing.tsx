@@ -38,8 +38,9 @@ const ModelText = memo(function ModelText({ name, text, state }: { name: string;
 export function ModelWriting({ models, folded }: { models: ModelLine[]; folded: boolean }) {
   const writing = models.filter((m) => m.text);
   if (writing.length === 0) return null;
+  // Six texts growing ten times a second would flood a screen reader: the run's states are announced, not each word.
   const list = (
-    <div className="model-writing-list">
+    <div className="model-writing-list" aria-live="off">
       {writing.map((m) => (
         <ModelText key={m.name} name={m.name} text={m.text!} state={m.state} />
       ))}
