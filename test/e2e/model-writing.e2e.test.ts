@@ -20,6 +20,8 @@ describe.skipIf(!!skip)("e2e: each model writing, live (issue 34)", () => {
       // First words after 600 ms, answers written over 6 to 9 s: well before any model has answered.
       e.fakes.control.setAll({ latencyMs: 600, durationMs: 6000, answer: LONG_ANSWER, synthesisLatencyMs: 200, synthesisDurationMs: 1500 });
       e.fakes.control.set("gpt4", { durationMs: 9000 });
+      // A short answer: it fits its box, nothing to unfold.
+      e.fakes.control.set("sonarPro", { answer: "Paris est la capitale de la France." });
       const { page, errors } = await e.newPage(viewport);
       await registerThroughUi(page, { first: "Inès", last: "Roux", email: `ines.writing.${size}@example.fr`, password: "Nuage-Bleu-42" });
       await page.getByText("6/6 IA disponibles").first().waitFor();
@@ -40,6 +42,9 @@ describe.skipIf(!!skip)("e2e: each model writing, live (issue 34)", () => {
       const collapsed = (await box.boundingBox())!.height;
       const lineHeight = await box.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
       expect(collapsed).toBeLessThanOrEqual(lineHeight * (size === "phone" ? 4.5 : 9.5));
+      const sonar = page.getByRole("region", { name: "Réponse de Sonar Pro en cours d'écriture" });
+      await sonar.getByText("Paris est", { exact: false }).waitFor();
+      expect(await sonar.getByRole("button").count()).toBe(0);
       await gpt.getByRole("button", { name: "Tout afficher" }).click();
       await expect(gpt.getByRole("button", { name: "Réduire" }).getAttribute("aria-expanded")).resolves.toBe("true");
       await shot(page, `model-writing-expanded-${size}`, false);

@@ -1,4 +1,4 @@
-import { memo, useState } from "react";
+import { memo, useLayoutEffect, useRef, useState } from "react";
 import { frLive } from "../../../i18n/fr-live.ts";
 import { Markdown } from "../markdown.tsx";
 import type { ModelLine } from "./live-state.ts";
@@ -13,16 +13,26 @@ const t = frLive.writing;
  */
 const ModelText = memo(function ModelText({ name, text, state }: { name: string; text: string; state: ModelLine["state"] }) {
   const [open, setOpen] = useState(false);
+  // Whether the collapsed box hides lines (measured after each change): only then the fade and « Tout afficher ».
+  const [clipped, setClipped] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the text grows, which changes the content's height.
+  useLayoutEffect(() => {
+    if (!open && box.current && content.current) setClipped(content.current.offsetHeight > box.current.clientHeight + 1);
+  }, [text, open]);
   return (
     <section className={`model-writing state-${state}`} aria-label={t.of(name)}>
       <header>
         <h3>{name}</h3>
-        <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-          {open ? t.collapse : t.expand}
-        </button>
+        {(clipped || open) && (
+          <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+            {open ? t.collapse : t.expand}
+          </button>
+        )}
       </header>
-      <div className={open ? "model-writing-text open" : "model-writing-text"}>
-        <div>
+      <div ref={box} className={`model-writing-text${open ? " open" : clipped ? " clipped" : ""}`}>
+        <div ref={content}>
           <Markdown text={text} />
         </div>
       </div>
