@@ -122,7 +122,7 @@ describe("each model writing, live", () => {
     expect(((after!.events ?? []) as Array<{ type: string }>).some((e) => e.type === "model_delta")).toBe(false);
   });
 
-  test("a model that fails after writing keeps its text until the failure is announced; one left out stops sending", async () => {
+  test("a model left out at the soft deadline: what it wrote came before `model_left_out`, nothing after", async () => {
     const t = await chatApp(fakes(), { env: { AI_SOFT_DEADLINE_MS: "1500" } });
     fakes().control.setAll({ latencyMs: 50, durationMs: 300, answer: LONG_ANSWER });
     fakes().control.set("gpt4", { latencyMs: 100, durationMs: 20_000 });
