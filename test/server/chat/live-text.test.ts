@@ -135,4 +135,21 @@ describe("each model writing, live", () => {
     expect(list.indexOf(gpt.at(-1)!)).toBeLessThan(leftOut);
     expect(list.at(-1)!.event).toBe("final");
   });
+
+  test("a model whose stream is cut mid-text: what it wrote came before `model_failed`, and its half text is not its answer", async () => {
+    const t = await chatApp(fakes());
+    fakes().control.setAll({ latencyMs: 50, durationMs: 600, answer: LONG_ANSWER });
+    fakes().control.set("geminiPro", { fail: "cut", failOn: ["answer"] });
+    const id = await askReady(t);
+    const { events: list } = await readSse(await streamProcess(t, id));
+    const failedAt = list.findIndex((e) => e.event === "model_failed" && e.data.model === "Gemini Pro");
+    expect(failedAt).toBeGreaterThan(0);
+    const gemini = list.filter((e) => e.event === "model_delta" && e.data.model === "Gemini Pro");
+    expect(gemini.length).toBeGreaterThan(0);
+    expect(list.indexOf(gemini.at(-1)!)).toBeLessThan(failedAt);
+    const half = modelTexts(list)["Gemini Pro"]!;
+    expect(half.length).toBeGreaterThan(0);
+    expect(half.length).toBeLessThan(LONG_ANSWER.length);
+    expect(list.at(-1)!.data.available_ais).not.toContain("Gemini Pro");
+  });
 });
