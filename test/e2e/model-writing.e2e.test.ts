@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { LONG_ANSWER } from "../helpers/model-texts.ts";
+import { checkA11y } from "./a11y-check.ts";
 import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
 
 const skip = ensureChromium();
@@ -36,6 +37,7 @@ describe.skipIf(!!skip)("e2e: each model writing, live (issue 34)", () => {
       await page.waitForTimeout(2500);
       expect(await page.locator(".live-model.state-answered").count()).toBe(0);
       await shot(page, `model-writing-${size}`, false);
+      await checkA11y(page, `model-writing-${size}`);
 
       // Collapsed: the newest lines are in sight, the box keeps a few lines (4 on a phone).
       const box = gpt.locator(".model-writing-text");
