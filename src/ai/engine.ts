@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { createGroupCommit, type GroupCommit } from "../db/group-commit.ts";
 import { createRunWakeups, type RunWakeups } from "../db/run-wakeups.ts";
+import { createRunTextRelay, type RunTextRelay } from "../db/run-text-relay.ts";
 import type { Clock } from "../lib/clock.ts";
 import { Availability } from "./availability.ts";
 import type { ModelDef } from "./registry.ts";
@@ -37,6 +38,8 @@ export type Ai = {
   serverId: string;
   /** What wakes a stream following a run of another server process (src/db/run-wakeups.ts). */
   wakeups: RunWakeups;
+  /** The models' text pieces of a run, relayed live to the other servers (src/db/run-text-relay.ts). */
+  textRelay: RunTextRelay;
 };
 
 export function createAi(config: Config, clock: Clock, db: Db): Ai {
@@ -58,6 +61,7 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
     writes: createGroupCommit(db),
     serverId: `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
     wakeups: createRunWakeups(db),
+    textRelay: createRunTextRelay(db),
   };
 }
 

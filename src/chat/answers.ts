@@ -70,12 +70,15 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
       timeoutMs: Math.max(0, Math.min(t.budgetEnd, t.startedAt + state.model.timeoutMs) - performance.now()),
       stallMs: t.stallMs,
       signal: AbortSignal.any([cancels[i]!.signal, ctx.live.abort.signal]),
+      // Each model's answer is shown as it is written (model-texts.ts gathers the deltas).
+      onText: (delta) => ctx.live.texts.write(state.model.name, delta),
       userId: ctx.userId,
       conversationId: ctx.conversationId,
       ledger: ctx.logs,
       unwritten: ctx.unwritten,
     });
     state.outcome = outcome;
+    ctx.live.texts.close(state.model.name);
     if (!state.leftOut) {
       if (outcome.ok)
         ctx.live.emit("model_answered", {
@@ -104,6 +107,7 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
   states.forEach((s, i) => {
     if (s.outcome !== null) return;
     s.leftOut = true;
+    ctx.live.texts.close(s.model.name);
     ctx.live.emit("model_left_out", { model: s.model.name, reason: leftOutReason(seconds) });
     cancels[i]!.abort();
   });

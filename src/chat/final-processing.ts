@@ -11,12 +11,13 @@ import { assertCanQuery, assertOperational, quotaError } from "./access.ts";
 import { consolidate, NoSynthesis } from "./consolidate.ts";
 import { isCharged } from "./degraded.ts";
 import { appendMessages, findMessage, listMessages, lockOwnedConversation, type MessageRow } from "./chat.queries.ts";
-import { claimRun, closedTurns, failRun, findRun, finishRun, holdsRun, markCharged, releaseCharge, type RunRow, saveRunEvents } from "./runs.queries.ts";
+import { claimRun, closedTurns, failRun, findRun, finishRun, holdsRun, markCharged, releaseCharge, type RunRow } from "./runs.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
 import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
 import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
 import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
+import { watchRunEvents } from "./run-checkpoints.ts";
 import type { SynthesisPlan } from "./synthesis-plan.ts";
 import { endStoppedRun, listenForStops, stoppedByUser } from "./run-stop.ts";
 
@@ -87,25 +88,11 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   deps.ai.live.set(claim.run.id, live);
   deps.ai.claiming.delete(conversation.id);
   listenForStops(deps);
-  live.onStoredEvent = storeEventsSoon(deps, live);
+  watchRunEvents(deps, live);
   live.result = execute(deps, user, claim.run, claim.source, all, council, models, live, opts).finally(() => deps.ai.live.delete(claim.run.id));
   // Nobody may be listening: a failure is already recorded and sent as an event.
   live.result.catch(() => {});
   return claim.run;
-}
-
-/** Events so far go to the run's row at most every EVENTS_WRITE_MS (one write for a burst of answers). */
-const EVENTS_WRITE_MS = 250;
-function storeEventsSoon(deps: Deps, live: LiveRun): () => void {
-  let pending = false;
-  return () => {
-    if (pending || live.finished) return;
-    pending = true;
-    setTimeout(() => {
-      pending = false;
-      if (!live.finished) void deps.ai.writes.run(async (tx) => await saveRunEvents(tx, live.runId, deps.ai.serverId, live.storedEvents())).catch(() => {});
-    }, EVENTS_WRITE_MS);
-  };
 }
 
 /** POST /process for a JSON client: the answer once the run is over, exactly as before runs were streamed. */

@@ -1,4 +1,5 @@
 import type { RunEventData, RunEventType } from "../contracts/run-events.ts";
+import { ModelTexts } from "./model-texts.ts";
 
 /**
  * An event of a run, as stored and sent (names and data: src/contracts/run-events.ts).
@@ -25,6 +26,13 @@ export class LiveRun {
   result?: Promise<unknown>;
   /** Called after each stored (non-delta) event: the run keeps its events so far in its row. */
   onStoredEvent?: () => void;
+  /** Called with the models' text pieces of each flush (model-texts.ts): relayed to the other servers, checkpointed in the row. */
+  onTextFlushed?: (events: RunEvent[]) => void;
+  /** Each model's answer as it is written (kept as the text so far, not as its deltas). */
+  readonly texts = new ModelTexts(
+    (model, from, text) => this.emit("model_delta", { model, from, text }),
+    (events) => this.onTextFlushed?.(events),
+  );
 
   constructor(
     readonly runId: number,
@@ -40,7 +48,7 @@ export class LiveRun {
   emit<K extends RunEventType>(type: K, data: RunEventData<Record<string, unknown>>[K]): RunEvent {
     const event = { id: ++this.#seq, type, data };
     this.#tell(event);
-    if (type !== "synthesis_delta") this.onStoredEvent?.();
+    if (type !== "synthesis_delta" && type !== "model_delta") this.onStoredEvent?.();
     return event;
   }
 
@@ -63,14 +71,21 @@ export class LiveRun {
   }
 
   #tell(event: RunEvent): void {
-    this.events.push(event);
-    if (TERMINAL.has(event.type)) this.finished = true;
+    // A model's pieces are kept as its text so far (this.texts), not one by one.
+    if (event.type !== "model_delta") this.events.push(event);
+    if (TERMINAL.has(event.type)) {
+      this.finished = true;
+      this.texts.stop();
+    }
     for (const l of this.#listeners) l(event);
   }
 
-  /** Events after `afterId`, then every new one until the run ends; returns the unsubscribe. */
+  /**
+   * Events after `afterId` (each model's text so far in one piece, where it
+   * grew after `afterId`), then every new one until the run ends; returns the unsubscribe.
+   */
   follow(afterId: number, listener: (e: RunEvent) => void): () => void {
-    for (const e of this.events) if (e.id > afterId) listener(e);
+    for (const e of byId(this.events, this.texts.snapshot())) if (e.id > afterId) listener(e);
     if (this.finished) return () => {};
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -79,10 +94,19 @@ export class LiveRun {
   /**
    * What is stored with the run: everything but the text deltas, and the
    * final answer by its message id (the message holds it; see expandStored).
+   * While it runs, each model's text so far too (a checkpoint that a client
+   * of another server process resumes from); not once it ended (the message,
+   * or the `failed` event's answers, hold what the models said).
    */
   storedEvents(): RunEvent[] {
-    return [...this.events, ...(this.#recorded ? [this.#recorded] : [])]
+    const ending = this.#recorded !== undefined || this.finished;
+    return byId([...this.events, ...(this.#recorded ? [this.#recorded] : [])], ending ? [] : this.texts.snapshot())
       .filter((e) => e.type !== "synthesis_delta")
       .map((e) => (e.type === "final" ? { ...e, data: { message_id: (e.data.message as { id?: number } | undefined)?.id } } : e));
   }
+}
+
+/** Two lists of events, each in id order, merged in id order. */
+function byId(a: RunEvent[], b: RunEvent[]): RunEvent[] {
+  return b.length === 0 ? a : [...a, ...b].sort((x, y) => x.id - y.id);
 }

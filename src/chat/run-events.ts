@@ -12,6 +12,15 @@ function frame(e: RunEvent): Uint8Array {
   return encoder.encode(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
 }
 
+/**
+ * A model's text piece relayed from the server carrying the run out: sent
+ * without an id, since events stored before it may not be readable here yet
+ * (a client's Last-Event-ID must never skip them). Its `from` places it.
+ */
+function relayedFrame(e: RunEvent): Uint8Array {
+  return encoder.encode(`event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+}
+
 /** Last-Event-ID as the browser (or a client) sends it back; anything else replays from the start. */
 export function lastEventId(header: string | undefined): number {
   const n = Number(header);
@@ -60,8 +69,11 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
       // A finished run, or one another server process runs: its stored events, read again whenever the run's
       // writer announces a change (src/db/run-wakeups.ts) and every `rereadMs` in any case, until it ends.
       let seen = afterId;
+      // The models whose start this client knows: a relayed text piece of a model it does not know yet would be lost on it.
+      const started = new Set<string>();
       const replay = async (row: RunRow | undefined) => {
         for (const e of (row?.events ?? []) as RunEvent[]) {
+          if (e.type === "run_started") for (const m of e.data.models as string[]) started.add(m);
           if (e.id <= seen) continue;
           seen = e.id;
           send(e.type === "final" && row?.resultMessageId ? { ...e, data: await answerOf(deps, row) } : e);
@@ -96,11 +108,15 @@ export function runStream(deps: Deps, run: RunRow | undefined, afterId: number):
       stop = () => clearInterval(heartbeat);
       if (run.status === "running") {
         const unfollow = deps.ai.wakeups.follow(run.id, reread);
+        const unrelay = deps.ai.textRelay.follow(run.id, (e) => {
+          if (!closed && started.has(e.data.model as string)) controller.enqueue(relayedFrame(e));
+        });
         const poll = setInterval(reread, deps.ai.wakeups.rereadMs);
         stop = () => {
           clearInterval(heartbeat);
           clearInterval(poll);
           unfollow();
+          unrelay();
         };
       }
       await replay(run);

@@ -14,6 +14,7 @@ import type { PeerReview } from "./peer-review.ts";
 export const RUN_EVENT_TYPES = [
   "run_started",
   "model_started",
+  "model_delta",
   "model_answered",
   "model_failed",
   "model_left_out",
@@ -31,6 +32,15 @@ export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 export type RunEventData<Final = unknown> = {
   run_started: { models: string[]; skipped: Array<{ model: string; reason: string }>; soft_deadline_ms: number; quorum: number };
   model_started: { model: string };
+  /**
+   * A model's answer as it is written: `text` goes at character `from` of
+   * that model's text (the text becomes text.slice(0, from) + piece, when
+   * `from` is not past its end). Pieces of about 100 ms; a client that comes
+   * back (Last-Event-ID, a reload) gets each model's text so far in one piece
+   * from 0. On a server that does not carry the run out, pieces relayed live
+   * come without an id (docs/API.md, "Each model writing").
+   */
+  model_delta: { model: string; from: number; text: string };
   model_answered: { model: string; latency_ms: number; tokens_in: number | null; tokens_out: number | null; cost_eur: number };
   model_failed: { model: string; reason: string; latency_ms: number };
   model_left_out: { model: string; reason: string };
@@ -64,3 +74,6 @@ export type RunEventData<Final = unknown> = {
 
 /** One event: its id (for Last-Event-ID), its name and its data, matched. */
 export type RunEventOf<Final = unknown> = { [K in RunEventType]: { id: number; type: K; data: RunEventData<Final>[K] } }[RunEventType];
+
+/** Any event, its data unchecked: as the server stores and relays them (src/chat/live-run.ts's RunEvent). */
+export type LooseRunEvent = { id: number; type: RunEventType; data: Record<string, unknown> };

@@ -16,6 +16,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["kill -9 under write load", ["test/bench/crash.bench.ts"]],
   ["final processing fan-out (bench:engine)", ["test/bench/engine.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
   ["soft deadline against wait-for-all", ["test/bench/live.bench.ts"], { BUN_CONFIG_MAX_HTTP_REQUESTS: "1024" }],
+  ["first text a user can read (issue 34)", ["test/bench/first-text.bench.ts"]],
   ["memory under 10 minutes of mixed load", ["test/bench/memory.bench.ts"]],
   ["memory while exporting 3,000 large conversations", ["test/bench/export-memory.bench.ts"]],
   ["db copy, SQLite to PostgreSQL and back", ["test/bench/db-copy.bench.ts"]],

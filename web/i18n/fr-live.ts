@@ -15,6 +15,12 @@ export const frLive = {
     failedTitle: "La synthèse n'a pas pu être établie",
     individualTitle: "Réponses individuelles des modèles (sans synthèse)",
   },
+  writing: {
+    of: (model: string) => `Réponse de ${model} en cours d'écriture`,
+    expand: "Tout afficher",
+    collapse: "Réduire",
+    folded: (n: number) => (n > 1 ? `Réponses des ${n} modèles` : "Réponse du modèle"),
+  },
   panel: {
     toggle: "Détail par modèle",
     answerCost: (eur: string) => `Coût de cette réponse : ${eur}`,

@@ -6,6 +6,7 @@ import { LiveDeliberation } from "../peer-ranking.tsx";
 import { ProgressBar } from "../progress-bar.tsx";
 import "./live.css";
 import type { LiveState, ModelLine } from "./live-state.ts";
+import { ModelWriting } from "./model-writing.tsx";
 
 const t = frLive.run;
 
@@ -14,6 +15,7 @@ function lineText(m: ModelLine): string {
   if (m.state === "failed") return t.failed(m.reason ?? "");
   if (m.state === "left_out") return t.leftOut;
   if (m.state === "skipped") return t.skipped(m.reason ?? "");
+  if (m.state === "writing") return t.writing;
   return t.waiting;
 }
 
@@ -45,6 +47,7 @@ export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void 
           ))}
         </ul>
       )}
+      {!state.failed && <ModelWriting models={state.models} folded={state.synthesisBy !== null} />}
       {state.peerReview && <LiveDeliberation review={state.peerReview} />}
       {state.handovers.map((h) => (
         <p key={h.model} className="muted small live-handover">

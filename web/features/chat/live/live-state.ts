@@ -1,6 +1,14 @@
 import type { RunEvent } from "./run-stream.ts";
+import { placePiece } from "./model-text.ts";
 
-export type ModelLine = { name: string; state: "waiting" | "answered" | "failed" | "left_out" | "skipped"; seconds?: string; reason?: string };
+export type ModelLine = {
+  name: string;
+  state: "waiting" | "writing" | "answered" | "failed" | "left_out" | "skipped";
+  seconds?: string;
+  reason?: string;
+  /** The model's answer as it is written (model_delta pieces). */
+  text?: string;
+};
 
 export type LiveState = {
   models: ModelLine[];
@@ -37,6 +45,12 @@ export function reduce(s: LiveState, e: RunEvent): LiveState {
           ...e.data.skipped.map((k): ModelLine => ({ name: k.model, state: "skipped", reason: k.reason })),
         ],
       };
+    case "model_delta": {
+      const line = s.models.find((m) => m.name === e.data.model);
+      if (!line) return s;
+      const text = placePiece(line.text ?? "", e.data.from, e.data.text);
+      return { ...s, models: setModel(s, e.data.model, { text, state: line.state === "waiting" ? "writing" : line.state }) };
+    }
     case "model_answered": {
       const models = setModel(s, e.data.model, { state: "answered", seconds: seconds(e.data.latency_ms) });
       return { ...s, models, step: Math.max(s.step, 65) };
