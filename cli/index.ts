@@ -9,6 +9,7 @@ import { registerServe, type StartServer } from "./commands/serve.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerBilling } from "./commands/billing.ts";
+import { registerCouncil } from "./commands/council.ts";
 import { registerDb } from "./commands/db.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerPromo } from "./commands/promo.ts";
@@ -44,6 +45,7 @@ function buildProgram(server: ServerEntry): Command {
   registerBilling(program);
   registerBackup(program);
   registerAudit(program);
+  registerCouncil(program);
   registerDb(program);
   return program;
 }
