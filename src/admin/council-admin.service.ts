@@ -36,6 +36,7 @@ function toView(deps: Deps, row: CouncilMemberRow, status = NO_STATUS): CouncilM
     timeout_ms: m.timeoutMs,
     synthesis_rank: row.synthesisRank,
     api_key: m.maskedKey,
+    api_key_source: m.keySource,
     status,
   };
 }

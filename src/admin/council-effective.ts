@@ -29,6 +29,7 @@ export function effectiveMember(config: Config, row: CouncilMemberRow) {
     priceOut: row.priceOutEur ?? price?.outEur ?? null,
     timeoutMs: row.timeoutMs ?? config.ai.timeoutMs,
     maskedKey: maskedKey(row.apiKeyLast4 ?? (envKey ? envKey.slice(-4) : null)),
+    keySource: row.apiKeyEnc ? ("stored" as const) : envKey ? ("environment" as const) : null,
     apiKey: row.apiKeyEnc ? openSecret(councilSecretKey(config), row.apiKeyEnc) : envKey,
   };
 }

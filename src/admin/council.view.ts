@@ -17,6 +17,8 @@ export type CouncilMemberView = {
   timeout_ms: number | null;
   synthesis_rank: number | null;
   api_key: string | null;
+  /** Where that key comes from: typed in the panel or the CLI (sealed in the database), or a *_API_KEY variable. */
+  api_key_source: "stored" | "environment" | null;
   status: MemberStatus;
 };
 

@@ -51,6 +51,9 @@ describe.skipIf(!!skip)("e2e: the admin panel's « Modèles » tab (issue 35)", 
     expect(width).toBeLessThanOrEqual(PHONE.width);
     await page.getByRole("button", { name: "Descendre GPT-4" }).waitFor();
     await shot(page, "admin-models-phone");
+    await shot(page, "admin-models-phone-top", false);
+    await page.getByRole("heading", { name: "Synthétiseurs" }).scrollIntoViewIfNeeded();
+    await shot(page, "admin-models-phone-synthesisers", false);
     await page.getByRole("button", { name: "Modifier GPT-4" }).click();
     await page.getByRole("dialog", { name: "Modifier GPT-4" }).waitFor();
     await shot(page, "admin-models-dialog-phone", false);

@@ -2,6 +2,7 @@
 import { type Routed, retype, routeFetch, signIn, useDom } from "./pricing-harness.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { fireEvent, render, waitFor, within } from "@testing-library/react";
+import { listMembers } from "../../src/council/council.store.ts";
 import { AdminPanel } from "../../web/features/admin/admin-panel.tsx";
 import { fr } from "../../web/i18n/fr.ts";
 import { frCouncil } from "../../web/i18n/fr-council.ts";
@@ -67,6 +68,17 @@ describe("admin panel, « Modèles »", () => {
     await body().findByText("Modèle enregistré : Llama local");
     expect(row(/Llama local/).getByText("••••abcd")).toBeTruthy();
     expect(document.body.textContent).not.toContain("sk-typed-secret");
+  });
+
+  test("renaming a seeded member sends the name only: its model still follows MODEL_GPT4", async () => {
+    await openModels();
+    fireEvent.click(body().getByRole("button", { name: "Modifier GPT-4" }));
+    const dialog = within(await body().findByRole("dialog", { name: "Modifier GPT-4" }));
+    await retype(dialog.getByLabelText(t.form.name), "GPT-4o");
+    fireEvent.click(dialog.getByRole("button", { name: t.form.save }));
+    await body().findByText("Modèle enregistré : GPT-4o");
+    const row = (await listMembers(ctx.db)).find((m) => m.name === "GPT-4o");
+    expect(row).toMatchObject({ builtinKey: "gpt4", model: null, baseUrl: null, priceInEur: null });
   });
 
   test("« Désactiver » disables a member; the row then offers « Activer »", async () => {

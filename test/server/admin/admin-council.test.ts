@@ -69,7 +69,15 @@ describe("GET /api/admin/council", () => {
     expect(body.members.every((m: { enabled: boolean }) => m.enabled)).toBe(true);
     expect(body.settings.synthesisers[0]).toBe("Claude Opus 4.1");
     expect(body.settings.peer_review).toBe(false);
-    expect(body.members[0]).toMatchObject({ provider: "openai", status: { ok: null } });
+    // A seeded member shows what it really uses: MODEL_GPT4's default, OPENAI_BASE_URL, the key of OPENAI_API_KEY masked.
+    expect(body.members[0]).toMatchObject({
+      provider: "openai",
+      model: "gpt-4o",
+      base_url: fakes.env.OPENAI_BASE_URL,
+      api_key: `••••${fakes.env.OPENAI_API_KEY!.slice(-4)}`,
+      api_key_source: "environment",
+      status: { ok: null },
+    });
   });
 });
 
@@ -78,7 +86,7 @@ describe("POST /api/admin/council/members", () => {
     const { as, local, council } = await setup();
     const res = await as("POST", "/members", local());
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: "Llama local", provider: "openai-compatible", enabled: true, price_out: 0.5, api_key: "••••wxyz" });
+    expect(res.body).toMatchObject({ name: "Llama local", provider: "openai-compatible", enabled: true, price_out: 0.5, api_key: "••••wxyz", api_key_source: "stored" });
     const listed = (await council()).members.find((m: { name: string }) => m.name === "Llama local");
     expect(listed.api_key).toBe("••••wxyz");
     expect(JSON.stringify(await council())).not.toContain(SECRET);

@@ -126,10 +126,12 @@ export function AdminModels({ onForbidden }: { onForbidden(): void }) {
                 <th scope="row" data-label={t.col.name}>
                   <span>
                     <span className="admin-model-name">{m.name}</span>
-                    {!m.enabled && <span className="admin-tag muted">{t.off}</span>}
-                    {m.synthesis_rank !== null && <span className="admin-tag">{fill(t.synthesis, { rank: m.synthesis_rank })}</span>}
-                    {m.vision && <span className="admin-tag">{t.vision}</span>}
                     {m.specialty && <span className="muted admin-model-specialty">{m.specialty}</span>}
+                    <span className="admin-model-tags">
+                      {!m.enabled && <span className="admin-tag muted">{t.off}</span>}
+                      {m.synthesis_rank !== null && <span className="admin-tag">{fill(t.synthesis, { rank: m.synthesis_rank })}</span>}
+                      {m.vision && <span className="admin-tag">{t.vision}</span>}
+                    </span>
                   </span>
                 </th>
                 <td data-label={t.col.provider}>

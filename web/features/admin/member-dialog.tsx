@@ -3,7 +3,7 @@ import { Dialog } from "../../components/ui/dialog.tsx";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { SaveCancel } from "./admin-notice.tsx";
 import { frCouncil } from "../../i18n/fr-council.ts";
-import type { CouncilMember } from "../../lib/api-types.ts";
+import type { CouncilMember, CouncilMemberAdd, CouncilMemberPatch } from "../../lib/api-types.ts";
 import { ApiError } from "../../lib/api.ts";
 import { fill } from "../../lib/format.ts";
 import { addMember, updateMember } from "./admin.api.ts";
@@ -45,28 +45,34 @@ function formOf(m: CouncilMember | null): MemberForm {
 }
 
 /**
- * What the form sends: empty optional fields left out (kept, or the
- * defaults), the key only when one was typed (or cleared on purpose): the
- * stored key never comes back to the page, only its last 4 characters.
+ * What the form sends: empty optional fields left out (the defaults), the key
+ * only when one was typed (or cleared on purpose): the stored key never comes
+ * back to the page, only its last 4 characters. An edit sends only what
+ * changed, so saving a seeded member untouched leaves it following its
+ * environment variables (MODEL_*, *_BASE_URL, AI_PRICE_*).
  */
-function payloadOf(f: MemberForm) {
+function payloadOf(f: MemberForm, initial: MemberForm | null): CouncilMemberAdd | CouncilMemberPatch {
   const optional = (v: string) => (v.trim() === "" ? undefined : v.trim());
-  return {
+  const all = {
     name: f.name,
     specialty: f.specialty,
     provider: f.provider,
     model: f.model,
     base_url: f.base_url.trim() === "" ? null : f.base_url,
-    ...(f.api_key.trim() !== "" ? { api_key: f.api_key.trim() } : f.clear_key ? { api_key: null } : {}),
     vision: f.vision,
     price_in: optional(f.price_in),
     price_out: optional(f.price_out),
     timeout_ms: optional(f.timeout_ms),
   };
+  const key = f.api_key.trim() !== "" ? { api_key: f.api_key.trim() } : f.clear_key ? { api_key: null } : {};
+  if (!initial) return { ...all, ...key };
+  const changed = Object.entries(all).filter(([k]) => f[k as keyof MemberForm] !== initial[k as keyof MemberForm]);
+  return { ...Object.fromEntries(changed), ...key };
 }
 
 /** Add (member null) or edit one member of the council; the server's French refusal is shown as it is. */
 export function MemberDialog({ member, onClose, onSaved }: { member: CouncilMember | null; onClose(): void; onSaved(name: string): void }) {
+  const [initial] = useState<MemberForm | null>(() => (member ? formOf(member) : null));
   const [form, setForm] = useState<MemberForm>(() => formOf(member));
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -81,8 +87,10 @@ export function MemberDialog({ member, onClose, onSaved }: { member: CouncilMemb
     setFailure(null);
     setBusy(true);
     try {
-      const payload = payloadOf(form);
-      const saved = member ? await updateMember(member.name, payload) : await addMember(payload);
+      const payload = payloadOf(form, initial);
+      // An edit that changes nothing has nothing to save.
+      if (member && Object.keys(payload).length === 0) return onClose();
+      const saved = member ? await updateMember(member.name, payload) : await addMember(payload as CouncilMemberAdd);
       onSaved(saved.name);
     } catch (err) {
       setFailure(err instanceof ApiError && err.detail ? err.detail : t.error);
@@ -149,7 +157,7 @@ export function MemberDialog({ member, onClose, onSaved }: { member: CouncilMemb
           />,
           keyHint,
         )}
-        {member?.api_key && (
+        {member?.api_key_source === "stored" && (
           <label className="admin-check">
             <input type="checkbox" checked={form.clear_key} onChange={(e) => set("clear_key", e.target.checked)} /> {t.apiKeyClear}
           </label>

@@ -51,29 +51,31 @@ export function SynthesisersEditor({ members, saved, onSaved }: { members: Counc
       <ol className="admin-synth-list">
         {order.map((name, i) => (
           <li key={name}>
-            <span className="admin-synth-name">{name}</span>
-            <span className="admin-synth-buttons">
-              <button
-                type="button"
-                className="u-btn-outline"
-                disabled={i === 0}
-                aria-label={fill(t.up, { name })}
-                onClick={() => setOrder(moved(order, i, -1))}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                className="u-btn-outline"
-                disabled={i === order.length - 1}
-                aria-label={fill(t.down, { name })}
-                onClick={() => setOrder(moved(order, i, 1))}
-              >
-                ↓
-              </button>
-              <button type="button" className="u-btn-outline" aria-label={fill(t.remove, { name })} onClick={() => setOrder(order.filter((n) => n !== name))}>
-                ✕
-              </button>
+            <span className="admin-synth-row">
+              <span className="admin-synth-name">{name}</span>
+              <span className="admin-synth-buttons">
+                <button
+                  type="button"
+                  className="u-btn-outline"
+                  disabled={i === 0}
+                  aria-label={fill(t.up, { name })}
+                  onClick={() => setOrder(moved(order, i, -1))}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="u-btn-outline"
+                  disabled={i === order.length - 1}
+                  aria-label={fill(t.down, { name })}
+                  onClick={() => setOrder(moved(order, i, 1))}
+                >
+                  ↓
+                </button>
+                <button type="button" className="u-btn-outline" aria-label={fill(t.remove, { name })} onClick={() => setOrder(order.filter((n) => n !== name))}>
+                  ✕
+                </button>
+              </span>
             </span>
           </li>
         ))}
