@@ -86,7 +86,14 @@ describe("POST /api/admin/council/members", () => {
     const { as, local, council } = await setup();
     const res = await as("POST", "/members", local());
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: "Llama local", provider: "openai-compatible", enabled: true, price_out: 0.5, api_key: "••••wxyz", api_key_source: "stored" });
+    expect(res.body).toMatchObject({
+      name: "Llama local",
+      provider: "openai-compatible",
+      enabled: true,
+      price_out: 0.5,
+      api_key: "••••wxyz",
+      api_key_source: "stored",
+    });
     const listed = (await council()).members.find((m: { name: string }) => m.name === "Llama local");
     expect(listed.api_key).toBe("••••wxyz");
     expect(JSON.stringify(await council())).not.toContain(SECRET);
