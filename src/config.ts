@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DEFAULT_PRICES, type Price } from "./ai/prices.ts";
 import { addressList, corsOrigins, durationMs, ms, optionalText, optionalUrl, perWindow, port, price } from "./config/env-fields.ts";
 import { isPostgresUrl, readablePostgresUrl, safeUrl, withPassword } from "./db/pg/postgres-url.ts";
-import type { ModelKey } from "./ai/types.ts";
+import type { BuiltinKey } from "./db/schema/council.ts";
 
 /**
  * The only reader of process.env. Every variable of shared/design/CONFIG.md is
@@ -171,7 +171,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
         geminiPro: e.AI_PRICE_GEMINI_PRO ?? DEFAULT_PRICES.geminiPro,
         mistralLarge: e.AI_PRICE_MISTRAL_LARGE ?? DEFAULT_PRICES.mistralLarge,
         sonarPro: e.AI_PRICE_SONAR_PRO ?? DEFAULT_PRICES.sonarPro,
-      } satisfies Record<ModelKey, Price>,
+      } satisfies Record<BuiltinKey, Price>,
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
       anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
       google: { apiKey: e.GOOGLE_API_KEY, baseUrl: e.GOOGLE_BASE_URL },
@@ -184,7 +184,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
         geminiPro: e.MODEL_GEMINI_PRO,
         mistralLarge: e.MODEL_MISTRAL_LARGE,
         sonarPro: e.MODEL_SONAR_PRO,
-      },
+      } satisfies Record<BuiltinKey, string>,
     },
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,

@@ -9,6 +9,8 @@ import { allJobs } from "./jobs/index.ts";
 import { startJobs } from "./jobs/scheduler.ts";
 import { backupJobs } from "./system/backup.job.ts";
 import { setupSummary } from "./system/startup.ts";
+import { currentCouncil } from "./council/council-runtime.ts";
+import { loadSecretKey } from "./council/secret-box.ts";
 import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
 import { localUrl, recordedDatabase, removeServerRecord, writeServerRecord } from "./system/server-record.ts";
 import { warmCommonPasswords } from "./auth/passwords.ts";
@@ -23,6 +25,8 @@ const DRAIN_MS = 10_000;
  * that writes: a second server on this database stops here, having touched nothing.
  */
 export async function startServer(config: Config) {
+  // PostgreSQL's servers must share the key that opens the council's API keys: without SECRET_KEY, refused before anything starts.
+  if (config.databaseUrl) loadSecretKey(config);
   const deps = buildDeps(config, undefined, SERVER_BUSY_TIMEOUT_MS);
   const url = `http://${config.host}:${config.port}`;
   let lease: Lease | undefined;
@@ -73,7 +77,7 @@ export async function startServer(config: Config) {
     database: config.databaseLabel,
     server: deps.ai.serverId,
   });
-  deps.log.info("configuration", setupSummary(deps));
+  deps.log.info("configuration", setupSummary(deps, await currentCouncil(deps)));
 
   const heartbeat = setInterval(async () => {
     if (!lease) return;

@@ -1,5 +1,4 @@
 import { frChat } from "../i18n/fr-chat.ts";
-import type { ModelKey } from "./types.ts";
 
 /** Probe cadence: a healthy model is re-checked every 5 minutes; a failing one sooner, with backoff. */
 const PROBE_EVERY_MS = 5 * 60_000;
@@ -29,6 +28,18 @@ export type ModelHealth = {
 /** What a failed call tells the breaker. `source` "probe" is a health check: it counts in full. */
 export type FailureSignal = { status: number | null; reason: string; retryAfterMs: number | null; source: "answer" | "probe" };
 
+const UNKNOWN: ModelHealth = Object.freeze({
+  configured: false,
+  available: false,
+  recentFailures: [],
+  heldUntil: 0,
+  consecutiveFailures: 0,
+  lastError: frChat.reason.noKey,
+  unavailableSince: null,
+  checkedAt: null,
+  nextProbeAt: Number.POSITIVE_INFINITY,
+});
+
 /**
  * The availability that /status, /models and final processing read: a
  * circuit breaker in plain memory, fed by answer calls and probes only (never
@@ -38,36 +49,51 @@ export type FailureSignal = { status: number | null; reason: string; retryAfterM
  * them fall inside BREAKER_WINDOW_MS. The probe job closes it again.
  */
 export class Availability {
-  readonly #health = new Map<ModelKey, ModelHealth>();
+  readonly #health = new Map<string, ModelHealth & { signature: string }>();
   readonly #now: () => number;
 
-  constructor(configured: Record<ModelKey, boolean>, now: () => number) {
+  constructor(now: () => number) {
     this.#now = now;
-    for (const [key, isConfigured] of Object.entries(configured) as Array<[ModelKey, boolean]>) {
+  }
+
+  /**
+   * Follows the council after each reload: a new member, or one whose model,
+   * key or base URL changed (its `signature`), starts afresh (available when
+   * it has a key, probed at once); the others keep their state. Members gone
+   * from the council are forgotten.
+   */
+  sync(members: ReadonlyArray<{ key: string; configured: boolean; signature: string }>): void {
+    const keep = new Set(members.map((m) => m.key));
+    for (const key of this.#health.keys()) if (!keep.has(key)) this.#health.delete(key);
+    const now = this.#now();
+    for (const { key, configured, signature } of members) {
+      if (this.#health.get(key)?.signature === signature) continue;
       this.#health.set(key, {
-        configured: isConfigured,
-        available: isConfigured,
+        signature,
+        configured,
+        available: configured,
         recentFailures: [],
         heldUntil: 0,
         consecutiveFailures: 0,
-        lastError: isConfigured ? null : frChat.reason.noKey,
+        lastError: configured ? null : frChat.reason.noKey,
         unavailableSince: null,
         checkedAt: null,
-        nextProbeAt: now(),
+        nextProbeAt: now,
       });
     }
   }
 
-  get(key: ModelKey): ModelHealth {
-    return this.#health.get(key)!;
+  /** A member the council has not synced yet counts as one without a key. */
+  get(key: string): ModelHealth {
+    return this.#health.get(key) ?? UNKNOWN;
   }
 
-  isAvailable(key: ModelKey): boolean {
+  isAvailable(key: string): boolean {
     const h = this.#health.get(key);
     return !!h && h.available && h.heldUntil <= this.#now();
   }
 
-  recordSuccess(key: ModelKey, now: number): void {
+  recordSuccess(key: string, now: number): void {
     const h = this.#health.get(key);
     if (!h?.configured) return;
     Object.assign(h, {
@@ -82,7 +108,7 @@ export class Availability {
     });
   }
 
-  recordFailure(key: ModelKey, now: number, signal: FailureSignal): void {
+  recordFailure(key: string, now: number, signal: FailureSignal): void {
     const h = this.#health.get(key);
     if (!h?.configured) return;
     const { status } = signal;
@@ -104,7 +130,7 @@ export class Availability {
     Object.assign(h, { available: false, consecutiveFailures: failures, nextProbeAt: now + wait });
   }
 
-  dueForProbe(now: number): ModelKey[] {
+  dueForProbe(now: number): string[] {
     return [...this.#health.entries()].filter(([, h]) => h.configured && h.nextProbeAt <= now).map(([k]) => k);
   }
 }

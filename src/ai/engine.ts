@@ -6,24 +6,21 @@ import { createGroupCommit, type GroupCommit } from "../db/group-commit.ts";
 import { createRunWakeups, type RunWakeups } from "../db/run-wakeups.ts";
 import type { Clock } from "../lib/clock.ts";
 import { Availability } from "./availability.ts";
-import { buildRegistry, type ModelDef } from "./registry.ts";
-import type { ModelKey, ModerationClient, ProviderClient, ProviderKey } from "./types.ts";
+import type { ModelDef } from "./registry.ts";
+import type { ModerationClient } from "./types.ts";
 import type { LiveRun } from "../chat/live-run.ts";
 import { ModerationBreaker } from "./moderation-breaker.ts";
-import { createAnthropicClient } from "./providers/anthropic.ts";
-import { createGoogleClient } from "./providers/google.ts";
-import { createMistralClient } from "./providers/mistral.ts";
 import { createOpenAiClient } from "./providers/openai.ts";
-import { createPerplexityClient } from "./providers/perplexity.ts";
+import { type Council, type CouncilRuntime, createCouncilRuntime } from "../council/council-runtime.ts";
 
 /**
- * The `ai` dependency: the six models, one SDK client per configured
- * provider, their cached availability, and the final-processing runs in
+ * The `ai` dependency: the council (members read from the database, with
+ * their SDK clients: src/council/council-runtime.ts), their cached availability, and the final-processing runs in
  * flight in this process (so concurrent /process calls share one answer).
  */
 export type Ai = {
-  models: readonly ModelDef[];
-  clients: Partial<Record<ProviderKey, ProviderClient>>;
+  /** The council of this process: a run takes `currentCouncil(deps)` once at its start. */
+  council: CouncilRuntime;
   moderation: ModerationClient | null;
   availability: Availability;
   timeoutMs: number;
@@ -46,21 +43,13 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
   const { ai } = config;
   // The SDK-level timeout is a backstop only: the engine aborts at its own deadline (within the budget) first.
   const timeoutMs = Math.max(ai.timeoutMs, ai.budgetMs) + 5_000;
-  const openai = ai.openai.apiKey ? createOpenAiClient({ apiKey: ai.openai.apiKey, baseUrl: ai.openai.baseUrl, timeoutMs }) : undefined;
-  const clients: Ai["clients"] = {
-    openai,
-    anthropic: ai.anthropic.apiKey ? createAnthropicClient({ apiKey: ai.anthropic.apiKey, baseUrl: ai.anthropic.baseUrl, timeoutMs }) : undefined,
-    google: ai.google.apiKey ? createGoogleClient({ apiKey: ai.google.apiKey, baseUrl: ai.google.baseUrl }) : undefined,
-    mistral: ai.mistral.apiKey ? createMistralClient({ apiKey: ai.mistral.apiKey, baseUrl: ai.mistral.baseUrl, timeoutMs }) : undefined,
-    perplexity: ai.perplexity.apiKey ? createPerplexityClient({ apiKey: ai.perplexity.apiKey, baseUrl: ai.perplexity.baseUrl, timeoutMs }) : undefined,
-  };
-  const models = buildRegistry(config);
-  const configured = Object.fromEntries(models.map((m) => [m.key, clients[m.provider] !== undefined])) as Record<ModelKey, boolean>;
+  // Moderation stays on OPENAI_API_KEY (docs/DECISIONS.md): it is not a member of the council.
+  const moderation = ai.openai.apiKey ? createOpenAiClient({ apiKey: ai.openai.apiKey, baseUrl: ai.openai.baseUrl, timeoutMs }) : null;
+  const availability = new Availability(() => clock.now().getTime());
   return {
-    models,
-    clients,
-    moderation: openai ?? null,
-    availability: new Availability(configured, () => clock.now().getTime()),
+    council: createCouncilRuntime(config, db, availability, timeoutMs),
+    moderation,
+    availability,
     timeoutMs: ai.timeoutMs,
     live: new Map(),
     claiming: new Set(),
@@ -72,13 +61,14 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
   };
 }
 
-export function availableModels(ai: Ai): ModelDef[] {
-  return ai.models.filter((m) => ai.availability.isAvailable(m.key));
+/** The run's members the breaker lets through now. */
+export function availableModels(ai: Ai, council: Council): ModelDef[] {
+  return council.members.filter((m) => ai.availability.isAvailable(m.key));
 }
 
-/** What /status and /models answer: memory only, no upstream call, no database. */
-export function aiStatus(ai: Ai) {
-  const ai_status = ai.models.map((m) => ({ name: m.name, available: ai.availability.isAvailable(m.key) }));
+/** What /status and /models answer: the shown council (src/council/council-runtime.ts) and the breaker's memory, no upstream call. */
+export function aiStatus(ai: Ai, council: Council) {
+  const ai_status = council.members.map((m) => ({ name: m.name, available: ai.availability.isAvailable(m.key) }));
   return { ai_status, system_operational: ai_status.filter((s) => s.available).length >= 2 };
 }
 
@@ -89,8 +79,8 @@ function frenchTime(at: number): string {
 }
 
 /** The models final processing will not ask, each with the reason the answer names. */
-export function skippedModels(ai: Ai, now: Date): Array<{ model: ModelDef; reason: string }> {
-  return ai.models.flatMap((m) => {
+export function skippedModels(ai: Ai, council: Council, now: Date): Array<{ model: ModelDef; reason: string }> {
+  return council.members.flatMap((m) => {
     if (ai.availability.isAvailable(m.key)) return [];
     const h = ai.availability.get(m.key);
     if (!h.configured) return [{ model: m, reason: frChat.reason.skippedNoKey }];

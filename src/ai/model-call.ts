@@ -44,11 +44,11 @@ const RETRY_PAUSE_MS = 200;
  * throws: a failed model is a result, not an exception.
  */
 export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequest, opts: CallOptions): Promise<CallOutcome> {
-  const client = deps.ai.clients[model.provider];
+  const client = model.client;
   const started = performance.now();
   const deadlineAt = started + opts.timeoutMs;
   if (!client) return await finish(deps, model, opts, { ok: false, latencyMs: 0, costEur: 0, ...failure("error", frChat.reason.noKey) }, true);
-  let outcome = await attempt(deps, model, req, opts, deadlineAt);
+  let outcome = await attempt(model, req, opts, deadlineAt);
   let streamed = outcome.streamed;
   const wait = outcome.ok ? 0 : (outcome.retryAfterMs ?? RETRY_PAUSE_MS);
   // A retry after text was shown would show it twice; a retry that cannot finish in time is not made.
@@ -56,7 +56,7 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
     await finish(deps, model, opts, outcome, false);
     deps.log.info("ai call retried", { model: model.name, purpose: opts.purpose, reason: outcome.reason, wait_ms: Math.round(wait) });
     await Bun.sleep(wait);
-    outcome = await attempt(deps, model, req, opts, deadlineAt);
+    outcome = await attempt(model, req, opts, deadlineAt);
     streamed = outcome.streamed;
   } else if (!outcome.ok && outcome.retryable && !streamed) {
     deps.log.info("ai call not retried: the wait does not fit the deadline", { model: model.name, purpose: opts.purpose, wait_ms: Math.round(wait) });
@@ -66,7 +66,7 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
 
 type Attempt = CallOutcome & { streamed: boolean };
 
-async function attempt(deps: Deps, model: ModelDef, req: CompletionRequest, opts: CallOptions, deadlineAt: number): Promise<Attempt> {
+async function attempt(model: ModelDef, req: CompletionRequest, opts: CallOptions, deadlineAt: number): Promise<Attempt> {
   const started = performance.now();
   const ctl = new AbortController();
   let cause: AbortCause | null = null;
@@ -86,17 +86,16 @@ async function attempt(deps: Deps, model: ModelDef, req: CompletionRequest, opts
   if (opts.signal?.aborted) abort("cancel");
   opts.signal?.addEventListener("abort", onCancel);
   let streamed = false;
-  const price = deps.config.ai.prices[model.key];
   try {
-    const res = await deps.ai.clients[model.provider]!.stream(model.modelId, req, ctl.signal, (delta) => {
+    const res = await model.client!.stream(model.modelId, req, ctl.signal, (delta) => {
       armStall();
       streamed = true;
       opts.onText?.(delta);
     });
     const latencyMs = Math.round(performance.now() - started);
     // The SDKs end an aborted stream without an error: our abort decides.
-    if (cause !== null) return { ok: false, latencyMs, costEur: callCost(price, res.tokensIn, res.tokensOut), ...classifyError(null, cause), streamed };
-    const costEur = callCost(price, res.tokensIn, res.tokensOut);
+    if (cause !== null) return { ok: false, latencyMs, costEur: callCost(model.price, res.tokensIn, res.tokensOut), ...classifyError(null, cause), streamed };
+    const costEur = callCost(model.price, res.tokensIn, res.tokensOut);
     const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose, opts.validate);
     if (problem) return { ok: false, latencyMs, costEur, ...problem, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
     return { ok: true, latencyMs, costEur, ...res, streamed };

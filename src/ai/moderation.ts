@@ -1,3 +1,4 @@
+import { shownCouncil } from "../council/council-runtime.ts";
 import type { Deps } from "../deps.ts";
 import { insertAiCall } from "./ai-calls.queries.ts";
 import { classifyError } from "./provider-errors.ts";
@@ -47,13 +48,15 @@ export async function moderate(deps: Deps, text: string, ctx: { userId: number; 
   let verdict: { flagged: boolean; categories: string[] } | null = null;
   let error: string | null = "circuit ouvert";
   if (!breaker.isOpen()) {
+    // The council chooses the moderation model (council_settings.moderation_model); the key stays OPENAI_API_KEY.
+    const model = (await shownCouncil(deps)).moderationModel;
     const started = performance.now();
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), MODERATION_TIMEOUT_MS);
     let outcome: "ok" | "error" | "timeout" = "ok";
     error = null;
     try {
-      verdict = await client.moderate(text, ctl.signal);
+      verdict = await client.moderate(text, ctl.signal, model);
       breaker.success();
     } catch (e) {
       const f = classifyError(e, ctl.signal.aborted ? "deadline" : null);
@@ -66,7 +69,7 @@ export async function moderate(deps: Deps, text: string, ctx: { userId: number; 
     await insertAiCall(deps.db, {
       userId: ctx.userId,
       conversationId: ctx.conversationId ?? null,
-      model: "omni-moderation-latest",
+      model,
       provider: "openai",
       purpose: "moderation",
       outcome,

@@ -1,4 +1,4 @@
-import type { ModelKey } from "./types.ts";
+import type { BuiltinKey } from "../db/schema/council.ts";
 
 /** Euros per million tokens, input and output. */
 export type Price = { inEur: number; outEur: number };
@@ -8,9 +8,10 @@ export type Price = { inEur: number; outEur: number };
  * at 0.87 €/$: gpt-4o $2.50/$10, claude-opus-4-1 $15/$75, claude-3-haiku
  * $0.25/$1.25, gemini-2.5-pro $1.25/$10 (prompts under 200k tokens),
  * mistral-large-latest $2/$6, sonar-pro $3/$15 (request fees not counted).
- * An operator who changes a model id or gets another rate sets AI_PRICE_<KEY>.
+ * An operator who changes a model id or gets another rate sets AI_PRICE_<KEY>
+ * or the member's prices in the council; an added member without prices costs 0.
  */
-export const DEFAULT_PRICES: Record<ModelKey, Price> = {
+export const DEFAULT_PRICES: Record<BuiltinKey, Price> = {
   gpt4: { inEur: 2.18, outEur: 8.7 },
   claudeOpus: { inEur: 13.05, outEur: 65.25 },
   claudeHaiku: { inEur: 0.22, outEur: 1.09 },

@@ -1,51 +1,49 @@
-import type { Config } from "../config.ts";
-import type { ModelKey, ProviderKey } from "./types.ts";
+import type { Price } from "./prices.ts";
+import type { ProviderClient, ProviderKey } from "./types.ts";
 
+/**
+ * One member of the council as a run uses it: its row of council_members
+ * resolved against the environment (src/council/resolve-member.ts) and given
+ * its SDK client. A run takes the whole list once, at its start
+ * (src/council/council-runtime.ts), and keeps it to its end.
+ */
 export type ModelDef = {
-  key: ModelKey;
-  /** Display name, as the spec lists it. */
+  /** Stable while the member exists (a rename keeps it): availability and the probes follow it. The six keep 'gpt4', 'claudeHaiku'... */
+  key: string;
+  memberId: number;
+  /** Display name, as users see it (docs/DECISIONS.md, "Truthful names"). */
   name: string;
   provider: ProviderKey;
   /** Provider name as the model list shows it. */
   providerLabel: string;
-  /** French specialty label shown next to the model. */
+  /** French specialty line shown next to the model. */
   specialty: string;
-  /** Synthesis order (DECISIONS.md, AI models): 1 writes first. */
-  priority: number;
-  /** Provider model id, from MODEL_<KEY> (config). */
+  /** Synthesis order, 1 writes first; null: never a synthesiser. */
+  priority: number | null;
+  /** Provider model id. */
   modelId: string;
+  /** Whether it reads images. */
+  vision: boolean;
+  price: Price;
+  timeoutMs: number;
+  /** The SDK client with the member's key and base URL; null without a key (named "no key", never called). */
+  client: ProviderClient | null;
 };
 
-type StaticDef = Omit<ModelDef, "modelId">;
+const PROVIDER_LABELS: Record<ProviderKey, string> = {
+  openai: "OpenAI",
+  anthropic: "Anthropic",
+  google: "Google",
+  mistral: "Mistral AI",
+  perplexity: "Perplexity",
+  "openai-compatible": "Compatible OpenAI",
+};
 
-/** Display order is docs/PRODUCT.md#models; priority is DECISIONS.md's. */
-const MODELS: readonly StaticDef[] = [
-  { key: "gpt4", name: "GPT-4", provider: "openai", providerLabel: "OpenAI", specialty: "Raisonnement polyvalent", priority: 2 },
-  { key: "claudeHaiku", name: "Claude 3 Haiku", provider: "anthropic", providerLabel: "Anthropic", specialty: "Réponses rapides et concises", priority: 6 },
-  { key: "claudeOpus", name: "Claude Opus 4.1", provider: "anthropic", providerLabel: "Anthropic", specialty: "Analyse approfondie et nuancée", priority: 1 },
-  { key: "geminiPro", name: "Gemini Pro", provider: "google", providerLabel: "Google", specialty: "Connaissances étendues et multimodales", priority: 3 },
-  {
-    key: "mistralLarge",
-    name: "Mistral Large",
-    provider: "mistral",
-    providerLabel: "Mistral AI",
-    specialty: "Expertise francophone et européenne",
-    priority: 4,
-  },
-  {
-    key: "sonarPro",
-    name: "Sonar Pro",
-    provider: "perplexity",
-    providerLabel: "Perplexity",
-    specialty: "Recherche web en temps réel, avec sources",
-    priority: 5,
-  },
-];
-
-export function buildRegistry(config: Config): readonly ModelDef[] {
-  return MODELS.map((m) => ({ ...m, modelId: config.ai.models[m.key] }));
+export function providerLabel(provider: ProviderKey): string {
+  return PROVIDER_LABELS[provider];
 }
 
-export function byPriority<T extends { priority: number }>(models: readonly T[]): T[] {
-  return [...models].sort((a, b) => a.priority - b.priority);
+/** The synthesisers among `models`, first writer first (members without a rank are left out). */
+export function byPriority<T extends { priority: number | null }>(models: readonly T[]): T[] {
+  return models.filter((m) => m.priority !== null).sort((a, b) => a.priority! - b.priority!);
 }

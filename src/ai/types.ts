@@ -1,8 +1,7 @@
-/** The provider families, one adapter (official SDK) each. */
-export type ProviderKey = "openai" | "anthropic" | "google" | "mistral" | "perplexity";
+import type { ProviderKind } from "../db/schema/council.ts";
 
-/** The six models of the product (docs/PRODUCT.md#models), by stable internal key. */
-export type ModelKey = "gpt4" | "claudeHaiku" | "claudeOpus" | "geminiPro" | "mistralLarge" | "sonarPro";
+/** The provider families, one adapter (official SDK) each; members name theirs (council_members.provider). */
+export type ProviderKey = ProviderKind;
 
 export type ChatTurn = { role: "user" | "assistant"; content: string };
 
@@ -48,5 +47,5 @@ export interface ProviderClient {
 export type ModerationVerdict = { flagged: boolean; categories: string[] };
 
 export interface ModerationClient {
-  moderate(text: string, signal: AbortSignal): Promise<ModerationVerdict>;
+  moderate(text: string, signal: AbortSignal, model: string): Promise<ModerationVerdict>;
 }

@@ -1,4 +1,6 @@
 import { availableModels } from "../ai/engine.ts";
+import type { ModelDef } from "../ai/registry.ts";
+import { type Council, currentCouncil } from "../council/council-runtime.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
@@ -27,9 +29,14 @@ export function quotaError(user: UserRow, now: Date): AppError {
   return new AppError("QUOTA_OTHER");
 }
 
-/** 503 with the spec's maintenance text under 2 available models (cached state, no upstream call). */
-export function assertOperational(deps: Deps) {
-  const models = availableModels(deps.ai);
+/**
+ * 503 with the spec's maintenance text under 2 available members of the
+ * council as it is now (one version read, no upstream call). Returns that
+ * council, which the run keeps to its end, and its available members.
+ */
+export async function assertOperational(deps: Deps): Promise<{ council: Council; models: ModelDef[] }> {
+  const council = await currentCouncil(deps);
+  const models = availableModels(deps.ai, council);
   if (models.length < 2) throw new AppError("MAINTENANCE");
-  return models;
+  return { council, models };
 }

@@ -26,8 +26,6 @@ export type Timing = {
   startedAt: number;
   /** The answer's budget ends here (AI_BUDGET_MS): answers, synthesis and fallbacks share it. */
   budgetEnd: number;
-  /** No answer is awaited past this (AI_TIMEOUT_MS, within the budget). */
-  hardEnd: number;
   /** After this, the synthesis starts once `quorum` answers are in (AI_SOFT_DEADLINE_MS). */
   softAt: number;
   quorum: number;
@@ -41,7 +39,6 @@ export function timing(deps: Deps, models: number): Timing {
   return {
     startedAt,
     budgetEnd: startedAt + budgetMs,
-    hardEnd: startedAt + Math.min(timeoutMs, budgetMs),
     softAt: startedAt + softDeadlineMs,
     quorum: Math.min(Math.max(2, quorum), models),
     stallMs: Math.min(30_000, Math.max(1_000, Math.round(timeoutMs / 3))),
@@ -67,7 +64,8 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
     ctx.live.emit("model_started", { model: state.model.name });
     const outcome = await callModel(deps, state.model, request, {
       purpose: "answer",
-      timeoutMs: Math.max(0, t.hardEnd - performance.now()),
+      // The member's own timeout (AI_TIMEOUT_MS unless the council sets one), within the answer's budget.
+      timeoutMs: Math.max(0, Math.min(t.budgetEnd, t.startedAt + state.model.timeoutMs) - performance.now()),
       stallMs: t.stallMs,
       signal: AbortSignal.any([cancels[i]!.signal, ctx.live.abort.signal]),
       userId: ctx.userId,

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { aiStatus } from "../ai/engine.ts";
+import { shownCouncil } from "../council/council-runtime.ts";
 import { requireUser } from "../auth/require-user.ts";
 import type { AppEnv } from "../deps.ts";
 import { spendLimit } from "../lib/spend-limit.ts";
@@ -15,14 +16,15 @@ import { conversationMessages, deleteConversation, renameConversation, sendMessa
 
 /**
  * /api/unisson. /status and /models are public: they reveal only which
- * models answer, and they read cached state (no upstream call, no database).
+ * models answer, and they read cached state (no upstream call; the council
+ * is read again at most every second, src/council/council-runtime.ts).
  */
 export const chatRoutes = new Hono<AppEnv>()
-  .get("/status", (c) => c.json(aiStatus(c.var.deps.ai)))
-  .get("/models", (c) => {
-    const { ai } = c.var.deps;
-    const models = ai.models.map((m) => ({ name: m.name, provider: m.providerLabel, specialty: m.specialty }));
-    return c.json({ models, ...aiStatus(ai) });
+  .get("/status", async (c) => c.json(aiStatus(c.var.deps.ai, await shownCouncil(c.var.deps))))
+  .get("/models", async (c) => {
+    const council = await shownCouncil(c.var.deps);
+    const models = council.members.map((m) => ({ name: m.name, provider: m.providerLabel, specialty: m.specialty }));
+    return c.json({ models, ...aiStatus(c.var.deps.ai, council) });
   })
   .post("/chat", requireUser, validate("json", chatBody), spendLimit({ trialCap: true }), async (c) => {
     return c.json(await sendMessage(c.var.deps, c.var.user, c.req.valid("json")));

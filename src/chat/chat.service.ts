@@ -39,7 +39,7 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
   const message = input.message.trim();
   if (!message) throw new AppError("EMPTY_MESSAGE");
   assertCanQuery(user, clock.now());
-  const available = assertOperational(deps);
+  const { council, models: available } = await assertOperational(deps);
 
   const existing = input.conversation_id != null ? await ownedConversation(deps, user.id, input.conversation_id) : undefined;
   // A message during a run would land before its answer and never be answered itself.
@@ -73,13 +73,14 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
     ? []
     : await clarifyingQuestions(
         deps,
+        council,
         available,
         composeQuestion([...turn.messages, userMessage]),
         ctx,
         condensedHistory(
           turn.earlier,
           closed,
-          deps.ai.models.map((m) => m.name),
+          council.members.map((m) => m.name),
         ),
       );
   if (questions.length > 0) {

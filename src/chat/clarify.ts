@@ -2,12 +2,10 @@ import { frChat } from "../i18n/fr-chat.ts";
 import { z } from "zod";
 import { callModel } from "../ai/model-call.ts";
 import type { ModelDef } from "../ai/registry.ts";
-import type { ModelKey } from "../ai/types.ts";
+import type { Council } from "../council/council-runtime.ts";
 import type { Deps } from "../deps.ts";
 import { CLARIFY_MAX_TOKENS, CLARIFY_SYSTEM } from "./prompts.ts";
 
-/** Fast models first (DECISIONS.md: Claude 3 Haiku by default, next available otherwise). */
-const FAST_ORDER: readonly ModelKey[] = ["claudeHaiku", "gpt4", "mistralLarge", "geminiPro", "sonarPro", "claudeOpus"];
 /** The pre-pass may delay a question this long at most; it never feeds the answer breaker (see callModel). */
 const CLARIFY_TIMEOUT_MS = 5_000;
 const MAX_QUESTIONS = 3;
@@ -60,12 +58,13 @@ function parseVerdict(text: string): string[] | null {
  */
 export async function clarifyingQuestions(
   deps: Deps,
+  council: Council,
   available: readonly ModelDef[],
   question: string,
   ctx: { userId: number; conversationId: number | null },
   context = "",
 ): Promise<string[]> {
-  const model = FAST_ORDER.map((k) => available.find((m) => m.key === k)).find((m) => m !== undefined);
+  const model = clarifierOf(council, available);
   if (!model) return [];
   const content = context ? `Conversation jusqu'ici :\n${context}\n\nNouveau message :\n${question}` : question;
   const outcome = await callModel(
@@ -83,4 +82,14 @@ export async function clarifyingQuestions(
 export function clarificationText(questions: readonly string[]): string {
   if (questions.length === 1) return questions[0]!;
   return [frChat.reply.clarifyIntro, ...questions.map((q, i) => `${i + 1}. ${q}`)].join("\n");
+}
+
+/**
+ * Who clarifies: the council's clarifier (Claude 3 Haiku as seeded) when it
+ * is available, else the available member with the cheapest output, cheap
+ * models being the fast ones (DECISIONS.md, "Clarification").
+ */
+export function clarifierOf(council: Council, available: readonly ModelDef[]): ModelDef | undefined {
+  const chosen = available.find((m) => m.key === council.clarifier?.key);
+  return chosen ?? [...available].sort((a, b) => a.price.outEur - b.price.outEur)[0];
 }

@@ -2,6 +2,7 @@ import type { ChatTurn } from "../ai/types.ts";
 import { type AiCallLog, insertAiCalls } from "../ai/ai-calls.queries.ts";
 import { skippedModels } from "../ai/engine.ts";
 import type { ModelDef } from "../ai/registry.ts";
+import type { Council } from "../council/council-runtime.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorCode } from "../lib/errors.ts";
@@ -49,7 +50,7 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   if (all.at(-1)?.sender !== "user") throw new AppError("NOTHING_TO_PROCESS");
 
   assertCanQuery(user, clock.now());
-  const models = assertOperational(deps);
+  const { council, models } = await assertOperational(deps);
 
   // Until the run is in `live`, its committed row must not look like an orphan of this server (run-liveness.ts).
   deps.ai.claiming.add(conversation.id);
@@ -85,7 +86,7 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
   deps.ai.live.set(claim.run.id, live);
   deps.ai.claiming.delete(conversation.id);
   live.onStoredEvent = storeEventsSoon(deps, live);
-  live.result = execute(deps, user, claim.run, claim.source, all, models, live, opts).finally(() => deps.ai.live.delete(claim.run.id));
+  live.result = execute(deps, user, claim.run, claim.source, all, council, models, live, opts).finally(() => deps.ai.live.delete(claim.run.id));
   // Nobody may be listening: a failure is already recorded and sent as an event.
   live.result.catch(() => {});
   return claim.run;
@@ -124,6 +125,7 @@ async function execute(
   run: RunRow,
   source: QuotaSource,
   all: MessageRow[],
+  council: Council,
   models: ModelDef[],
   live: LiveRun,
   { history, plan }: ProcessOptions,
@@ -133,9 +135,9 @@ async function execute(
   const turn = currentTurn(all, closed);
   const logs: AiCallLog[] = [];
   const unwritten: AiCallLog[] = [];
-  const names = deps.ai.models.map((m) => m.name);
+  const names = council.members.map((m) => m.name);
   try {
-    const skipped = skippedModels(deps.ai, clock.now());
+    const skipped = skippedModels(deps.ai, council, clock.now());
     const result = await consolidate(
       deps,
       models,

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { frCouncil } from "../i18n/fr-council.ts";
+import { RefusedError } from "../lib/errors.ts";
 
 /**
  * The council members' API keys at rest: AES-256-GCM (node:crypto), a fresh
@@ -18,7 +19,8 @@ const TAG_BYTES = 16;
 /** The key file SQLite installations use when SECRET_KEY is unset. */
 export const KEY_FILE = "secret.key";
 
-export class SecretKeyError extends Error {}
+/** A RefusedError: the CLI and the server print its one French line and exit 1. */
+export class SecretKeyError extends RefusedError {}
 
 /**
  * The key: SECRET_KEY hashed to 32 bytes (SHA-256; the variable asks for 32

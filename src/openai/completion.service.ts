@@ -74,7 +74,7 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   if (earlier) return await answer(deps, user, earlier.conversationId, earlier.id, input);
 
   assertCanQuery(user, clock.now());
-  assertOperational(deps);
+  await assertOperational(deps);
   await input.admit?.();
 
   // A refusal is told to the client, never stored: a script cannot fill the history (it counts against the limits, spend-limit.ts).

@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../auth/require-user.ts";
 import { findApiKey } from "../auth/api-keys.ts";
+import { shownCouncil } from "../council/council-runtime.ts";
+import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { limitBody, loggedPath } from "../lib/http-middleware.ts";
 import type { Logger } from "../lib/log.ts";
@@ -20,6 +22,12 @@ const MAX_BODY_BYTES = 256 * 1024;
 const MODEL_CREATED = 1_767_225_600;
 
 const model = { id: MODEL_ID, object: "model", created: MODEL_CREATED, owned_by: "unisson" } as const;
+
+/** The one model, with the council that answers for it now (names as the page shows them); OpenAI clients ignore the extra field. */
+async function withCouncil(deps: Deps) {
+  const council = await shownCouncil(deps);
+  return { ...model, council: council.members.map((m) => ({ name: m.name, provider: m.providerLabel, available: deps.ai.availability.isAvailable(m.key) })) };
+}
 
 /** A personal API key (never a web session) from `Authorization: Bearer uns_...`; 401 otherwise. */
 const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
@@ -48,10 +56,10 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
       .use(v1Cors(corsOrigins))
       .use(limitBody(MAX_BODY_BYTES))
       .use(requireApiKey)
-      .get("/models", (c) => c.json({ object: "list", data: [model] }))
-      .get("/models/:id", (c) => {
+      .get("/models", async (c) => c.json({ object: "list", data: [await withCouncil(c.var.deps)] }))
+      .get("/models/:id", async (c) => {
         if (c.req.param("id") !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");
-        return c.json(model);
+        return c.json(await withCouncil(c.var.deps));
       })
       .post("/chat/completions", validate("json", completionBody), async (c) => {
         const body = c.req.valid("json");

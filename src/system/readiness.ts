@@ -1,4 +1,5 @@
 import { availableModels } from "../ai/engine.ts";
+import { shownCouncil } from "../council/council-runtime.ts";
 import { schemaState } from "../db/schema-guard.ts";
 import { databaseWritable } from "../db/health.ts";
 import type { Deps } from "../deps.ts";
@@ -20,7 +21,7 @@ export async function readiness(deps: Deps): Promise<Readiness> {
     migrations_current: (await schemaState(db)).status === "current",
     // The single-server lease is SQLite's: on PostgreSQL several servers share the database and none holds it.
     lease_held: deps.config.databaseUrl ? true : await holdsLease(db, lease, clock.now()),
-    models_available: availableModels(ai).length,
+    models_available: availableModels(ai, await shownCouncil(deps)).length,
   };
   const ready = checks.database_writable && checks.migrations_current && checks.lease_held && checks.models_available >= MIN_MODELS_READY;
   return { ready, checks };

@@ -14,9 +14,12 @@ import { createMetrics } from "../../src/system/metrics.ts";
 
 export type TestEnv = Record<string, string | undefined>;
 
+/** The SECRET_KEY of test servers (PostgreSQL requires one): seals council members' keys. */
+export const TEST_SECRET_KEY = "clé-de-test-des-clés-du-conseil-32+";
+
 /** A config as an operator would set it, with a test's variables on top. */
 export function testConfig(env: TestEnv = {}): Config {
-  return loadConfig({ DATABASE_PATH: ":memory:", PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "debug", ...env });
+  return loadConfig({ DATABASE_PATH: ":memory:", PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "debug", SECRET_KEY: TEST_SECRET_KEY, ...env });
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -26,6 +26,8 @@ export const POSTGRES_FILES = [
   "test/server/accounts/spend-limits.test.ts",
   "test/server/admin/admin-access.test.ts",
   "test/server/admin/admin-council.test.ts",
+  "test/server/council/council-runs.test.ts",
+  "test/server/council/council-store.test.ts",
   "test/server/admin/admin-ai-costs.test.ts",
   "test/server/admin/admin-hostile.test.ts",
   "test/server/admin/admin-stats.test.ts",

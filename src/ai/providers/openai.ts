@@ -69,8 +69,8 @@ export function createOpenAiClient(opts: OpenAiOptions): ProviderClient & Modera
   return {
     provider: "openai",
     stream: (modelId, req, signal, onText) => openAiStream(sdk, modelId, req, signal, onText),
-    async moderate(text, signal): Promise<ModerationVerdict> {
-      const res = await sdk.moderations.create({ model: "omni-moderation-latest", input: text }, { signal });
+    async moderate(text, signal, model): Promise<ModerationVerdict> {
+      const res = await sdk.moderations.create({ model, input: text }, { signal });
       const result = res.results[0];
       if (!result) return { flagged: false, categories: [] };
       const categories = Object.entries(result.categories)

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { aiCalls } from "../../../src/db/schema/index.ts";
+import { currentCouncil } from "../../../src/council/council-runtime.ts";
 import { askReady, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
 
 const fakes = useFakeProviders();
@@ -146,7 +147,7 @@ describe("POST /api/unisson/process", () => {
     await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     fakes().control.reset();
     // The failures opened the circuits; a probe (the scheduler's job) closes them again.
-    for (const m of t.deps.ai.models) t.deps.ai.availability.recordSuccess(m.key, t.clock.now().getTime());
+    for (const m of (await currentCouncil(t.deps)).members) t.deps.ai.availability.recordSuccess(m.key, t.clock.now().getTime());
     const res = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
     expect(res.status).toBe(200);
     expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { join } from "node:path";
 import { freePort, tempDir } from "../../helpers/binary.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { createTestApp, TEST_SECRET_KEY, type TestApp } from "../../helpers/app.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 import { readSse, type Sse } from "../../helpers/sse.ts";
 import { onPostgres } from "../../helpers/test-database.ts";
@@ -296,6 +296,7 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
         HOST: "127.0.0.1",
         PORT: String(port),
         DATABASE_URL: url,
+        SECRET_KEY: TEST_SECRET_KEY,
         DATA_DIR: dir.path,
         LOG_LEVEL: "warn",
       },

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { join } from "node:path";
 import { freePort, tempDir } from "../../helpers/binary.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { createTestApp, TEST_SECRET_KEY, type TestApp } from "../../helpers/app.ts";
 import { runCliAsync } from "../../helpers/cli.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 import { freshPostgresDatabase } from "../../helpers/postgres.ts";
@@ -137,7 +137,15 @@ describe.skipIf(!onPostgres)("two servers, one PostgreSQL database", () => {
       port,
       proc: Bun.spawn([process.execPath, "src/main.ts", "serve"], {
         cwd: root,
-        env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), DATABASE_URL: db.url, DATA_DIR: dir.path, LOG_LEVEL: "warn" },
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOST: "127.0.0.1",
+          PORT: String(port),
+          DATABASE_URL: db.url,
+          SECRET_KEY: TEST_SECRET_KEY,
+          DATA_DIR: dir.path,
+          LOG_LEVEL: "warn",
+        },
         stdout: "ignore",
         stderr: "pipe",
       }),
