@@ -9,7 +9,7 @@ import { type MemberAdd, type MemberPatch, needsBaseUrl } from "./council.schema
 import { COUNCIL_TEXTS } from "./council.schemas.ts";
 import { lastProbes } from "./council-status.ts";
 import { type CouncilMemberView, type CouncilView, NO_STATUS } from "./council.view.ts";
-import { councilSecretKey, effectiveMember } from "./council-effective.ts";
+import { councilSecretKey, memberForPanel } from "./council-effective.ts";
 
 /**
  * The council as an operator changes it, from the « Modèles » panel and from
@@ -22,34 +22,33 @@ import { councilSecretKey, effectiveMember } from "./council-effective.ts";
  */
 
 function toView(deps: Deps, row: CouncilMemberRow, status = NO_STATUS): CouncilMemberView {
-  const m = effectiveMember(deps.config, row);
+  const { resolved: m, maskedKey, keySource } = memberForPanel(deps.config, row);
   return {
     name: row.name,
     specialty: row.specialty,
     provider: row.provider,
-    model: m.model,
-    base_url: m.baseUrl,
+    model: m.modelId,
+    base_url: m.clientSpec.baseUrl ?? null,
     enabled: row.enabled,
     vision: row.vision,
-    price_in: m.priceIn,
-    price_out: m.priceOut,
+    price_in: m.price.inEur,
+    price_out: m.price.outEur,
     timeout_ms: m.timeoutMs,
     synthesis_rank: row.synthesisRank,
-    api_key: m.maskedKey,
-    api_key_source: m.keySource,
+    api_key: maskedKey,
+    api_key_source: keySource,
     status,
   };
 }
 
 export async function councilOverview(deps: Deps): Promise<CouncilView> {
   const [rows, settings] = await Promise.all([listMembers(deps.db), getSettings(deps.db)]);
-  const status = await lastProbes(
-    deps.db,
-    rows.map((r) => r.name),
-  );
+  // Calls are logged under the name users see (a seeded name pointed at another model shows its model id).
+  const shown = new Map(rows.map((r) => [r.id, memberForPanel(deps.config, r).resolved.name]));
+  const status = await lastProbes(deps.db, [...shown.values()]);
   const synthesisers = rows.filter((r) => r.synthesisRank !== null).sort((a, b) => a.synthesisRank! - b.synthesisRank!);
   return {
-    members: rows.map((r) => toView(deps, r, status.get(r.name))),
+    members: rows.map((r) => toView(deps, r, status.get(shown.get(r.id)!))),
     settings: {
       peer_review: settings.peerReview,
       clarifier: rows.find((r) => r.id === settings.clarifierMemberId)?.name ?? null,

@@ -133,8 +133,7 @@ describe("unisson council", () => {
     expect(panel.body.members.find((m: { name: string }) => m.name === "Llama local")).toMatchObject({ api_key: "••••qrst" });
   });
 
-  // Waits for council-runtime.ts (branch `council`): /models still reads the static registry until it is merged.
-  test.todo("a change made by the CLI reaches a running server's next question (its model list) within 5 s", async () => {
+  test("a change made by the CLI reaches a running server's next question (its model list) within 5 s", async () => {
     const dir = await dataDir();
     const server = await createTestApp({ env: { ...fakes.env, DATABASE_PATH: dbPath(dir), DATA_DIR: dir } });
     const admin = await makeUser(server.db, server.clock.now(), { isAdmin: true });
