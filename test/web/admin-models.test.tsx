@@ -101,4 +101,14 @@ describe("admin panel, « Modèles »", () => {
     expect(stored).toEqual([second, first, ...rest]);
     await waitFor(() => expect(names()).toEqual(stored));
   });
+
+  test("« Délibération » is off by default; ticking it saves the council setting", async () => {
+    const token = await openModels();
+    const box = body().getByRole("checkbox", { name: t.settings.peerReview }) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    fireEvent.click(box);
+    await body().findByText(t.settings.saved);
+    expect((await ctx.call("GET", "/api/admin/council", { token })).body.settings.peer_review).toBe(true);
+    await waitFor(() => expect((body().getByRole("checkbox", { name: t.settings.peerReview }) as HTMLInputElement).checked).toBe(true));
+  });
 });

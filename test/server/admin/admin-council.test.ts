@@ -99,6 +99,13 @@ describe("POST /api/admin/council/members", () => {
     expect(JSON.stringify(await council())).not.toContain(SECRET);
   });
 
+  test("the new member is in the model list of the next question, without a restart", async () => {
+    const { as, local, call, admin } = await setup();
+    await as("POST", "/members", local());
+    const models = (await call("GET", "/api/unisson/models", { token: admin.token })).body.models;
+    expect(models.map((m: { name: string }) => m.name)).toContain("Llama local");
+  });
+
   test("the change is in the audit log with the admin who made it, the key masked", async () => {
     const { as, local, db, admin } = await setup();
     await as("POST", "/members", local());
@@ -239,6 +246,14 @@ describe("PATCH /api/admin/council/settings", () => {
     expect(res.status).toBe(200);
     expect((await council()).settings.peer_review).toBe(true);
     expect((await listAudit(db, { last: 1 }))[0]).toMatchObject({ action: "council.settings", changes: { peer_review: [false, true] } });
+  });
+
+  test("chooses the clarifier by name", async () => {
+    const { as, council } = await setup();
+    const res = await as("PATCH", "/settings", { clarifier: "Mistral Large" });
+    expect(res.status).toBe(200);
+    expect(res.body.clarifier).toBe("Mistral Large");
+    expect((await council()).settings.clarifier).toBe("Mistral Large");
   });
 
   test("an unknown clarifier is refused", async () => {

@@ -7,6 +7,7 @@ import { ApiError, errorText } from "../../lib/api.ts";
 import { fill, frDateTime } from "../../lib/format.ts";
 import { adminErrorMessage } from "./admin-errors.ts";
 import { fetchCouncil, testMember, updateMember } from "./admin.api.ts";
+import { CouncilSettings } from "./council-settings.tsx";
 import { MemberDialog } from "./member-dialog.tsx";
 import { SynthesisersEditor } from "./synthesisers-editor.tsx";
 
@@ -175,6 +176,7 @@ export function AdminModels({ onForbidden }: { onForbidden(): void }) {
         </table>
       )}
       {data && <SynthesisersEditor members={members} saved={data.settings.synthesisers} onSaved={() => void saved(t.synth.saved)} />}
+      {data && <CouncilSettings members={members} settings={data.settings} onSaved={() => void saved(t.settings.saved)} />}
       {editing && (
         <MemberDialog member={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={(name) => void saved(fill(t.saved, { name }))} />
       )}
