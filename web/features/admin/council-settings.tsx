@@ -1,30 +1,17 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { frCouncil } from "../../i18n/fr-council.ts";
 import type { CouncilMember, CouncilView } from "../../lib/api-types.ts";
-import { errorText } from "../../lib/api.ts";
 import { saveCouncilSettings } from "./admin.api.ts";
+import { useCouncilSave } from "./use-council-save.ts";
 
 const t = frCouncil.settings;
 
 /** The council's settings, each saved as it changes: the peer review (« Délibération », off by default) and the clarifier. */
 export function CouncilSettings({ members, settings, onSaved }: { members: CouncilMember[]; settings: CouncilView["settings"]; onSaved(): void }) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useCouncilSave(onSaved);
   const id = useId();
-
-  async function save(patch: { peer_review?: boolean; clarifier?: string | null }) {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await saveCouncilSettings(patch);
-      onSaved();
-    } catch (err) {
-      setFailure(errorText(err, frCouncil.form.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const save = (patch: { peer_review?: boolean; clarifier?: string | null }) => run(() => saveCouncilSettings(patch));
 
   return (
     <section className="admin-synth admin-council-settings" aria-labelledby={`${id}-title`}>

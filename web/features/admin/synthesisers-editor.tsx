@@ -2,9 +2,9 @@ import { useEffect, useId, useState } from "react";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { frCouncil } from "../../i18n/fr-council.ts";
 import type { CouncilMember } from "../../lib/api-types.ts";
-import { errorText } from "../../lib/api.ts";
 import { fill } from "../../lib/format.ts";
 import { saveSynthesisers } from "./admin.api.ts";
+import { useCouncilSave } from "./use-council-save.ts";
 
 const t = frCouncil.synth;
 
@@ -23,25 +23,13 @@ function moved(list: string[], i: number, by: number): string[] {
  */
 export function SynthesisersEditor({ members, saved, onSaved }: { members: CouncilMember[]; saved: string[]; onSaved(): void }) {
   const [order, setOrder] = useState(saved);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useCouncilSave(onSaved);
   const id = useId();
   useEffect(() => setOrder(saved), [saved]);
   const candidates = members.filter((m) => m.enabled && !order.includes(m.name));
   const changed = order.join("\n") !== saved.join("\n");
 
-  async function save() {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await saveSynthesisers(order);
-      onSaved();
-    } catch (err) {
-      setFailure(errorText(err, frCouncil.form.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const save = () => run(() => saveSynthesisers(order));
 
   return (
     <section className="admin-synth" aria-labelledby={`${id}-title`}>
