@@ -27,7 +27,7 @@ export interface Deps {
   mailer: Mailer;
   /** The real Stripe SDK, or null without STRIPE_SECRET_KEY (payments answer 402). */
   stripe: Stripe | null;
-  /** The six models: SDK clients, cached availability, final-processing runs in flight. */
+  /** The council (members from the database, their SDK clients), cached availability, final-processing runs in flight. */
   ai: Ai;
   /** Prometheus counters of this process (GET /metrics). */
   metrics: Metrics;

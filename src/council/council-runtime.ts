@@ -73,7 +73,13 @@ export async function currentCouncil(deps: { ai: { council: CouncilRuntime } }):
 /** The council the model list, the status and /v1/models show: at most a second old (SQLite), or as NOTIFY last said (PostgreSQL). */
 export async function shownCouncil(deps: { ai: { council: CouncilRuntime } }): Promise<Council> {
   const rt = deps.ai.council;
-  return await refreshed(rt, dialectOf(rt.db) === "postgres" && rt.listening ? PG_SAFETY_CHECK_MS : SHOWN_CHECK_MS);
+  try {
+    return await refreshed(rt, dialectOf(rt.db) === "postgres" && rt.listening ? PG_SAFETY_CHECK_MS : SHOWN_CHECK_MS);
+  } catch (e) {
+    // The database unreachable for a moment: the status still answers from the last council read (no question can start meanwhile).
+    if (rt.snapshot) return rt.snapshot;
+    throw e;
+  }
 }
 
 async function refreshed(rt: CouncilRuntime, maxAgeMs: number): Promise<Council> {

@@ -26,8 +26,6 @@ export const POSTGRES_FILES = [
   "test/server/accounts/spend-limits.test.ts",
   "test/server/admin/admin-access.test.ts",
   "test/server/admin/admin-council.test.ts",
-  "test/server/council/council-runs.test.ts",
-  "test/server/council/council-store.test.ts",
   "test/server/admin/admin-ai-costs.test.ts",
   "test/server/admin/admin-hostile.test.ts",
   "test/server/admin/admin-stats.test.ts",
@@ -116,4 +114,8 @@ export const POSTGRES_FILES = [
   "test/server/chat/stream-cap.test.ts",
   "test/server/account/export-limits.test.ts",
   "test/server/accounts/trial-messages.test.ts",
+  "test/server/council/council-keys.test.ts",
+  "test/server/council/council-runs.test.ts",
+  "test/server/council/council-servers.test.ts",
+  "test/server/council/council-store.test.ts",
 ];

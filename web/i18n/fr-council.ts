@@ -51,7 +51,7 @@ export const frCouncil = {
     peerReview: "Délibération : chaque modèle classe les réponses anonymes des autres avant la synthèse",
     peerReviewHint: "Désactivée par défaut : des appels en plus, donc plus de temps et de coût par question.",
     clarifier: "Modèle qui pose les questions de clarification",
-    clarifierDefault: "Le premier modèle actif",
+    clarifierDefault: "Automatique : le modèle disponible le moins cher",
     saved: "Réglages enregistrés",
   },
   saved: "Modèle enregistré : {name}",
