@@ -3,6 +3,7 @@ import { frCli } from "../src/i18n/fr-cli.ts";
 import { APP_VERSION } from "../src/contracts/version.ts";
 import { ConfigError } from "../src/config.ts";
 import { AppError, RefusedError } from "../src/lib/errors.ts";
+import { SecretKeyError } from "../src/council/secret-box.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe, type StartServer } from "./commands/serve.ts";
@@ -90,7 +91,7 @@ export async function runCli(argv: string[], server: ServerEntry): Promise<numbe
       // --help and --version exit through here too, with code 0.
       return e.exitCode === 0 ? 0 : 2;
     }
-    if (e instanceof ConfigError || e instanceof RefusedError || e instanceof AppError) {
+    if (e instanceof ConfigError || e instanceof RefusedError || e instanceof AppError || e instanceof SecretKeyError) {
       console.error(e.message);
       return 1;
     }

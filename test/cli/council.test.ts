@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { listAudit } from "../../src/admin/audit-log.ts";
 import { startFakeProviders, type FakeProviders } from "../fakes/ai/index.ts";
 import { createTestApp } from "../helpers/app.ts";
@@ -77,6 +78,17 @@ describe("unisson council", () => {
     const taken = runCli(["council", "set", "GPT-4", "--name", "Sonar Pro"], dir);
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain("Un modèle s'appelle déjà « Sonar Pro »");
+    expect(runCli(["council", "list", "--json"], dir).json()).toHaveLength(6);
+  });
+
+  test("a key file that cannot be read refuses `council add --api-key` with its French line (exit 1), nothing stored", async () => {
+    const dir = await dataDir();
+    writeFileSync(join(dir, "secret.key"), "pas une clé", { mode: 0o600 });
+    const r = addLocal(dir, ["--api-key", SECRET]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      `Le fichier de clé ${join(dir, "secret.key")} est illisible (32 octets en base64 attendus) : restaurez-le ou définissez SECRET_KEY.`,
+    );
     expect(runCli(["council", "list", "--json"], dir).json()).toHaveLength(6);
   });
 
