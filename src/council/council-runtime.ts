@@ -85,7 +85,9 @@ export async function shownCouncil(deps: { ai: { council: CouncilRuntime } }): P
 async function refreshed(rt: CouncilRuntime, maxAgeMs: number): Promise<Council> {
   listen(rt);
   if (rt.snapshot && !rt.stale && performance.now() - rt.checkedAt < maxAgeMs) return rt.snapshot;
-  // One read at a time: concurrent questions share it.
+  // A question reads the version itself: a read already under way may have started before the change it must see.
+  if (maxAgeMs === 0) return await check(rt);
+  // The status and the model list share one read.
   rt.loading ??= check(rt).finally(() => {
     rt.loading = null;
   });
@@ -97,13 +99,15 @@ async function check(rt: CouncilRuntime): Promise<Council> {
   const version = await councilVersion(rt.db);
   rt.checkedAt = performance.now();
   if (rt.snapshot?.version === version) return rt.snapshot;
-  const [rows, settings] = await Promise.all([listMembers(rt.db), getSettings(rt.db)]);
+  // The version before the rows: rows newer than their version only cause one more reload, never a council kept stale.
+  const settings = await getSettings(rt.db);
+  const rows = await listMembers(rt.db);
   const members = rows.map((row) => toModel(rt, row));
   rt.availability.sync(
     members.map((m) => ({ key: m.key, configured: m.client !== null, signature: JSON.stringify([m.provider, m.modelId, m.client !== null, m.clientSpec]) })),
   );
   const enabled = members.filter((m) => m.enabled).map(({ enabled: _e, clientSpec: _c, ...m }) => m);
-  rt.snapshot = {
+  const council: Council = {
     version: settings.version,
     members: enabled,
     synthesisers: byPriority(enabled),
@@ -111,7 +115,9 @@ async function check(rt: CouncilRuntime): Promise<Council> {
     peerReview: settings.peerReview,
     moderationModel: settings.moderationModel ?? DEFAULT_MODERATION_MODEL,
   };
-  return rt.snapshot;
+  // Two questions may reload at once: the newer council stays.
+  if (!rt.snapshot || council.version >= rt.snapshot.version) rt.snapshot = council;
+  return council;
 }
 
 function toModel(rt: CouncilRuntime, row: CouncilMemberRow) {

@@ -22,7 +22,7 @@ export function resolveMember(row: CouncilMemberRow, config: Config, apiKey: str
   const modelId = row.model ?? (builtin ? config.ai.models[builtin] : "");
   const fallbackPrice = builtin ? config.ai.prices[builtin] : { inEur: 0, outEur: 0 };
   return {
-    key: builtin ?? `member-${row.id}`,
+    key: memberKey(row),
     memberId: row.id,
     name: shownName(row, modelId),
     provider: row.provider,
@@ -36,6 +36,11 @@ export function resolveMember(row: CouncilMemberRow, config: Config, apiKey: str
     enabled: row.enabled,
     clientSpec: { provider: row.provider, apiKey: apiKey ?? env?.apiKey, baseUrl: row.baseUrl ?? env?.baseUrl },
   };
+}
+
+/** The key availability and the probes know a member by (`deps.ai.availability.get(key)`): stable across renames. */
+export function memberKey(row: Pick<CouncilMemberRow, "id" | "builtinKey">): string {
+  return row.builtinKey ?? `member-${row.id}`;
 }
 
 /**

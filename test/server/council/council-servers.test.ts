@@ -1,8 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { closeDb, openDb } from "../../../src/db/client.ts";
 import { currentCouncil } from "../../../src/council/council-runtime.ts";
 import { updateMember } from "../../../src/council/council.store.ts";
 import { systemClock } from "../../../src/lib/clock.ts";
 import { createTestApp } from "../../helpers/app.ts";
+import { useDataDirs } from "../../helpers/cli.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 import { onPostgres } from "../../helpers/test-database.ts";
 import { askReady, chatApp, useFakeProviders } from "../chat/chat.helpers.ts";
@@ -15,6 +18,7 @@ import { addLlama, LLAMA, type Status } from "./council.helpers.ts";
  * 5 s (PostgreSQL: NOTIFY); a run in progress keeps the council it started with.
  */
 const fakes = useFakeProviders();
+const dataDir = useDataDirs();
 const PROCESS = "/api/unisson/process";
 
 /** Polls until `check` holds, 5 s at most: the council's promise to the other servers. */
@@ -38,6 +42,29 @@ describe.skipIf(!onPostgres)("two servers on one PostgreSQL database", () => {
     const chat = await b.call("POST", "/api/unisson/chat", { token, json: { message: "Quelle est la capitale de la France ?" } });
     const res = await b.call("POST", PROCESS, { token, json: { conversation_id: chat.body.conversation_id } });
     expect(res.status).toBe(200);
+    expect(res.body.available_ais).toContain(LLAMA.name);
+    expect(
+      fakes()
+        .control.callsOf("answer")
+        .map((c) => c.model),
+    ).toContain(LLAMA.model);
+  });
+});
+
+describe.skipIf(onPostgres)("SQLite: the CLI beside the server", () => {
+  test("a member added by another process on the same file answers the server's next question", async () => {
+    const file = join(await dataDir(), "unisson.db");
+    const t = await chatApp(fakes(), { env: { DATABASE_PATH: file } });
+    await askReady(t);
+    // Another connection to the file, as `unisson council add` would open it.
+    const cli = openDb(file);
+    try {
+      await addLlama({ db: cli, config: t.config, clock: t.clock }, fakes());
+    } finally {
+      await closeDb(cli);
+    }
+    fakes().control.calls = [];
+    const res = await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: await askReady(t, "Et la capitale de l'Espagne ?") } });
     expect(res.body.available_ais).toContain(LLAMA.name);
     expect(
       fakes()
