@@ -3,12 +3,14 @@ import { frCli } from "../src/i18n/fr-cli.ts";
 import { APP_VERSION } from "../src/contracts/version.ts";
 import { ConfigError } from "../src/config.ts";
 import { AppError, RefusedError } from "../src/lib/errors.ts";
+import { SecretKeyError } from "../src/council/secret-box.ts";
 import { registerHealthcheck } from "./commands/healthcheck.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe, type StartServer } from "./commands/serve.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerBackup } from "./commands/backup.ts";
 import { registerBilling } from "./commands/billing.ts";
+import { registerCouncil } from "./commands/council.ts";
 import { registerDb } from "./commands/db.ts";
 import { registerMail } from "./commands/mail.ts";
 import { registerPromo } from "./commands/promo.ts";
@@ -44,6 +46,7 @@ function buildProgram(server: ServerEntry): Command {
   registerBilling(program);
   registerBackup(program);
   registerAudit(program);
+  registerCouncil(program);
   registerDb(program);
   return program;
 }
@@ -88,7 +91,7 @@ export async function runCli(argv: string[], server: ServerEntry): Promise<numbe
       // --help and --version exit through here too, with code 0.
       return e.exitCode === 0 ? 0 : 2;
     }
-    if (e instanceof ConfigError || e instanceof RefusedError || e instanceof AppError) {
+    if (e instanceof ConfigError || e instanceof RefusedError || e instanceof AppError || e instanceof SecretKeyError) {
       console.error(e.message);
       return 1;
     }

@@ -11,6 +11,7 @@ import { type AuditAction, adminActor, type Changes, recordAudit, userChanges } 
 import { billingHistory } from "../billing/entitlements.ts";
 import { deleteUserByAdmin, getStats, getUserOrFail, listUsers, stopSubscriptionOf, updateUserByAdmin } from "./admin.service.ts";
 import { toUserDetail } from "./admin.view.ts";
+import { councilRoutes } from "./council.routes.ts";
 
 /** Every change made through the admin API lands in the audit log, with the admin who made it. */
 async function audit(c: Context<AppEnv>, action: AuditAction, targetEmail: string, changes?: Changes) {
@@ -21,6 +22,7 @@ async function audit(c: Context<AppEnv>, action: AuditAction, targetEmail: strin
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   .get("/stats", async (c) => c.json(await getStats(c.var.deps)))
+  .route("/council", councilRoutes)
   .get("/usage", validate("query", usageQuerySchema), async (c) => {
     const { db, clock } = c.var.deps;
     return c.json(await usageReport(db, clock.now(), c.req.valid("query").days ?? USAGE_DEFAULT_DAYS));

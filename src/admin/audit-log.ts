@@ -21,7 +21,12 @@ export type AuditAction =
   | "user.two_factor"
   | "user.reset_password"
   | "user.delete"
-  | "promo.create";
+  | "promo.create"
+  // The council (issue 35): the target is the member's name; a key shows as its last 4 characters only.
+  | "council.add"
+  | "council.update"
+  | "council.synthesisers"
+  | "council.settings";
 
 export type Changes = Record<string, [unknown, unknown]>;
 

@@ -4,7 +4,7 @@ import { shownCouncil } from "../council/council-runtime.ts";
 import { callModel } from "./model-call.ts";
 
 /** A probe is a real, tiny completion: it checks the key, the model id and the route in one call. */
-const PROBE_REQUEST = { system: "Réponds par un seul mot.", messages: [{ role: "user" as const, content: "ping" }], maxTokens: 8 };
+export const PROBE_REQUEST = { system: "Réponds par un seul mot.", messages: [{ role: "user" as const, content: "ping" }], maxTokens: 8 };
 const PROBE_TIMEOUT_MS = 15_000;
 
 /**

@@ -67,6 +67,18 @@ export const frCli = {
     noUsers: "Aucun utilisateur actif.",
   },
   audit: { empty: "Aucune action enregistrée." },
+  council: {
+    added: (name: string) => `Modèle ajouté au conseil : ${name}`,
+    updated: (name: string) => `Modèle modifié : ${name}`,
+    enabled: (name: string) => `Modèle activé : ${name}`,
+    disabled: (name: string) => `Modèle désactivé : ${name}`,
+    synthesisers: (names: string[]) => `Synthétiseurs, dans l'ordre : ${names.join(", ")}`,
+    testOk: (name: string, ms: number, words: string) => `${name} répond en ${ms} ms : « ${words} »`,
+    testFailed: (name: string, error: string) => `${name} ne répond pas : ${error}`,
+    provider: (kinds: readonly string[]) => `Type de fournisseur inconnu : choisissez parmi ${kinds.join(", ")}.`,
+    emptyKey: "Aucune clé d'API lue sur l'entrée standard.",
+    none: "aucune",
+  },
   promo: {
     created: (code: string, percent: number) => `Code promo créé : ${code} (-${percent} %)`,
     empty: "Aucun code promo.",

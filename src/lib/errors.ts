@@ -53,6 +53,9 @@ const table = {
   BACKUP_TARGET_EXISTS: [409, "Le fichier de sauvegarde existe déjà : choisissez un autre nom."],
   BACKUP_FAILED: [500, "La sauvegarde a échoué."],
   BACKUP_UNAVAILABLE: [409, "Unisson ne sauvegarde pas une base PostgreSQL : utilisez pg_dump."],
+  // Council (« Modèles »): the precise French text comes from src/admin/council.schemas.ts.
+  COUNCIL_MEMBER_NOT_FOUND: [404, "Modèle introuvable."],
+  COUNCIL_NAME_TAKEN: [409, "Un modèle porte déjà ce nom."],
 
   // Contact
   CONTACT_SEND_FAILED: [503, "Erreur lors de l'envoi. Veuillez réessayer ou nous contacter directement."],

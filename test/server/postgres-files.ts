@@ -25,6 +25,7 @@ export const POSTGRES_FILES = [
   "test/server/accounts/lockout.test.ts",
   "test/server/accounts/spend-limits.test.ts",
   "test/server/admin/admin-access.test.ts",
+  "test/server/admin/admin-council.test.ts",
   "test/server/admin/admin-ai-costs.test.ts",
   "test/server/admin/admin-hostile.test.ts",
   "test/server/admin/admin-stats.test.ts",

@@ -143,7 +143,7 @@ export const frPayment = {
 export const frAdmin = {
   title: "Administration",
   back: "Retour",
-  tabs: { dashboard: "Tableau de bord", users: "Utilisateurs" },
+  tabs: { dashboard: "Tableau de bord", users: "Utilisateurs", models: "Modèles" },
   loading: "Chargement…",
   deniedTitle: "Accès refusé",
   deniedText: "Cette page est réservée aux administrateurs.",

@@ -30,6 +30,12 @@ export type AdminUserRow = Ok<typeof api.admin.users.$get>["users"][number];
 export type UserDetail = Ok<(typeof api.admin.users)[":id"]["$get"]>;
 /** The admin's edit of an account (PUT /admin/users/{id}). */
 export type AdminUserUpdate = InferRequestType<(typeof api.admin.users)[":id"]["$put"]>["json"];
+/** The council as the « Modèles » tab shows it, and its edits (issue 35). */
+export type CouncilView = Ok<typeof api.admin.council.$get>;
+export type CouncilMember = CouncilView["members"][number];
+export type CouncilMemberAdd = InferRequestType<typeof api.admin.council.members.$post>["json"];
+export type CouncilMemberPatch = InferRequestType<(typeof api.admin.council.members)[":name"]["$patch"]>["json"];
+export type MemberTest = Ok<(typeof api.admin.council.members)[":name"]["test"]["$post"]>;
 
 export type SubscriptionInfo = Ok<typeof api.subscription.status.$get>;
 export type UpgradeQuote = Ok<(typeof api.stripe)["upgrade-price"][":product_type"]["$get"]>;

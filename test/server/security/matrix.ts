@@ -80,6 +80,31 @@ export const MATRIX: Record<string, Row> = {
   "GET /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}` }), expect: ADMIN_ONLY },
   "PUT /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}`, json: profile(w) }), expect: ADMIN_ONLY },
   "DELETE /api/admin/users/:id": { req: (w) => ({ path: `/api/admin/users/${w.target.id}` }), expect: ADMIN_ONLY },
+  // The council (« Modèles », issue 35). No key is given here: a sealed key would need SECRET_KEY or a key file.
+  "GET /api/admin/council": { req: () => ({ path: "/api/admin/council" }), expect: ADMIN_ONLY },
+  "POST /api/admin/council/members": {
+    req: () => ({
+      path: "/api/admin/council/members",
+      json: {
+        name: `Local ${crypto.randomUUID().slice(0, 8)}`,
+        provider: "openai-compatible",
+        model: "llama3.1:8b",
+        base_url: "http://127.0.0.1:9/v1",
+        enabled: false,
+      },
+    }),
+    expect: [401, 401, 403, 403, 201],
+  },
+  "PATCH /api/admin/council/members/:name": {
+    req: () => ({ path: "/api/admin/council/members/GPT-4", json: { specialty: "Raisonnement polyvalent" } }),
+    expect: ADMIN_ONLY,
+  },
+  "POST /api/admin/council/members/:name/test": { req: () => ({ path: "/api/admin/council/members/GPT-4/test" }), expect: ADMIN_ONLY },
+  "PUT /api/admin/council/synthesisers": {
+    req: () => ({ path: "/api/admin/council/synthesisers", json: { names: ["Claude Opus 4.1", "GPT-4"] } }),
+    expect: ADMIN_ONLY,
+  },
+  "PATCH /api/admin/council/settings": { req: () => ({ path: "/api/admin/council/settings", json: { peer_review: false } }), expect: ADMIN_ONLY },
   "POST /api/contact": {
     req: () => ({ path: "/api/contact", json: { name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour" } }),
     expect: PUBLIC_200,

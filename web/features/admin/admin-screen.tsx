@@ -2,12 +2,13 @@ import { type KeyboardEvent, useCallback, useState } from "react";
 import type { PublicUser } from "../../lib/api-types.ts";
 import { fr } from "../../i18n/fr.ts";
 import { AdminDashboard } from "./admin-dashboard.tsx";
+import { AdminModels } from "./admin-models.tsx";
 import { AdminUsers } from "./admin-users.tsx";
 import "./admin.css";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 
-type Tab = "dashboard" | "users";
-const TABS: readonly Tab[] = ["dashboard", "users"];
+type Tab = "dashboard" | "users" | "models";
+const TABS: readonly Tab[] = ["dashboard", "users", "models"];
 
 /** Non-admins (the server would answer 403 anyway) see this instead of the panel. */
 function AccessDenied({ onBack, detail }: { onBack(): void; detail: string | null }) {
@@ -38,7 +39,7 @@ function AccessDenied({ onBack, detail }: { onBack(): void; detail: string | nul
   );
 }
 
-/** The admin panel proper (loaded lazily by AdminPanel): back button and two tabs. */
+/** The admin panel proper (loaded lazily by AdminPanel): back button and three tabs. */
 export function AdminScreen({ user, onBack }: { user: PublicUser; onBack(): void }) {
   const [tab, setTab] = useState<Tab>("dashboard");
   // The server has the last word: a 403 (rights removed meanwhile) shows the same screen.
@@ -79,7 +80,9 @@ export function AdminScreen({ user, onBack }: { user: PublicUser; onBack(): void
         ))}
       </div>
       <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`} className="admin-tabpanel">
-        {tab === "dashboard" ? <AdminDashboard onForbidden={onForbidden} /> : <AdminUsers me={user} onForbidden={onForbidden} />}
+        {tab === "dashboard" && <AdminDashboard onForbidden={onForbidden} />}
+        {tab === "users" && <AdminUsers me={user} onForbidden={onForbidden} />}
+        {tab === "models" && <AdminModels onForbidden={onForbidden} />}
       </div>
     </main>
   );

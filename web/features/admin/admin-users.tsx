@@ -9,12 +9,11 @@ import { adminErrorMessage } from "./admin-errors.ts";
 import { deleteUser, fetchUsers } from "./admin.api.ts";
 import { EditUserDialog } from "./edit-user-dialog.tsx";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { type Notice, NoticeLine } from "./admin-notice.tsx";
 
 const t = fr.admin.users;
 /** docs/PRODUCT.md#admin: 10 users a page; "next" is disabled when a page has fewer. */
 export const PER_PAGE = 10;
-
-type Notice = { kind: "success" | "error"; text: string } | null;
 
 export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden(): void }) {
   const [page, setPage] = useState(1);
@@ -78,11 +77,7 @@ export function AdminUsers({ me, onForbidden }: { me: PublicUser; onForbidden():
           </button>
         </div>
       </form>
-      {notice && (
-        <p className={`alert ${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
-          {notice.text}
-        </p>
-      )}
+      <NoticeLine notice={notice} />
       <ErrorAlert message={error} />
       {data && (
         <p className="muted admin-total" aria-live="polite">

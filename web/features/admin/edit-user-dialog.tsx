@@ -6,6 +6,7 @@ import { updateUser } from "./admin.api.ts";
 import { Dialog } from "../../components/ui/dialog.tsx";
 import { type FormErrors, formFromUser, PLANS, TRIAL_DAYS_MAX, type UserForm, validateUserForm } from "./admin-validation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
+import { SaveCancel } from "./admin-notice.tsx";
 import { BillingHistory } from "./billing-history.tsx";
 
 const t = fr.admin.edit;
@@ -131,14 +132,7 @@ export function EditUserDialog({ user, onClose, onSaved }: { user: PublicUser; o
         </div>
         <BillingHistory userId={user.id} />
         <ErrorAlert message={failure} />
-        <div className="u-actions">
-          <button type="button" className="u-btn-outline" onClick={onClose}>
-            {t.cancel}
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? t.saving : t.save}
-          </button>
-        </div>
+        <SaveCancel busy={busy} onCancel={onClose} texts={t} />
       </form>
     </Dialog>
   );

@@ -1,0 +1,62 @@
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { checkA11y } from "./a11y-check.ts";
+import { DESKTOP, ensureChromium, PHONE, shot, useE2E } from "./harness.ts";
+
+const skip = ensureChromium();
+if (skip) console.warn(skip);
+
+const ADMIN = { email: "admin@example.fr", password: "AdminSecret123" };
+const KEY = "sk-typed-in-the-panel-0042abcd";
+
+describe.skipIf(!!skip)("e2e: the admin panel's « Modèles » tab (issue 35)", () => {
+  const e = useE2E({ TWO_FACTOR: "off", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+
+  async function openModels(page: Page) {
+    await page.goto("/");
+    await page.getByLabel("Email").fill(ADMIN.email);
+    await page.getByLabel("Mot de passe", { exact: true }).fill(ADMIN.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await page.getByRole("button", { name: "Administration" }).click();
+    await page.getByRole("tab", { name: "Modèles" }).click();
+    await page.getByRole("rowheader", { name: /GPT-4/ }).waitFor();
+  }
+
+  test("desktop: add a local model, test it, see its status; the key never shows beyond its last 4 characters", async () => {
+    const { page, errors } = await e().newPage(DESKTOP);
+    await openModels(page);
+    await page.getByRole("button", { name: "Ajouter un modèle" }).click();
+    const dialog = page.getByRole("dialog", { name: "Ajouter un modèle" });
+    await dialog.getByLabel("Nom affiché").fill("Llama local");
+    await dialog.getByLabel("Spécialité").fill("Auto-hébergé, sans sortie des données");
+    await dialog.getByLabel("Identifiant du modèle").fill("llama3.1:8b");
+    await dialog.getByLabel("Adresse (base URL)").fill(e().fakes.env.OPENAI_BASE_URL!);
+    await dialog.getByLabel("Clé d'API").fill(KEY);
+    await shot(page, "admin-models-dialog-desktop");
+    await dialog.getByRole("button", { name: "Enregistrer" }).click();
+    await page.getByText("Modèle enregistré : Llama local").waitFor();
+    await page.getByRole("button", { name: "Tester Llama local" }).click();
+    await page.getByText(/Répond en \d+ ms : « pong »/).waitFor();
+    await expect(page.content()).resolves.not.toContain(KEY);
+    await expect(page.getByText("••••abcd").count()).resolves.toBe(1);
+    await shot(page, "admin-models-desktop");
+    await checkA11y(page, "admin models");
+    expect(errors).toEqual([]);
+  });
+
+  test("phone: the members are cards, every button reachable, nothing wider than the screen", async () => {
+    const { page, errors } = await e().newPage(PHONE);
+    await openModels(page);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await page.getByRole("button", { name: "Descendre GPT-4" }).waitFor();
+    await shot(page, "admin-models-phone");
+    await shot(page, "admin-models-phone-top", false);
+    await page.getByRole("heading", { name: "Synthétiseurs" }).scrollIntoViewIfNeeded();
+    await shot(page, "admin-models-phone-synthesisers", false);
+    await page.getByRole("button", { name: "Modifier GPT-4" }).click();
+    await page.getByRole("dialog", { name: "Modifier GPT-4" }).waitFor();
+    await shot(page, "admin-models-dialog-phone", false);
+    expect(errors).toEqual([]);
+  });
+});
