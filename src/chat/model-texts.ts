@@ -54,6 +54,11 @@ export class ModelTexts {
     this.#pending.clear();
   }
 
+  /** Each model's text so far (at most MODEL_TEXT_MAX_CHARS), by model name. */
+  written(): Map<string, string> {
+    return new Map([...this.#shown].map(([model, s]) => [model, s.text]));
+  }
+
   /** Each model's text so far, as one piece from 0 carrying the id of its last piece. */
   snapshot(): RunEvent[] {
     return [...this.#shown].map(([model, s]) => ({ id: s.lastId, type: "model_delta", data: { model, from: 0, text: s.text } }));

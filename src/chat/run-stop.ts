@@ -96,6 +96,25 @@ function partialSynthesis(events: readonly RunEvent[]): string {
     .join("");
 }
 
+export type PartialAnswer = { name: string; text: string };
+
+/**
+ * The models that had written without finishing when the run stopped: each
+ * one's text so far (bounded like the live text, MODEL_TEXT_MAX_CHARS), in
+ * the run's order of models. A model whose answer is among the finished
+ * ones is not repeated.
+ */
+function partialAnswers(live: LiveRun, answers: ReadonlyArray<{ name: string }>): PartialAnswer[] {
+  const finished = new Set(answers.map((a) => a.name));
+  const started = live.events.find((e) => e.type === "run_started");
+  const order = (started?.data.models as string[] | undefined) ?? [];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return [...live.texts.written()]
+    .filter(([name, text]) => text && !finished.has(name))
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([name, text]) => ({ name, text }));
+}
+
 type Stopped = {
   userId: number;
   run: RunRow;
@@ -107,15 +126,17 @@ type Stopped = {
 
 /**
  * Ends a run the user stopped: refund, the `stopped_response` message (the
- * finished answers and the synthesis so far), the run failed with
+ * finished answers, the unfinished ones so far and the synthesis so far), the run failed with
  * RUN_STOPPED, and the `failed` event carrying that message, told once
  * committed. Throws RUN_STOPPED for a JSON caller.
  */
 export async function endStoppedRun(deps: Deps, { userId, run, source, live, answers, unwritten }: Stopped): Promise<never> {
   const { clock } = deps;
   const partial = partialSynthesis(live.events);
+  const partialAnswersSoFar = partialAnswers(live, answers);
   const detail = new AppError("RUN_STOPPED").message;
-  let failed = live.record("failed", { code: "RUN_STOPPED", detail, refunded: true, answers });
+  const stopped = { code: "RUN_STOPPED", detail, refunded: true, answers, partial_answers: partialAnswersSoFar };
+  let failed = live.record("failed", stopped);
   await failRunWhenPossible(deps, run.id, () =>
     deps.ai.writes.run(async (tx) => {
       await insertAiCalls(tx, unwritten);
@@ -129,12 +150,12 @@ export async function endStoppedRun(deps: Deps, { userId, run, source, live, ans
             sender: "assistant",
             messageType: "stopped_response",
             content: partial,
-            resultData: { stopped: true, answers, partial_synthesis: partial || null },
+            resultData: { stopped: true, answers, partial_answers: partialAnswersSoFar, partial_synthesis: partial || null },
           },
         ],
         clock.now(),
       );
-      failed = live.record("failed", { code: "RUN_STOPPED", detail, refunded: true, answers, message: toPublicMessage(message!) });
+      failed = live.record("failed", { ...stopped, message: toPublicMessage(message!) });
       await failRun(tx, run.id, "RUN_STOPPED", clock.now(), live.storedEvents());
     }),
   );

@@ -60,6 +60,8 @@ export type RunEventData<Final = unknown> = {
     detail: string;
     refunded?: boolean;
     answers?: Array<{ name: string; answer: string }>;
+    /** A stopped run: each model still writing when it stopped, with its text so far. */
+    partial_answers?: Array<{ name: string; text: string }>;
     idle?: boolean;
     message?: {
       id: number;

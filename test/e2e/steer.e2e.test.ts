@@ -13,6 +13,8 @@ if (skip) console.warn(skip);
 
 const QUESTION = "Quelle est la capitale de la France ?";
 const EDITED = "Quelle est la capitale de l'Italie ?";
+/** A long answer: the fakes write it in a dozen pieces, a stalled model only its first (a few sentences). */
+const PARTLY_WRITTEN = Array.from({ length: 60 }, (_, i) => `Phrase ${i + 1} : Rome est la capitale de l'Italie.`).join(" ");
 
 async function ask(page: Page, text: string) {
   await page
@@ -21,6 +23,13 @@ async function ask(page: Page, text: string) {
     .waitFor();
   await page.getByRole("textbox", { name: "Votre question" }).fill(text);
   await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
+}
+
+/** The page reloaded, then the conversation of `question` opened from the history. */
+async function reopenAfterReload(page: Page, question: string) {
+  await page.reload();
+  await page.getByRole("tab", { name: "Historique" }).click();
+  await page.locator(".history-item").filter({ hasText: question }).locator(".history-open").click();
 }
 
 /** The conversation's questions and answers as shown, first line of each. */
@@ -46,20 +55,31 @@ describe.skipIf(!!skip)("e2e: Arrêter, edit and ask again, Nouvelle réponse, v
     test(`${size}: « Arrêter » stops the run; the stopped answer is labelled; the next question is answered`, async () => {
       const e = world();
       e.fakes.control.reset();
-      // Four models never answer (the server's availability probes still get theirs): only « Arrêter » ends the run.
+      // Three models never answer (the server's availability probes still get theirs): only « Arrêter » ends the run.
       e.fakes.control.setAll({ fail: "hang", failOn: ["answer"] });
       e.fakes.control.set("gpt4", { fail: null });
       e.fakes.control.set("claudeHaiku", { fail: null });
+      // Mistral Large writes its first words, then nothing more: stopped while writing.
+      e.fakes.control.set("mistralLarge", { fail: "stall", answer: PARTLY_WRITTEN });
       const { page, errors } = await e.newPage(viewport);
       await registerThroughUi(page, { first: "Léa", last: "Arrêt", email: `lea.stop.${size}@example.fr`, password: "Nuage-Bleu-42" });
       await ask(page, QUESTION);
       await page.locator(".live-model.state-answered").nth(1).waitFor({ timeout: 15_000 });
+      await page.getByRole("region", { name: "Réponse de Mistral Large en cours d'écriture" }).waitFor({ timeout: 5_000 });
       const stop = page.getByRole("button", { name: "Arrêter l'analyse en cours" });
       await shot(page, `steer-running-${size}`);
       await stop.click();
       await page.getByText("Réponse arrêtée par l'utilisateur").waitFor({ timeout: 5_000 });
       await expect(stop.count()).resolves.toBe(0);
-      await shot(page, `steer-stopped-${size}`);
+      // What Mistral Large had written stays, labelled as stopped, in the conversation and once reopened after a reload.
+      const stoppedText = page.getByRole("region", { name: "Réponse de Mistral Large, arrêtée pendant la rédaction" });
+      for (const when of ["stopped", "reloaded"]) {
+        if (when === "reloaded") await reopenAfterReload(page, QUESTION);
+        await stoppedText.waitFor({ timeout: 10_000 });
+        await expect(stoppedText.innerText()).resolves.toContain("Phrase 1 : Rome");
+        await expect(stoppedText.getByText("Arrêté pendant la rédaction").isVisible()).resolves.toBe(true);
+        await shot(page, `steer-${when}-${size}`);
+      }
       await checkA11y(page, `stopped-${size}`);
       expect(e.fakes.control.abortedCalls("answer").length).toBeGreaterThanOrEqual(4);
 

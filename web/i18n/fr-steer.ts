@@ -6,6 +6,8 @@ export const frSteer = {
   stopFailed: "L'analyse n'a pas pu être arrêtée. Veuillez réessayer.",
   stoppedTitle: "Réponse arrêtée par l'utilisateur",
   stoppedEmpty: "L'analyse a été arrêtée avant que la synthèse ne commence.",
+  stoppedWriting: "Arrêté pendant la rédaction",
+  stoppedWritingOf: (model: string) => `Réponse de ${model}, arrêtée pendant la rédaction`,
   stoppedAnswers: (n: number) => (n === 1 ? "La réponse reçue avant l'arrêt" : `Les ${n} réponses reçues avant l'arrêt`),
   edit: "Modifier",
   editLabel: "Modifier la question et la reposer",

@@ -11,6 +11,9 @@ import { askReady, type ChatApp, chatApp, remaining, runAskedModels, useFakeProv
  */
 const fakes = useFakeProviders();
 const PROCESS = "/api/unisson/process";
+const eventsOf = (t: ChatApp, id: number) => t.app.request(`/api/unisson/conversation/${id}/events`, { headers: { authorization: `Bearer ${t.token}` } });
+/** A long answer: the fake writes it in a dozen pieces, so its first piece is a part of it. */
+const PARTLY_WRITTEN = Array.from({ length: 24 }, (_, i) => `Mot${i + 1}`).join(" ");
 const stop = (t: ChatApp, id: number, token = t.token) => t.call("POST", `/api/unisson/conversation/${id}/stop`, { token });
 
 /** A question whose run is under way, its models slow (they answer after 20 s unless stopped). */
@@ -56,8 +59,7 @@ describe("stopping a run (« Arrêter »)", () => {
     const { id, pending } = await running(t);
     await stop(t, id);
     await pending;
-    const res = await t.app.request(`/api/unisson/conversation/${id}/events`, { headers: { authorization: `Bearer ${t.token}` } });
-    const last = (await readSse(res)).events.at(-1)!;
+    const last = (await readSse(await eventsOf(t, id))).events.at(-1)!;
     expect(last.event).toBe("failed");
     expect(last.data.code).toBe("RUN_STOPPED");
     expect(last.data.refunded).toBe(true);
@@ -105,7 +107,30 @@ describe("stopping a run (« Arrêter »)", () => {
     expect(stopped.content.startsWith("## Réponse consolidée")).toBe(true);
     expect(stopped.result_data.stopped).toBe(true);
     expect(stopped.result_data.answers).toHaveLength(6);
+    // Every model had finished: none is shown again as stopped while writing.
+    expect(stopped.result_data.partial_answers).toEqual([]);
     expect(fakes().control.abortedCalls("synthesis")).toHaveLength(1);
+  });
+
+  test("a model stopped while writing: its words so far are in the stopped message and its failed event, as partial", async () => {
+    const t = await chatApp(fakes());
+    const id = await askReady(t);
+    // GPT-4 writes its first words then goes silent; the others have not written yet.
+    fakes().control.setAll({ latencyMs: 20_000 }).set("gpt4", { latencyMs: 0, fail: "stall", answer: PARTLY_WRITTEN });
+    const pending = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
+    await runAskedModels(fakes());
+    const written = await readSse(await eventsOf(t, id), { stopAfter: (e) => e.event === "model_delta" && e.data.model === "GPT-4" });
+    const words = written.events.at(-1)!.data.text as string;
+    expect(words.length).toBeGreaterThan(0);
+    expect(PARTLY_WRITTEN.startsWith(words) && words !== PARTLY_WRITTEN).toBe(true);
+    await stop(t, id);
+    await pending;
+    const stopped = (await t.call("GET", `/api/unisson/conversation/${id}`, { token: t.token })).body.messages.at(-1);
+    expect(stopped.message_type).toBe("stopped_response");
+    expect(stopped.result_data.partial_answers).toEqual([{ name: "GPT-4", text: words }]);
+    const failed = (await readSse(await eventsOf(t, id))).events.at(-1)!;
+    expect(failed.data.partial_answers).toEqual([{ name: "GPT-4", text: words }]);
+    expect(failed.data.message.result_data.partial_answers).toEqual([{ name: "GPT-4", text: words }]);
   });
 
   test("a run whose answer is stored is not undone: nothing to stop (409 in French), the answer charged", async () => {

@@ -5,6 +5,7 @@ import { fr } from "../../i18n/fr.ts";
 import type { ChatMessage } from "../../lib/api-types.ts";
 import { FinalAnswer } from "./final-answer.tsx";
 import { Markdown } from "./markdown.tsx";
+import { StoppedAnswer } from "./steer/stopped-answer.tsx";
 
 /** docs/PRODUCT.md#message-detail: the copy confirmation icon lasts 2 s. */
 export const COPIED_MS = 2000;
@@ -34,7 +35,13 @@ export function MessageDetail({ message, onClose }: { message: ChatMessage; onCl
         </button>
       </div>
       <div className="detail-content">
-        {message.message_type === "final_response" ? <FinalAnswer message={message} /> : <Markdown text={message.content} />}
+        {message.message_type === "final_response" ? (
+          <FinalAnswer message={message} />
+        ) : message.message_type === "stopped_response" ? (
+          <StoppedAnswer message={message} />
+        ) : (
+          <Markdown text={message.content} />
+        )}
       </div>
     </Modal>
   );

@@ -9,9 +9,24 @@ const t = frLive.writing;
 /**
  * One model's answer as it is written: its last lines (four on a phone, more
  * on a wide screen; the text is anchored to its end, so the newest words stay
- * in sight), the whole of it on demand.
+ * in sight), the whole of it on demand. Also a stopped run's unfinished
+ * answers, as they were when it stopped (steer/stopped-answer.tsx).
  */
-const ModelText = memo(function ModelText({ name, text, state }: { name: string; text: string; state: ModelLine["state"] }) {
+export const ModelText = memo(function ModelText({
+  name,
+  text,
+  state,
+  label = t.of(name),
+  note,
+}: {
+  name: string;
+  text: string;
+  /** The model's state, as a class (`state-…`): the styles of a failed, left out or stopped text. */
+  state: ModelLine["state"] | "stopped";
+  label?: string;
+  /** A word under the name, e.g. why the text stops where it does (« Arrêté pendant la rédaction »). */
+  note?: string;
+}) {
   const [open, setOpen] = useState(false);
   // Whether the collapsed box hides lines (measured after each change): only then the fade and « Tout afficher ».
   const [clipped, setClipped] = useState(false);
@@ -22,9 +37,10 @@ const ModelText = memo(function ModelText({ name, text, state }: { name: string;
     if (!open && box.current && content.current) setClipped(content.current.offsetHeight > box.current.clientHeight + 1);
   }, [text, open]);
   return (
-    <section className={`model-writing state-${state}`} aria-label={t.of(name)}>
+    <section className={`model-writing state-${state}`} aria-label={label}>
       <header>
         <h3>{name}</h3>
+        {note && <span className="model-writing-note small">{note}</span>}
         {(clipped || open) && (
           <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
             {open ? t.collapse : t.expand}
