@@ -4,6 +4,7 @@ import { frDateTime } from "../../lib/format.ts";
 import type { ChatMessage } from "../../lib/api-types.ts";
 import { FinalAnswer } from "./final-answer.tsx";
 import { Markdown } from "./markdown.tsx";
+import { attachmentsOf, MessageAttachments } from "./attachments/message-attachments.tsx";
 
 const t = fr.chat;
 const CLARIFY = new Set(["clarification", "mono_clarification"]);
@@ -26,7 +27,10 @@ export function MessageItem({ message, onOpen }: { message: ChatMessage; onOpen(
         )}
       </div>
       {mine ? (
-        <p className="message-text">{message.content}</p>
+        <>
+          <p className="message-text">{message.content}</p>
+          <MessageAttachments attachments={attachmentsOf(message)} />
+        </>
       ) : (
         // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a shortcut for the mouse; the Enlarge button above is the keyboard's way.
         <div className="message-body" onClick={() => onOpen(message)}>

@@ -8,6 +8,7 @@ import { EMPTY, type LiveState, reduce } from "./live/live-state.ts";
 import { followRun } from "./live/run-stream.ts";
 import { rememberedRun, rememberRun } from "./live/remember-run.ts";
 import { useProgress } from "./use-progress.ts";
+import type { MessageAttachment } from "./attachments/attachment-rules.ts";
 
 const e = fr.chat.errors;
 
@@ -124,7 +125,7 @@ export function useChat(deps: ChatDeps) {
 
   /** Returns false when the message was not taken (blank, busy, blocked, failed), so the box keeps the text. */
   const send = useCallback(
-    async (text: string): Promise<boolean> => {
+    async (text: string, attachments: MessageAttachment[] = []): Promise<boolean> => {
       const message = text.trim();
       if (!message || running.current) return false;
       const d = depsRef.current;
@@ -138,17 +139,20 @@ export function useChat(deps: ChatDeps) {
       setBusy(true);
       setNotice(null);
       const gen = generation.current;
-      const temp: ChatMessage = {
+      // Its files shown at once, from what the uploads returned (the server's copy replaces it).
+      const temp: ChatMessage & { attachments: MessageAttachment[] } = {
         id: -Date.now(),
         content: message,
         sender: "user",
         message_type: null,
         timestamp: new Date().toISOString(),
         result_data: null,
+        attachments,
       };
       setMessages((m) => [...m, temp]);
       try {
-        const body = conversationId === null ? { message } : { conversation_id: conversationId, message };
+        const files = attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {};
+        const body = conversationId === null ? { message, ...files } : { conversation_id: conversationId, message, ...files };
         const r = await unwrap(api.unisson.chat.$post({ json: body }));
         if (gen !== generation.current) return true;
         setConversationId(r.conversation_id);
