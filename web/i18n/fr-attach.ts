@@ -17,8 +17,7 @@ export const frAttach = {
   errors: {
     tooLarge: (name: string, mb: number) => `« ${name} » est trop volumineux : ${mb} Mo au plus par fichier.`,
     tooMany: (name: string, n: number) => `« ${name} » n'est pas ajouté : ${n} fichiers au plus par message.`,
-    type: (name: string) =>
-      `« ${name} » n'est pas accepté : seuls les PDF, documents Word (DOCX), textes, Markdown, CSV et images PNG, JPEG, WebP ou GIF le sont.`,
+    type: (name: string) => `« ${name} » n'est pas accepté : PDF, Word, texte, Markdown, CSV ou image PNG, JPEG, WebP, GIF seulement.`,
     upload: (name: string) => `L'envoi de « ${name} » a échoué. Veuillez réessayer.`,
     serverSaid: (name: string, reason: string) => `« ${name} » : ${reason}`,
     open: (name: string) => `Impossible d'ouvrir « ${name} ». Veuillez réessayer.`,
