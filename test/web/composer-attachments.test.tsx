@@ -134,6 +134,14 @@ describe("composer: attaching files (issue 33)", () => {
     expect(form.className).not.toContain("drop-over");
   });
 
+  test("files dropped beside the box do not make the browser leave the page", async () => {
+    await composer();
+    const drop = new Event("drop", { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, "dataTransfer", { value: { types: ["Files"], files: [] } });
+    document.body.dispatchEvent(drop);
+    expect(drop.defaultPrevented).toBe(true);
+  });
+
   test("a pasted image is attached; pasted text stays text", async () => {
     const { q } = await composer();
     const box = q.getByRole("textbox", { name: "Votre question" });

@@ -1,4 +1,4 @@
-import { type DragEvent, useRef, useState } from "react";
+import { type DragEvent, useEffect, useRef, useState } from "react";
 
 const carriesFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes("Files");
 
@@ -10,6 +10,20 @@ const carriesFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includ
 export function useDropZone(onFiles: (files: File[]) => void, enabled: boolean) {
   const [over, setOver] = useState(false);
   const depth = useRef(0);
+
+  // A file dropped beside the box would make the browser leave the page to show it: the page keeps it away.
+  useEffect(() => {
+    if (!enabled) return;
+    const keep = (e: globalThis.DragEvent) => {
+      if ([...(e.dataTransfer?.types ?? [])].includes("Files")) e.preventDefault();
+    };
+    window.addEventListener("dragover", keep);
+    window.addEventListener("drop", keep);
+    return () => {
+      window.removeEventListener("dragover", keep);
+      window.removeEventListener("drop", keep);
+    };
+  }, [enabled]);
   const handlers = {
     onDragEnter(e: DragEvent) {
       if (!enabled || !carriesFiles(e)) return;
