@@ -161,3 +161,28 @@ describe("composer: attaching files (issue 33)", () => {
     expect((q.getByRole("button", { name: "Lancer l'analyse" }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
+
+describe("a sent message's files (issue 33)", () => {
+  test("they show as chips: name, type and size, a button to open and one to download, each naming the file", async () => {
+    const { MessageItem } = await import("../../web/features/chat/message-item.tsx");
+    const message = {
+      id: 7,
+      content: "Que dit ce bail ?",
+      sender: "user" as const,
+      message_type: null,
+      timestamp: "2026-11-20T10:00:00.000Z",
+      result_data: null,
+      attachments: [{ id: 41, name: "bail.pdf", kind: "pdf", mime: "application/pdf", size: 250_000 }],
+    };
+    const view = render(
+      <ol>
+        <MessageItem message={message} onOpen={() => {}} />
+      </ol>,
+    );
+    const files = within(view.container).getByRole("list", { name: "Pièces jointes du message" });
+    expect(files.textContent).toContain("bail.pdf");
+    expect(files.textContent).toContain("PDF · 244 Ko");
+    expect(within(files).getByRole("button", { name: "Ouvrir bail.pdf" })).toBeTruthy();
+    expect(within(files).getByRole("button", { name: "Télécharger bail.pdf" })).toBeTruthy();
+  });
+});
