@@ -27,6 +27,8 @@ function sendNotice(err: unknown): Notice {
     if (err.status === 400 && err.detail) return { kind: "moderation", title: e.moderationTitle, text: err.detail, note: moderationNote(err.detail) };
     if (err.status === 503 && err.detail) return { kind: "system", title: e.systemTitle, text: err.detail };
     if (err.status === 402) return { kind: "blocked", title: e.blockedTitle, text: e.limit, pricing: true };
+    // An attached file gone meanwhile (an upload is kept 24 h): the server's words say which.
+    if (err.status === 404 && err.detail) return { kind: "error", text: err.detail };
   }
   return { kind: "error", text: e.send };
 }
