@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_PRICES, type Price } from "./ai/prices.ts";
-import { addressList, corsOrigins, durationMs, ms, optionalText, optionalUrl, perWindow, port, price } from "./config/env-fields.ts";
+import { addressList, corsOrigins, count, durationMs, ms, optionalText, optionalUrl, perWindow, port, price } from "./config/env-fields.ts";
 import { isPostgresUrl, readablePostgresUrl, safeUrl, withPassword } from "./db/pg/postgres-url.ts";
 import type { ModelKey } from "./ai/types.ts";
 
@@ -97,6 +97,16 @@ const envSchema = z.object({
   AI_PRICE_GEMINI_PRO: price,
   AI_PRICE_MISTRAL_LARGE: price,
   AI_PRICE_SONAR_PRO: price,
+  // Which models read images: a comma-separated list of keys (gpt4,claudeOpus,...), "none", or unset for each model's default.
+  AI_VISION: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(none|((gpt4|claudeOpus|claudeHaiku|geminiPro|mistralLarge|sonarPro)(\s*,\s*(gpt4|claudeOpus|claudeHaiku|geminiPro|mistralLarge|sonarPro))*))$/,
+        "doit valoir none ou une liste de modèles parmi gpt4, claudeOpus, claudeHaiku, geminiPro, mistralLarge, sonarPro",
+      )
+      .optional(),
+  ),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: optionalUrl,
@@ -115,6 +125,14 @@ const envSchema = z.object({
       .regex(/^\d+(m|h|d)$/, "doit être une durée comme 30m, 6h ou 1d")
       .optional(),
   ),
+  ATTACHMENT_MAX_MB: count(1, 100).default(10),
+  ATTACHMENTS_PER_MESSAGE: count(1, 20).default(5),
+  ATTACHMENT_TOKEN_BUDGET: count(1_000, 1_000_000).default(30_000),
+  ATTACHMENT_PAGES_TRIAL: count(1, 10_000).default(20),
+  ATTACHMENT_PAGES_BASIC: count(1, 10_000).default(100),
+  ATTACHMENT_PAGES_PRO: count(1, 10_000).default(300),
+  ATTACHMENT_EXTRACT_TIMEOUT_MS: ms(500, 600_000).default(20_000),
+  ATTACHMENT_EXTRACT_MAX_MB: count(64, 8_192).default(512),
   BACKUP_KEEP: z.coerce
     .number({ error: "doit être un nombre entier" })
     .int("doit être un nombre entier")
@@ -168,6 +186,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
         mistralLarge: e.AI_PRICE_MISTRAL_LARGE ?? DEFAULT_PRICES.mistralLarge,
         sonarPro: e.AI_PRICE_SONAR_PRO ?? DEFAULT_PRICES.sonarPro,
       } satisfies Record<ModelKey, Price>,
+      /** The models that read images, when AI_VISION overrides the registry's defaults; undefined otherwise. */
+      vision: e.AI_VISION === undefined ? undefined : e.AI_VISION === "none" ? [] : (e.AI_VISION.split(",").map((k) => k.trim()) as ModelKey[]),
       openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
       anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL },
       google: { apiKey: e.GOOGLE_API_KEY, baseUrl: e.GOOGLE_BASE_URL },
@@ -191,6 +211,19 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     logFormat: e.LOG_FORMAT as LogFormat,
     /** Bearer token of GET /metrics; unset = no metrics endpoint. */
     metricsToken: e.METRICS_TOKEN,
+    /** Files given with a question (issue 33, docs/ATTACHMENTS.md). */
+    attachments: {
+      maxBytes: e.ATTACHMENT_MAX_MB * 1024 * 1024,
+      maxMb: e.ATTACHMENT_MAX_MB,
+      perMessage: e.ATTACHMENTS_PER_MESSAGE,
+      /** Tokens of document text one request gives the models, all documents together (cut by pages). */
+      tokenBudget: e.ATTACHMENT_TOKEN_BUDGET,
+      /** Pages read per request, by plan (an expired plan cannot ask at all). */
+      pagesByPlan: { trial: e.ATTACHMENT_PAGES_TRIAL, basic: e.ATTACHMENT_PAGES_BASIC, pro: e.ATTACHMENT_PAGES_PRO, expired: e.ATTACHMENT_PAGES_TRIAL },
+      extractTimeoutMs: e.ATTACHMENT_EXTRACT_TIMEOUT_MS,
+      /** Growth of the process's memory an extraction may cause before its worker is stopped. */
+      extractMaxBytes: e.ATTACHMENT_EXTRACT_MAX_MB * 1024 * 1024,
+    },
     backup: { intervalMs: e.BACKUP_INTERVAL ? durationMs(e.BACKUP_INTERVAL) : undefined, keep: e.BACKUP_KEEP },
   };
 }

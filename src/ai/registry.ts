@@ -12,6 +12,8 @@ export type ModelDef = {
   specialty: string;
   /** Synthesis order (DECISIONS.md, AI models): 1 writes first. */
   priority: number;
+  /** Reads images (issue 33): sent the pictures in its SDK's format; the others get the text only and are named in the answer. */
+  vision: boolean;
   /** Provider model id, from MODEL_<KEY> (config). */
   modelId: string;
 };
@@ -20,10 +22,34 @@ type StaticDef = Omit<ModelDef, "modelId">;
 
 /** Display order is docs/PRODUCT.md#models; priority is DECISIONS.md's. */
 const MODELS: readonly StaticDef[] = [
-  { key: "gpt4", name: "GPT-4", provider: "openai", providerLabel: "OpenAI", specialty: "Raisonnement polyvalent", priority: 2 },
-  { key: "claudeHaiku", name: "Claude 3 Haiku", provider: "anthropic", providerLabel: "Anthropic", specialty: "Réponses rapides et concises", priority: 6 },
-  { key: "claudeOpus", name: "Claude Opus 4.1", provider: "anthropic", providerLabel: "Anthropic", specialty: "Analyse approfondie et nuancée", priority: 1 },
-  { key: "geminiPro", name: "Gemini Pro", provider: "google", providerLabel: "Google", specialty: "Connaissances étendues et multimodales", priority: 3 },
+  { key: "gpt4", name: "GPT-4", provider: "openai", providerLabel: "OpenAI", specialty: "Raisonnement polyvalent", priority: 2, vision: true },
+  {
+    key: "claudeHaiku",
+    name: "Claude 3 Haiku",
+    provider: "anthropic",
+    providerLabel: "Anthropic",
+    specialty: "Réponses rapides et concises",
+    priority: 6,
+    vision: true,
+  },
+  {
+    key: "claudeOpus",
+    name: "Claude Opus 4.1",
+    provider: "anthropic",
+    providerLabel: "Anthropic",
+    specialty: "Analyse approfondie et nuancée",
+    priority: 1,
+    vision: true,
+  },
+  {
+    key: "geminiPro",
+    name: "Gemini Pro",
+    provider: "google",
+    providerLabel: "Google",
+    specialty: "Connaissances étendues et multimodales",
+    priority: 3,
+    vision: true,
+  },
   {
     key: "mistralLarge",
     name: "Mistral Large",
@@ -31,6 +57,7 @@ const MODELS: readonly StaticDef[] = [
     providerLabel: "Mistral AI",
     specialty: "Expertise francophone et européenne",
     priority: 4,
+    vision: false,
   },
   {
     key: "sonarPro",
@@ -39,11 +66,14 @@ const MODELS: readonly StaticDef[] = [
     providerLabel: "Perplexity",
     specialty: "Recherche web en temps réel, avec sources",
     priority: 5,
+    vision: false,
   },
 ];
 
+/** The static defs until the council is data (issue 35); AI_VISION overrides which models see images. */
 export function buildRegistry(config: Config): readonly ModelDef[] {
-  return MODELS.map((m) => ({ ...m, modelId: config.ai.models[m.key] }));
+  const vision = config.ai.vision;
+  return MODELS.map((m) => ({ ...m, modelId: config.ai.models[m.key], vision: vision ? vision.includes(m.key) : m.vision }));
 }
 
 export function byPriority<T extends { priority: number }>(models: readonly T[]): T[] {

@@ -6,6 +6,7 @@ import type { ModelDef } from "../ai/registry.ts";
 import type { CompletionRequest } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
 import type { LiveRun } from "./live-run.ts";
+import type { RunDocuments } from "../attachments/run-documents.ts";
 
 export type AnswerState = { model: ModelDef; outcome: CallOutcome | null; leftOut: boolean };
 
@@ -19,6 +20,8 @@ export type RunCtx = {
   live: LiveRun;
   /** How the synthesis is asked, checked and finished (synthesis-plan.ts); the Markdown answer when absent. */
   plan?: SynthesisPlan;
+  /** The files of the turn (issue 33): their text is already in the question; their pictures go to the models that see. */
+  documents?: RunDocuments | null;
 };
 
 export type Timing = {
@@ -65,7 +68,9 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
 
   const calls = states.map(async (state, i) => {
     ctx.live.emit("model_started", { model: state.model.name });
-    const outcome = await callModel(deps, state.model, request, {
+    // Pictures only to a model that reads them; the others have the question and the documents' text.
+    const asked = state.model.vision && ctx.documents?.images.length ? { ...request, images: ctx.documents.images } : request;
+    const outcome = await callModel(deps, state.model, asked, {
       purpose: "answer",
       timeoutMs: Math.max(0, t.hardEnd - performance.now()),
       stallMs: t.stallMs,

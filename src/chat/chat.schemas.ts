@@ -14,6 +14,8 @@ export const chatBody = z.object({
     .trim()
     .min(1, "Le message ne peut pas être vide.")
     .max(MAX_MESSAGE_CHARS, `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`),
+  /** Ids of the user's uploads not sent yet (POST /api/attachments); how many is checked against ATTACHMENTS_PER_MESSAGE. */
+  attachments: z.array(id("Identifiant de pièce jointe invalide."), { error: "« attachments » doit être une liste d'identifiants." }).max(100).optional(),
 });
 
 export const processBody = z.object({

@@ -17,6 +17,7 @@ import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
 import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
 import type { SynthesisPlan } from "./synthesis-plan.ts";
+import { documentsOfTurn } from "../attachments/run-documents.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
@@ -135,6 +136,7 @@ async function execute(
   const unwritten: AiCallLog[] = [];
   const names = deps.ai.models.map((m) => m.name);
   try {
+    const documents = await documentsOfTurn(deps, user, turn.messages);
     const skipped = skippedModels(deps.ai, clock.now());
     const result = await consolidate(
       deps,
@@ -150,6 +152,7 @@ async function execute(
         unwritten,
         live,
         plan,
+        documents,
       },
     );
     const charged = isCharged(result.degraded);

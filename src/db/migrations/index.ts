@@ -10,12 +10,14 @@ import s7 from "./sqlite/0007_history_search.sql" with { type: "text" };
 import s8 from "./sqlite/0008_runs_server_heartbeat.sql" with { type: "text" };
 import s9 from "./sqlite/0009_api_requests.sql" with { type: "text" };
 import s10 from "./sqlite/0010_shared_links.sql" with { type: "text" };
+import s11 from "./sqlite/0011_attachments.sql" with { type: "text" };
 import p0 from "./pg/0000_init.sql" with { type: "text" };
 import p1 from "./pg/0001_history_search.sql" with { type: "text" };
 import p2 from "./pg/0002_runs_server_heartbeat.sql" with { type: "text" };
 import p3 from "./pg/0003_history_search_accents.sql" with { type: "text" };
 import p4 from "./pg/0004_api_requests.sql" with { type: "text" };
 import p5 from "./pg/0005_shared_links.sql" with { type: "text" };
+import p6 from "./pg/0006_attachments.sql" with { type: "text" };
 
 export type EmbeddedMigration = { tag: string; when: number; breakpoints: boolean; sql: string };
 
@@ -32,6 +34,7 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0008_runs_server_heartbeat", when: 1795443788296, breakpoints: true, sql: s8 as unknown as string },
   { tag: "0009_api_requests", when: 1795732131615, breakpoints: true, sql: s9 as unknown as string },
   { tag: "0010_shared_links", when: 1795736148314, breakpoints: true, sql: s10 as unknown as string },
+  { tag: "0011_attachments", when: 1795741443486, breakpoints: true, sql: s11 as unknown as string },
 ];
 
 /** PostgreSQL (src/db/pg/migrate.ts). */
@@ -42,4 +45,5 @@ export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0003_history_search_accents", when: 1795449636775, breakpoints: true, sql: p3 as unknown as string },
   { tag: "0004_api_requests", when: 1795732132662, breakpoints: true, sql: p4 as unknown as string },
   { tag: "0005_shared_links", when: 1795736148689, breakpoints: true, sql: p5 as unknown as string },
+  { tag: "0006_attachments", when: 1795741444063, breakpoints: true, sql: p6 as unknown as string },
 ];

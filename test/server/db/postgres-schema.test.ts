@@ -55,7 +55,7 @@ describe.skipIf(!available)("PostgreSQL: migrations and the schema shared with S
     expect(await runPgMigrations(sql)).toBe(pgMigrations.length);
     expect(await runPgMigrations(sql)).toBe(0);
     const [row] = await sql`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`;
-    expect(row.n).toBe(26);
+    expect(row.n).toBe(27);
   });
 
   test("three servers migrating an empty database at the same moment all come up, and the migrations apply once", async () => {
