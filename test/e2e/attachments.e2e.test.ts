@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { bytes, dragAndDrop, drawnPng, pasteFile, textPdf } from "./attachment-files.ts";
+import { jpeg, png, textPdf } from "../helpers/attachment-files.ts";
+import { bytes, dragAndDrop, pasteFile, payload } from "./attachment-files.ts";
 import { checkA11y, checkContrast } from "./a11y-check.ts";
 import { DESKTOP, ensureChromium, PHONE, shot, useE2E } from "./harness.ts";
 import { hitTestable, registerThroughApi } from "./page-checks.ts";
@@ -63,10 +64,10 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
 
     test(`${name}: the picker's files become chips (thumbnail for an image), the question goes with them, they open again`, async () => {
       const { page, errors, chips } = await start(size);
-      const png = await drawnPng(page, "facture.png");
-      const pdf = textPdf("devis-toiture.pdf", "Devis toiture : 8 400 euros TTC, validite 30 jours.");
+      const picture = payload("facture.png", "image/png", await png(900, 600));
+      const pdf = payload("devis-toiture.pdf", "application/pdf", await textPdf(1, () => ["Devis toiture : 8 400 euros TTC, validite 30 jours."]));
       expect(await hitTestable(page.getByRole("button", { name: "Joindre des fichiers" }))).toBe(true);
-      await page.locator('input[type="file"]').setInputFiles([png, pdf]);
+      await page.locator('input[type="file"]').setInputFiles([picture, pdf]);
       await chips.getByText("facture.png").waitFor();
       await chips.getByText(/^PDF · \d/).waitFor();
       // Both uploaded: no spinner left, and the image's chip shows its picture.
@@ -105,12 +106,13 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
 
   test("desktop: files dragged over the box show the drop zone; dropped, they become chips", async () => {
     const { page, errors, chips } = await start(DESKTOP);
-    const png = await drawnPng(page, "lettre.png", 600, 800);
-    await dragAndDrop(page, "form.composer", [png, textPdf("bail.pdf", "Bail d'habitation, loyer 850 euros.")], async () => {
+    const letter = payload("lettre.jpg", "image/jpeg", await jpeg(600, 800));
+    const lease = payload("bail.pdf", "application/pdf", await textPdf(2));
+    await dragAndDrop(page, "form.composer", [letter, lease], async () => {
       await page.getByText("Déposez vos fichiers ici").waitFor();
       await shot(page, "attach-drop-zone-desktop", false);
     });
-    await chips.getByText("lettre.png").waitFor();
+    await chips.getByText("lettre.jpg").waitFor();
     await chips.getByText("bail.pdf").waitFor();
     expect(await page.locator("form.composer.drop-over").count()).toBe(0);
     await page
@@ -124,7 +126,7 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
   for (const [name, size] of SIZES) {
     test(`${name}: a pasted image is attached; removing it takes it away`, async () => {
       const { page, errors, chips } = await start(size);
-      await pasteFile(page, "#question", await drawnPng(page, "image.png", 400, 300));
+      await pasteFile(page, "#question", payload("image.png", "image/png", await png(400, 300)));
       await chips.getByText("image.png").waitFor();
       await page.getByRole("status", { name: "Envoi de image.png" }).waitFor({ state: "detached", timeout: 15_000 });
       await shot(page, `attach-pasted-${name}`, false);

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+// The uploads themselves (the server stores, refuses with 413/415, serves thumbnails) are checked end to end in
+// test/e2e/attachments.e2e.test.ts: an upload from happy-dom does not reach the in-process app as multipart.
 import { createTestApp } from "../helpers/app.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 import { routeFetchTo, useDom } from "./dom.ts";

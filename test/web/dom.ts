@@ -5,8 +5,6 @@ const URL0 = "http://localhost:3000/";
 // Bun's own networking classes, kept before happy-dom replaces them: the in-process server's SDKs need them.
 const NATIVE = { fetch: globalThis.fetch, Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers };
 const NativeAbortController = globalThis.AbortController;
-/** Bun's File, for the uploads a page sends to the in-process app (bunBody). */
-const NATIVE_FILE = globalThis.File;
 /** Bun's own classes, read before happy-dom's replace them: a helper that runs an in-process app and the Stripe SDK beside the DOM puts them back (pricing-harness.ts). */
 export const BUN_GLOBALS: Record<string, unknown> = Object.fromEntries(
   ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "FormData", "ReadableStream"].map((k) => [
@@ -117,23 +115,6 @@ export function useDom(url = URL0) {
   });
 }
 
-/**
- * A request body as Bun's app can read it: a page's FormData (an upload) is
- * happy-dom's, which Bun would send as the text "[object FormData]"; it is
- * rebuilt as Bun's own, its files' bytes copied (the multipart header is
- * Bun's to write, so the page's Content-Type, if any, goes).
- */
-async function bunBody(body: unknown, headers: Record<string, string>): Promise<BodyInit | undefined> {
-  if (!(body instanceof FormData)) return body as BodyInit | undefined;
-  const NativeFormData = BUN_GLOBALS.FormData as typeof FormData;
-  const form = new NativeFormData();
-  for (const [key, value] of body.entries() as Iterable<[string, string | File]>) {
-    if (typeof value === "string") form.append(key, value);
-    else form.append(key, new NATIVE_FILE([await value.arrayBuffer()], value.name, { type: value.type }), value.name);
-  }
-  delete headers["content-type"];
-  return form;
-}
 type AppLike = { request(input: string, init?: RequestInit): Response | Promise<Response> };
 
 /**
@@ -153,10 +134,9 @@ export function routeFetchTo(app: AppLike, log?: string[]): () => void {
       headers[k] = v;
     });
     log?.push(`${init?.method ?? "GET"} ${url.pathname}`);
-    const body = await bunBody(init?.body, headers);
-    const res = await app.request(url.pathname + url.search, { method: init?.method ?? "GET", headers, body });
-    // Re-wrap in this realm's Response so the SPA code sees an ordinary one (bytes kept: a file, a thumbnail).
-    return new Response(await res.arrayBuffer(), { status: res.status, headers: Object.fromEntries(res.headers) });
+    const res = await app.request(url.pathname + url.search, { method: init?.method ?? "GET", headers, body: init?.body as string | undefined });
+    // Re-wrap in this realm's Response so the SPA code sees an ordinary one.
+    return new Response(await res.text(), { status: res.status, headers: Object.fromEntries(res.headers) });
   }) as typeof fetch;
   return () => {
     globalThis.fetch = previous;

@@ -3,8 +3,9 @@ import { SendIcon } from "../../components/ui/icons.tsx";
 import { frAttach } from "../../i18n/fr-attach.ts";
 import { AttachButton } from "./attachments/attach-button.tsx";
 import { ChipList, PendingChip } from "./attachments/attachment-chip.tsx";
-import { type AttachmentLimits, DEFAULT_LIMITS, type MessageAttachment } from "./attachments/attachment-rules.ts";
+import type { AttachmentLimits, MessageAttachment } from "./attachments/attachment-rules.ts";
 import { AttachmentErrors } from "./attachments/attachment-errors.tsx";
+import { useAttachmentLimits } from "./attachments/use-attachment-limits.ts";
 import { useAttachments } from "./attachments/use-attachments.ts";
 import { useDropZone } from "./attachments/use-drop-zone.ts";
 
@@ -22,7 +23,7 @@ export function Composer({
   placeholder,
   submitLabel,
   large = false,
-  limits = DEFAULT_LIMITS,
+  limits: given,
 }: {
   onSend(text: string, attachments: MessageAttachment[]): Promise<boolean>;
   disabled: boolean;
@@ -31,8 +32,11 @@ export function Composer({
   placeholder: string;
   submitLabel: string;
   large?: boolean;
+  /** The server's limits by default (GET /api/attachments/limits). */
   limits?: AttachmentLimits;
 }) {
+  const served = useAttachmentLimits();
+  const limits = given ?? served.limits;
   const [text, setText] = useState("");
   const files = useAttachments(limits);
   const drop = useDropZone(files.add, !disabled);
@@ -72,6 +76,8 @@ export function Composer({
         void submit();
       }}
       {...drop.handlers}
+      onFocusCapture={served.load}
+      onDragEnterCapture={served.load}
     >
       {drop.over && (
         <p className="drop-hint" aria-hidden="true">

@@ -4,7 +4,7 @@ import { frDateTime } from "../../lib/format.ts";
 import type { ChatMessage } from "../../lib/api-types.ts";
 import { FinalAnswer } from "./final-answer.tsx";
 import { Markdown } from "./markdown.tsx";
-import { attachmentsOf, MessageAttachments } from "./attachments/message-attachments.tsx";
+import { MessageAttachments } from "./attachments/message-attachments.tsx";
 
 const t = fr.chat;
 const CLARIFY = new Set(["clarification", "mono_clarification"]);
@@ -29,7 +29,7 @@ export function MessageItem({ message, onOpen }: { message: ChatMessage; onOpen(
       {mine ? (
         <>
           <p className="message-text">{message.content}</p>
-          <MessageAttachments attachments={attachmentsOf(message)} />
+          <MessageAttachments attachments={message.attachments ?? []} />
         </>
       ) : (
         // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a shortcut for the mouse; the Enlarge button above is the keyboard's way.

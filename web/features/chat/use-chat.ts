@@ -142,7 +142,7 @@ export function useChat(deps: ChatDeps) {
       setNotice(null);
       const gen = generation.current;
       // Its files shown at once, from what the uploads returned (the server's copy replaces it).
-      const temp: ChatMessage & { attachments: MessageAttachment[] } = {
+      const temp: ChatMessage = {
         id: -Date.now(),
         content: message,
         sender: "user",

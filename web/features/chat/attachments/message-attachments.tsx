@@ -7,12 +7,6 @@ import { attachmentBlob, downloadAttachment } from "./attachments.api.ts";
 
 const t = frAttach;
 
-/** A message's files, when it has any (the server's `attachments`, or the optimistic copy's). */
-export function attachmentsOf(message: object): MessageAttachment[] {
-  const list = (message as { attachments?: unknown }).attachments;
-  return Array.isArray(list) ? (list as MessageAttachment[]) : [];
-}
-
 /** The thumbnail of an image attachment as an object URL: the route needs the bearer token, which an <img src> cannot send. */
 function useThumbnail(a: MessageAttachment): string | null {
   const [url, setUrl] = useState<string | null>(null);
