@@ -64,7 +64,10 @@ export async function uploadAttachment(deps: Deps, user: UserRow, file: File): P
   } else {
     const maxPages = Math.max(...Object.values(limits.pagesByPlan));
     const read = await extractInWorker({ kind: type.kind, bytes, maxPages }, { timeoutMs: limits.extractTimeoutMs, maxBytes: limits.extractMaxBytes });
-    if (!read.ok) throw refused(name, read.reason);
+    if (!read.ok) {
+      deps.log.warn("attachment not read", { kind: type.kind, size: bytes.length, reason: read.reason, detail: read.detail });
+      throw refused(name, read.reason);
+    }
     text = read.pages ? read.pages.join(PAGE_BREAK) : read.text;
     pages = read.pageCount;
     image = read.image;
