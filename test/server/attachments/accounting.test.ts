@@ -17,7 +17,12 @@ describe("attachments in the data export and the usage figures", () => {
     expect(res.status).toBe(200);
     const files = res.body.attachments as Array<Record<string, unknown>>;
     expect(files.map((f) => f.id)).toEqual([sent, draft]);
-    expect(files[0]).toMatchObject({ name: "contrat.docx", kind: "docx", conversation_id: chat.body.conversation_id, extracted_text: "Clause 7 : résiliation." });
+    expect(files[0]).toMatchObject({
+      name: "contrat.docx",
+      kind: "docx",
+      conversation_id: chat.body.conversation_id,
+      extracted_text: "Clause 7 : résiliation.",
+    });
     expect(files[0]!.message_id).toBe(chat.body.messages[0].id);
     expect(new Uint8Array(Buffer.from(files[1]!.data_base64 as string, "base64"))).toEqual(bytes);
     expect(files[1]!.message_id).toBeNull();
