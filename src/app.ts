@@ -73,7 +73,7 @@ export function createApp(deps: Deps) {
 
   const routes = app.route("/api", apiRoutes());
   // The OpenAI-compatible API: personal keys only, OpenAI's error shape (src/openai).
-  app.route("/v1", v1Routes(deps.log, deps.config.apiCorsOrigins));
+  app.route("/v1", v1Routes(deps.log, deps.config.apiCorsOrigins, deps.config.attachments));
 
   app.all("/api/*", () => {
     throw new AppError("API_NOT_FOUND");

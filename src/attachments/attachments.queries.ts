@@ -1,6 +1,6 @@
-import { and, asc, count, eq, inArray, isNull, lt, sql, sum } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql, sum } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { attachments } from "../db/schema/index.ts";
+import { attachments, users } from "../db/schema/index.ts";
 import { first, one } from "../db/transaction.ts";
 
 export type AttachmentRow = typeof attachments.$inferSelect;
@@ -86,9 +86,26 @@ export async function deleteUnsentBefore(db: Db, before: Date): Promise<number> 
   return gone.length;
 }
 
-/** Files and bytes per user, for the admin's usage views. */
-export async function attachmentUsage(db: Db, userIds?: readonly number[]): Promise<Map<number, { files: number; bytes: number }>> {
-  const query = db.select({ userId: attachments.userId, files: count(), bytes: sum(attachments.size) }).from(attachments);
-  const rows = await (userIds ? query.where(inArray(attachments.userId, [...userIds])) : query).groupBy(attachments.userId);
-  return new Map(rows.map((r) => [r.userId, { files: Number(r.files), bytes: Number(r.bytes ?? 0) }]));
+/** Files and bytes stored per user, the users who store most first (`limit` of them), and the totals: for `unisson usage` and the admin's usage. */
+export async function attachmentStorage(db: Db, limit: number) {
+  const bytes = sum(attachments.size).mapWith(Number);
+  const perUser = await db
+    .select({ userId: attachments.userId, email: users.email, files: count(), bytes })
+    .from(attachments)
+    .leftJoin(users, eq(users.id, attachments.userId))
+    .groupBy(attachments.userId, users.email)
+    .orderBy(desc(bytes), asc(attachments.userId))
+    .limit(limit);
+  const [total] = await db.select({ files: count(), bytes }).from(attachments);
+  return { files: Number(total?.files ?? 0), bytes: Number(total?.bytes ?? 0), perUser };
+}
+
+/** The user's attachments after `afterId`, two at a time (up to 2 × ATTACHMENT_MAX_MB in memory), for the data export. */
+export async function attachmentExportPage(db: Db, userId: number, afterId: number): Promise<AttachmentRow[]> {
+  return await db
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.userId, userId), gt(attachments.id, afterId)))
+    .orderBy(asc(attachments.id))
+    .limit(2);
 }

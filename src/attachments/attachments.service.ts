@@ -47,12 +47,18 @@ export function tooLarge(deps: Deps, name?: string): AppError {
  * then one row. Pages are read up to the largest plan's cap (what a request
  * may ever use); which of them a request gives the models is decided when it is asked.
  */
-export async function uploadAttachment(deps: Deps, user: UserRow, file: File): Promise<PublicAttachment> {
-  const limits = deps.config.attachments;
+export async function uploadAttachment(deps: Deps, user: Pick<UserRow, "id">, file: File): Promise<PublicAttachment> {
   const name = cleanName(file.name);
-  if (file.size > limits.maxBytes) throw tooLarge(deps, name);
-  if (file.size === 0) throw refused(name, "le fichier est vide");
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (file.size > deps.config.attachments.maxBytes) throw tooLarge(deps, name);
+  return await storeFile(deps, user, name, new Uint8Array(await file.arrayBuffer()));
+}
+
+/** One file, checked, read and stored, not yet sent with a message: the page's upload and a /v1 request's parts (src/openai/api-files.ts). */
+export async function storeFile(deps: Deps, user: Pick<UserRow, "id">, rawName: string, bytes: Uint8Array): Promise<PublicAttachment> {
+  const limits = deps.config.attachments;
+  const name = cleanName(rawName);
+  if (bytes.length > limits.maxBytes) throw tooLarge(deps, name);
+  if (bytes.length === 0) throw refused(name, "le fichier est vide");
   const type = await detectType(bytes, name);
   if (!type.ok) throw refused(name, type.reason);
 
@@ -64,7 +70,10 @@ export async function uploadAttachment(deps: Deps, user: UserRow, file: File): P
   } else {
     const maxPages = Math.max(...Object.values(limits.pagesByPlan));
     const read = await extractInWorker({ kind: type.kind, bytes, maxPages }, { timeoutMs: limits.extractTimeoutMs, maxBytes: limits.extractMaxBytes });
-    if (!read.ok) throw refused(name, read.reason);
+    if (!read.ok) {
+      deps.log.warn("attachment not read", { kind: type.kind, size: bytes.length, reason: read.reason, detail: read.detail });
+      throw refused(name, read.reason);
+    }
     text = read.pages ? read.pages.join(PAGE_BREAK) : read.text;
     pages = read.pageCount;
     image = read.image;

@@ -23,9 +23,20 @@ export function extractInWorker(job: ExtractJob, limits: ExtractLimits): Promise
   return run;
 }
 
+/**
+ * The worker's file: beside this one from the sources; in the compiled
+ * executable, where scripts/build-binary.ts lists it as a second entry point,
+ * Bun keeps it as attachments/extract.worker.js under the root of its
+ * embedded files, where this module's code also lives (bundled).
+ */
+function workerUrl(): URL {
+  const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN");
+  return new URL(compiled ? "./attachments/extract.worker.js" : "./extract.worker.ts", import.meta.url);
+}
+
 function runWorker(job: ExtractJob, limits: ExtractLimits): Promise<ExtractResult> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL("./extract.worker.ts", import.meta.url), { smol: true });
+    const worker = new Worker(workerUrl(), { smol: true });
     const baseline = process.memoryUsage.rss();
     let done = false;
     const finish = (result: ExtractResult) => {
@@ -41,7 +52,7 @@ function runWorker(job: ExtractJob, limits: ExtractLimits): Promise<ExtractResul
       if (process.memoryUsage.rss() - baseline > limits.maxBytes) finish({ ok: false, reason: "sa lecture demande trop de mémoire" });
     }, WATCH_MS);
     worker.onmessage = (event: MessageEvent<ExtractResult>) => finish(event.data);
-    worker.onerror = () => finish({ ok: false, reason: "ce fichier n'a pas pu être lu" });
+    worker.onerror = (e) => finish({ ok: false, reason: "ce fichier n'a pas pu être lu", detail: String(e.message) });
     worker.postMessage(job);
   });
 }

@@ -16,7 +16,7 @@ self.onmessage = async (event: MessageEvent<ExtractJob>) => {
   try {
     result = await extract(event.data);
   } catch (e) {
-    result = { ok: false, reason: reasonOf(e) };
+    result = { ok: false, reason: reasonOf(e), detail: String((e as Error)?.stack ?? e).slice(0, 2000) };
   }
   self.postMessage(result);
 };

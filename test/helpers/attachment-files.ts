@@ -103,3 +103,28 @@ export function uploadForm(bytes: Uint8Array, name: string, type = "application/
   form.append("file", new File([bytes as Uint8Array<ArrayBuffer>], name, { type }));
   return form;
 }
+
+/**
+ * A decompression bomb: a PNG of `side` × `side` black pixels, a few hundred
+ * kilobytes compressed, side² × 4 bytes once decoded. Written chunk by chunk
+ * (jimp would have to hold the pixels to make it).
+ */
+export function pixelBomb(side: number) {
+  const { deflateSync } = require("node:zlib") as typeof import("node:zlib");
+  const chunk = (type: string, data: Uint8Array) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(Bun.hash.crc32(body) >>> 0, 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter set, no interlace
+  // Each row: filter byte 0 and side × 3 zero bytes; a zero-filled buffer costs no memory until written.
+  const pixels = deflateSync(Buffer.alloc(side * (side * 3 + 1)), { level: 9 });
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return new Uint8Array(Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", new Uint8Array(0))]));
+}
