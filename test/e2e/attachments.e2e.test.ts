@@ -97,6 +97,9 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
       });
       await page.locator(".message.type-final_response").first().waitFor({ timeout: 20_000 });
       await shot(page, `attach-message-${name}`, false);
+      // Readable on the user's coloured bubble too (the names were white on white once).
+      await checkContrast(page, `attach-message-${name}`);
+      await checkA11y(page, `attach-message-${name}`);
       // Downloaded again under its own name, with its bytes.
       const [download] = await Promise.all([page.waitForEvent("download"), sent.getByRole("button", { name: "Télécharger devis-toiture.pdf" }).click()]);
       expect(download.suggestedFilename()).toBe("devis-toiture.pdf");
