@@ -143,7 +143,7 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
     const { page, chips } = await start(PHONE);
     await page.locator('input[type="file"]').setInputFiles([bytes("releve.pdf", "application/pdf", 4000)]);
     const alert = page.getByRole("alert");
-    await alert.getByText(/releve\.pdf/).waitFor({ timeout: 15_000 });
+    await alert.getByText(/« releve\.pdf » n.est pas accepté/).waitFor({ timeout: 15_000 });
     expect(await chips.count()).toBe(0);
     await shot(page, "attach-server-refused-phone", false);
     await page.getByRole("textbox", { name: "Votre question" }).fill("Bonjour ?");

@@ -10,10 +10,8 @@ export const frAttach = {
   dismiss: "Fermer le message",
   open: (name: string) => `Ouvrir ${name}`,
   download: (name: string) => `Télécharger ${name}`,
-  openShort: "Ouvrir",
   downloadShort: "Télécharger",
   messageFiles: "Pièces jointes du message",
-  historyFiles: (n: number) => (n === 1 ? "1 pièce jointe" : `${n} pièces jointes`),
   errors: {
     tooLarge: (name: string, mb: number) => `« ${name} » est trop volumineux : ${mb} Mo au plus par fichier.`,
     tooMany: (name: string, n: number) => `« ${name} » n'est pas ajouté : ${n} fichiers au plus par message.`,
