@@ -12,6 +12,7 @@ export const frAttach = {
   download: (name: string) => `Télécharger ${name}`,
   downloadShort: "Télécharger",
   messageFiles: "Pièces jointes du message",
+  historyFiles: (n: number) => (n === 1 ? "1 pièce jointe" : `${n} pièces jointes`),
   errors: {
     tooLarge: (name: string, mb: number) => `« ${name} » est trop volumineux : ${mb} Mo au plus par fichier.`,
     tooMany: (name: string, n: number) => `« ${name} » n'est pas ajouté : ${n} fichiers au plus par message.`,
