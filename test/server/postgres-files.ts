@@ -33,6 +33,7 @@ export const POSTGRES_FILES = [
   "test/server/admin/admin-users-update.test.ts",
   "test/server/attachments/accounting.test.ts",
   "test/server/attachments/ask.test.ts",
+  "test/server/attachments/history-count.test.ts",
   "test/server/attachments/upload.test.ts",
   "test/server/auth/fuzz.test.ts",
   "test/server/auth/login.test.ts",
