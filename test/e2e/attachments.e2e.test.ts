@@ -88,8 +88,8 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
       await page.getByRole("textbox", { name: "Votre question" }).fill("Ce devis et cette facture disent-ils le même montant ?");
       await page.getByRole("button", { name: "Lancer l'analyse" }).click();
       const sent = page.getByRole("list", { name: "Pièces jointes du message" }).first();
-      await sent.getByRole("button", { name: "Ouvrir facture.png" }).waitFor({ timeout: 20_000 });
-      await sent.getByRole("button", { name: "Ouvrir devis-toiture.pdf" }).waitFor();
+      await sent.getByRole("button", { name: /^Ouvrir facture\.png/ }).waitFor({ timeout: 20_000 });
+      await sent.getByRole("button", { name: /^Ouvrir devis-toiture\.pdf/ }).waitFor();
       // The thumbnail comes from the server (GET /api/attachments/:id/thumbnail), fetched with the token.
       await page.waitForFunction(() => {
         const img = document.querySelector('[aria-label="Pièces jointes du message"] img.chip-thumb') as HTMLImageElement | null;
@@ -103,6 +103,10 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
       // Downloaded again under its own name, with its bytes.
       const [download] = await Promise.all([page.waitForEvent("download"), sent.getByRole("button", { name: "Télécharger devis-toiture.pdf" }).click()]);
       expect(download.suggestedFilename()).toBe("devis-toiture.pdf");
+      // The history says the conversation has files.
+      await page.getByRole("tab", { name: "Historique" }).click();
+      await page.locator(".history-item").first().getByText("2 pièces jointes").waitFor();
+      await shot(page, `attach-history-${name}`, false);
       expect(errors).toEqual([]);
     }, 60_000);
   }

@@ -8,7 +8,7 @@ export const frAttach = {
   dropHere: "Déposez vos fichiers ici",
   waitUploads: "Envoi des fichiers en cours…",
   dismiss: "Fermer le message",
-  open: (name: string) => `Ouvrir ${name}`,
+  openPrefix: "Ouvrir ",
   download: (name: string) => `Télécharger ${name}`,
   downloadShort: "Télécharger",
   messageFiles: "Pièces jointes du message",

@@ -50,7 +50,9 @@ function MessageChip({ a, onError }: { a: MessageAttachment; onError(text: strin
   const thumbnail = useThumbnail(a);
   return (
     <li className="attachment-chip">
-      <button type="button" className="chip-open" aria-label={t.open(a.name)} onClick={() => void openAttachment(a, onError)}>
+      {/* Named by what it shows, "Ouvrir" first for screen readers (a label replacing the visible text would not match it). */}
+      <button type="button" className="chip-open" onClick={() => void openAttachment(a, onError)}>
+        <span className="sr-only">{t.openPrefix}</span>
         <ChipFace name={a.name} kind={a.kind} size={a.size} thumbnail={thumbnail} />
       </button>
       <button
