@@ -12,7 +12,9 @@ const root = join(import.meta.dir, "..");
 
 /** Runs `bun build` with the release flags; returns its exit code and error output. */
 export function buildBinary(outfile: string): { exitCode: number; stderr: string } {
-  const r = Bun.spawnSync([process.execPath, "build", join(root, "src", "main.ts"), ...BUILD_FLAGS, "--outfile", outfile], {
+  // The attachment extraction worker is a second entry point: a Worker's file is bundled only when listed (src/attachments/extract.ts).
+  const entries = [join(root, "src", "main.ts"), join(root, "src", "attachments", "extract.worker.ts")];
+  const r = Bun.spawnSync([process.execPath, "build", ...entries, ...BUILD_FLAGS, "--outfile", outfile], {
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",

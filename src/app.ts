@@ -17,6 +17,7 @@ import { adminRoutes } from "./admin/admin.routes.ts";
 import { contactRoutes } from "./contact/contact.routes.ts";
 import { pricingRoutes, promoRoutes, stripeRoutes, subscriptionRoutes } from "./billing/billing.routes.ts";
 import { chatRoutes } from "./chat/chat.routes.ts";
+import { attachmentRoutes } from "./attachments/attachments.routes.ts";
 import { v1Routes } from "./openai/openai.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 import { sharedCopyRoutes, sharedPageRoutes, sharingRoutes } from "./sharing/sharing.routes.ts";
@@ -44,6 +45,7 @@ function apiRoutes() {
     .route("/subscription", subscriptionRoutes)
     .route("/promo", promoRoutes)
     .route("/unisson", chatRoutes)
+    .route("/attachments", attachmentRoutes)
     .route("/shares", sharingRoutes)
     .route("/shared", sharedCopyRoutes);
 }
@@ -63,13 +65,15 @@ export function createApp(deps: Deps) {
     await next();
   });
   app.use("/api/*", crossOriginGuard(deps.config.publicUrl));
-  app.use("/api/*", limitBody(MAX_BODY_BYTES));
+  // An upload has its own limit, ATTACHMENT_MAX_MB (src/attachments/attachments.routes.ts).
+  const jsonBodies = limitBody(MAX_BODY_BYTES);
+  app.use("/api/*", (c, next) => (c.req.path === "/api/attachments" && c.req.method === "POST" ? next() : jsonBodies(c, next)));
 
   app.use("/api/*", compressJson);
 
   const routes = app.route("/api", apiRoutes());
   // The OpenAI-compatible API: personal keys only, OpenAI's error shape (src/openai).
-  app.route("/v1", v1Routes(deps.log, deps.config.apiCorsOrigins));
+  app.route("/v1", v1Routes(deps.log, deps.config.apiCorsOrigins, deps.config.attachments));
 
   app.all("/api/*", () => {
     throw new AppError("API_NOT_FOUND");

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_PRICES, type Price } from "./ai/prices.ts";
-import { addressList, corsOrigins, durationMs, ms, optionalText, optionalUrl, perWindow, port, price } from "./config/env-fields.ts";
+import { addressList, corsOrigins, count, durationMs, ms, optionalText, optionalUrl, perWindow, port, price } from "./config/env-fields.ts";
 import { isPostgresUrl, readablePostgresUrl, safeUrl, withPassword } from "./db/pg/postgres-url.ts";
 import type { BuiltinKey } from "./db/schema/council.ts";
 
@@ -117,6 +117,14 @@ const envSchema = z.object({
       .regex(/^\d+(m|h|d)$/, "doit être une durée comme 30m, 6h ou 1d")
       .optional(),
   ),
+  ATTACHMENT_MAX_MB: count(1, 100).default(10),
+  ATTACHMENTS_PER_MESSAGE: count(1, 20).default(5),
+  ATTACHMENT_TOKEN_BUDGET: count(1_000, 1_000_000).default(30_000),
+  ATTACHMENT_PAGES_TRIAL: count(1, 10_000).default(20),
+  ATTACHMENT_PAGES_BASIC: count(1, 10_000).default(100),
+  ATTACHMENT_PAGES_PRO: count(1, 10_000).default(300),
+  ATTACHMENT_EXTRACT_TIMEOUT_MS: ms(500, 600_000).default(20_000),
+  ATTACHMENT_EXTRACT_MAX_MB: count(64, 8_192).default(512),
   BACKUP_KEEP: z.coerce
     .number({ error: "doit être un nombre entier" })
     .int("doit être un nombre entier")
@@ -195,6 +203,19 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     logFormat: e.LOG_FORMAT as LogFormat,
     /** Bearer token of GET /metrics; unset = no metrics endpoint. */
     metricsToken: e.METRICS_TOKEN,
+    /** Files given with a question (issue 33, docs/ATTACHMENTS.md). */
+    attachments: {
+      maxBytes: e.ATTACHMENT_MAX_MB * 1024 * 1024,
+      maxMb: e.ATTACHMENT_MAX_MB,
+      perMessage: e.ATTACHMENTS_PER_MESSAGE,
+      /** Tokens of document text one request gives the models, all documents together (cut by pages). */
+      tokenBudget: e.ATTACHMENT_TOKEN_BUDGET,
+      /** Pages read per request, by plan (an expired plan cannot ask at all). */
+      pagesByPlan: { trial: e.ATTACHMENT_PAGES_TRIAL, basic: e.ATTACHMENT_PAGES_BASIC, pro: e.ATTACHMENT_PAGES_PRO, expired: e.ATTACHMENT_PAGES_TRIAL },
+      extractTimeoutMs: e.ATTACHMENT_EXTRACT_TIMEOUT_MS,
+      /** Growth of the process's memory an extraction may cause before its worker is stopped. */
+      extractMaxBytes: e.ATTACHMENT_EXTRACT_MAX_MB * 1024 * 1024,
+    },
     backup: { intervalMs: e.BACKUP_INTERVAL ? durationMs(e.BACKUP_INTERVAL) : undefined, keep: e.BACKUP_KEEP },
   };
 }

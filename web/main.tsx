@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { App, preloadFirstScreen } from "./app.tsx";
 import { readEntryUrl } from "./lib/entry-url.ts";
 import "./styles.css";
+import "./features/chat/attachments/attachments.css";
 
 // Read (and clean) the address once, before any render: StrictMode may run initialisers twice.
 const entry = readEntryUrl();

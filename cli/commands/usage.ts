@@ -8,6 +8,7 @@ import { positiveInt } from "../parse.ts";
 
 const percent = (r: number) => `${(r * 100).toFixed(1).replace(".", ",")} %`;
 const ms = (v: number | null) => (v === null ? "" : `${v} ms`);
+const mb = (v: number) => v.toFixed(2).replace(".", ",");
 
 export function registerUsage(program: Command) {
   program
@@ -42,6 +43,16 @@ export function registerUsage(program: Command) {
                 r.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out]),
               )
             : frCli.usage.noUsers,
+          "",
+          frCli.usage.attachments(r.attachments.files, mb(r.attachments.megabytes)),
+          ...(r.attachments.users.length
+            ? [
+                table(
+                  ["Utilisateur", "Fichiers", "Mo"],
+                  r.attachments.users.map((u) => [u.email ?? `n° ${u.user_id}`, u.files, mb(u.megabytes)]),
+                ),
+              ]
+            : []),
         ].join("\n"),
       );
     });

@@ -5,6 +5,7 @@ import { jsonObject, keysetPages, textStream } from "../lib/json-stream.ts";
 import { aiCallPage, conversationPage, smallUserRows } from "./account.queries.ts";
 import { listSharedLinks } from "../sharing/sharing.queries.ts";
 import { toPublicShare } from "../sharing/sharing.service.ts";
+import { attachmentExportPage } from "../attachments/attachments.queries.ts";
 
 /** Dates as ISO strings, recursively: the export is read by people and by other services. */
 function iso<T>(value: T): unknown {
@@ -47,12 +48,31 @@ export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: Use
     (c) => c.id,
     ({ id: _id, ...call }) => iso(call),
   );
+  // Each file as base64 in the one JSON document (docs/API.md, "Data export"): the export stays one file that any tool reads.
+  const files = keysetPages(
+    (after) => attachmentExportPage(db, user.id, after),
+    (a) => a.id,
+    (a) => ({
+      id: a.id,
+      conversation_id: a.conversationId,
+      message_id: a.messageId,
+      name: a.name,
+      kind: a.kind,
+      mime: a.mime,
+      size: a.size,
+      pages: a.pages,
+      created_at: a.createdAt.toISOString(),
+      extracted_text: a.text,
+      data_base64: Buffer.from(a.data).toString("base64"),
+    }),
+  );
   return textStream(
     jsonObject([
       { key: "format", value: "unisson-export/1" },
       { key: "exported_at", value: deps.clock.now().toISOString() },
       { key: "account", value: iso(account) },
       { key: "conversations", pages: conversations },
+      { key: "attachments", pages: files },
       { key: "payments", value: iso(rows.purchases) },
       { key: "plan_changes", value: iso(rows.planChanges) },
       { key: "billing_changes", value: iso(rows.billingChanges) },

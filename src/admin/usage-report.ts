@@ -2,6 +2,7 @@ import { aiCosts, roundEur } from "../ai/costs.ts";
 import type { Db } from "../db/client.ts";
 import { usageRows } from "../db/usage.ts";
 import { DAY } from "../lib/clock.ts";
+import { attachmentStorage } from "../attachments/attachments.queries.ts";
 
 export const USAGE_DEFAULT_DAYS = 30;
 export const USAGE_MAX_DAYS = 90;
@@ -30,7 +31,11 @@ export type UsageReport = {
   /** The window's spend: every call (the same total as /api/admin/ai-costs) = the days (or the models) + the probes; the average answer. */
   spend: { total_eur: number; probes_eur: number; average_per_answer_eur: number };
   top_users: Array<{ user_id: number; email: string | null; answers: number; tokens_in: number; tokens_out: number }>;
+  /** Attachments stored now (not only in the window): files and megabytes, in all and for the users who store most. */
+  attachments: { files: number; megabytes: number; users: Array<{ user_id: number; email: string | null; files: number; megabytes: number }> };
 };
+
+const megabytes = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 100) / 100;
 
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: number[], p: number): number | null {
@@ -84,6 +89,7 @@ export async function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS):
     .sort((a, b) => b.calls - a.calls || a.model.localeCompare(b.model));
 
   const costs = await aiCosts(db, now, days);
+  const stored = await attachmentStorage(db, TOP_USERS);
   return {
     days,
     since: new Date(since).toISOString(),
@@ -91,5 +97,10 @@ export async function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS):
     models,
     spend: { total_eur: costs.total_eur, probes_eur: roundEur(probes.eur), average_per_answer_eur: costs.average_per_answer_eur },
     top_users: top,
+    attachments: {
+      files: stored.files,
+      megabytes: megabytes(stored.bytes),
+      users: stored.perUser.map((u) => ({ user_id: u.userId, email: u.email, files: Number(u.files), megabytes: megabytes(u.bytes) })),
+    },
   };
 }

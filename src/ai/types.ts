@@ -5,11 +5,16 @@ export type ProviderKey = ProviderKind;
 
 export type ChatTurn = { role: "user" | "assistant"; content: string };
 
+/** A picture given with the question (issue 33), already resized: base64 of the bytes, and their MIME type. */
+export type ImageInput = { mime: string; base64: string };
+
 /** One completion request, the same for every provider; adapters translate it to their wire format. */
 export type CompletionRequest = {
   system: string;
   messages: ChatTurn[];
   maxTokens: number;
+  /** Pictures that go with the last user message, for a model whose `vision` is true (the engine leaves them out for the others). */
+  images?: ImageInput[];
 };
 
 /**

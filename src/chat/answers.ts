@@ -6,6 +6,7 @@ import type { ModelDef } from "../ai/registry.ts";
 import type { CompletionRequest } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
 import type { LiveRun } from "./live-run.ts";
+import type { RunDocuments } from "../attachments/run-documents.ts";
 
 export type AnswerState = { model: ModelDef; outcome: CallOutcome | null; leftOut: boolean };
 
@@ -21,6 +22,8 @@ export type RunCtx = {
   plan?: SynthesisPlan;
   /** The council's peer review (« Délibération »): the members rank each other's answers before the synthesis. */
   peerReview?: boolean;
+  /** The files of the turn (issue 33): their text is already in the question; their pictures go to the models that see. */
+  documents?: RunDocuments | null;
 };
 
 export type Timing = {
@@ -64,7 +67,9 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
 
   const calls = states.map(async (state, i) => {
     ctx.live.emit("model_started", { model: state.model.name });
-    const outcome = await callModel(deps, state.model, request, {
+    // Pictures only to a model that reads them; the others have the question and the documents' text.
+    const asked = state.model.vision && ctx.documents?.images.length ? { ...request, images: ctx.documents.images } : request;
+    const outcome = await callModel(deps, state.model, asked, {
       purpose: "answer",
       // The member's own timeout (AI_TIMEOUT_MS unless the council sets one), within the answer's budget.
       timeoutMs: Math.max(0, Math.min(t.budgetEnd, t.startedAt + state.model.timeoutMs) - performance.now()),

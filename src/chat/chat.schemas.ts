@@ -16,6 +16,8 @@ const messageText = z
 export const chatBody = z.object({
   conversation_id: z.union([id("Identifiant de conversation invalide."), z.null()]).optional(),
   message: messageText,
+  /** Ids of the user's uploads not sent yet (POST /api/attachments); how many is checked against ATTACHMENTS_PER_MESSAGE. */
+  attachments: z.array(id("Identifiant de pièce jointe invalide."), { error: "« attachments » doit être une liste d'identifiants." }).max(100).optional(),
 });
 
 /** POST /conversation/{id}/edit: the last question, edited. */

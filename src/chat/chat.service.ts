@@ -20,8 +20,11 @@ import { closedTurns, runningRunOf } from "./runs.queries.ts";
 import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./turns.ts";
 import { titleFrom, toPublicMessage } from "./chat.view.ts";
 import { shownConversation } from "./shown-conversation.ts";
+import { attachmentsToSend } from "../attachments/attachments.service.ts";
+import { attachToMessage } from "../attachments/attachments.queries.ts";
+import { withAttachments } from "../attachments/message-attachments.ts";
 
-export type ChatInput = { conversation_id?: number | null; message: string };
+export type ChatInput = { conversation_id?: number | null; message: string; attachments?: number[] };
 
 export async function ownedConversation(deps: Deps, userId: number, id: number): Promise<ConversationRow> {
   const conversation = await findOwnedConversation(deps.db, id, userId);
@@ -41,6 +44,7 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
   if (!message) throw new AppError("EMPTY_MESSAGE");
   assertCanQuery(user, clock.now());
   const { council, models: available } = await assertOperational(deps);
+  const files = (await attachmentsToSend(deps, user.id, input.attachments)).map((a) => a.id);
 
   const existing = input.conversation_id != null ? await ownedConversation(deps, user.id, input.conversation_id) : undefined;
   // A message during a run would land before its answer and never be answered itself.
@@ -54,7 +58,7 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
 
   const verdict = await moderate(deps, message, ctx);
   if (verdict.flagged) {
-    await save(deps, user.id, existing, [
+    await save(deps, user.id, existing, files, [
       userMessage,
       { sender: "assistant", messageType: "content_moderation", content: errorText(), resultData: { categories: verdict.categories } },
     ]);
@@ -63,10 +67,11 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
 
   // A reply to a clarification (or a second message before processing) always goes to final processing.
   const pendingReply = awaitsClarificationReply(turn) || turn.last?.sender === "user";
-  if (pendingReply) return await reply(deps, await save(deps, user.id, existing, [userMessage]), false, true);
+  // With documents, the question is about them: neither too vague nor in need of a clarification.
+  if (pendingReply || files.length > 0) return await reply(deps, await save(deps, user.id, existing, files, [userMessage]), false, true);
 
   if (isTooVague(message, followUp)) {
-    const id = await save(deps, user.id, existing, [userMessage, { sender: "assistant", messageType: "detail_request", content: DETAIL_REQUEST_TEXT }]);
+    const id = await save(deps, user.id, existing, files, [userMessage, { sender: "assistant", messageType: "detail_request", content: DETAIL_REQUEST_TEXT }]);
     return await reply(deps, id, false, false);
   }
 
@@ -85,7 +90,7 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
         ),
       );
   if (questions.length > 0) {
-    const id = await save(deps, user.id, existing, [
+    const id = await save(deps, user.id, existing, files, [
       userMessage,
       {
         sender: "assistant",
@@ -96,7 +101,7 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
     ]);
     return await reply(deps, id, true, false);
   }
-  return await reply(deps, await save(deps, user.id, existing, [userMessage]), false, true);
+  return await reply(deps, await save(deps, user.id, existing, files, [userMessage]), false, true);
 }
 
 function errorText(): string {
@@ -110,7 +115,7 @@ function errorText(): string {
  * (404) or a run may have started on it (409), as sendMessage checked at
  * its start (read committed, so what committed meanwhile is seen).
  */
-async function save(deps: Deps, userId: number, existing: ConversationRow | undefined, rows: NewMessage[]): Promise<number> {
+async function save(deps: Deps, userId: number, existing: ConversationRow | undefined, files: readonly number[], rows: NewMessage[]): Promise<number> {
   const now = deps.clock.now();
   return await transaction(
     deps.db,
@@ -120,7 +125,9 @@ async function save(deps: Deps, userId: number, existing: ConversationRow | unde
         if (await runningRunOf(tx, existing.id)) throw new AppError("RUN_IN_PROGRESS");
       }
       const conversation = existing ?? (await insertConversation(tx, userId, titleFrom(rows[0]!.content), now));
-      await appendMessages(tx, conversation.id, rows, now);
+      const [asked] = await appendMessages(tx, conversation.id, rows, now);
+      // The uploads go with the user's message (rows[0]); one sent meanwhile by another request fails the whole message.
+      if ((await attachToMessage(tx, files, userId, conversation.id, asked!.id)) !== files.length) throw new AppError("ATTACHMENT_NOT_FOUND");
       return conversation.id;
     },
     { isolation: "read committed" },
@@ -130,7 +137,7 @@ async function save(deps: Deps, userId: number, existing: ConversationRow | unde
 async function reply(deps: Deps, conversationId: number, needsClarification: boolean, requiresFinal: boolean) {
   return {
     conversation_id: conversationId,
-    messages: (await listMessages(deps.db, conversationId)).map(toPublicMessage),
+    messages: await withAttachments(deps.db, await listMessages(deps.db, conversationId)),
     needs_clarification: needsClarification,
     requires_final_processing: requiresFinal,
   };

@@ -7,7 +7,8 @@ import { AppError } from "../lib/errors.ts";
 import { type AnswerState, collectAnswers, type RunCtx, timing } from "./answers.ts";
 import type { Consolidation, Missing, ModelReport } from "../contracts/answer.ts";
 import { degradation, noticeText } from "./degraded.ts";
-import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, SYNTHESIS_MAX_TOKENS } from "./prompts.ts";
+import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, documentsRule, SYNTHESIS_MAX_TOKENS } from "./prompts.ts";
+import { blindNotices, questionForSynthesis, questionWithDocuments } from "../attachments/run-documents.ts";
 import { buildSynthesisInput } from "./synthesis.ts";
 import { markdownPlan } from "./synthesis-plan.ts";
 import { reviewByPeers } from "./peer-review.ts";
@@ -52,14 +53,19 @@ export async function consolidate(
     soft_deadline_ms: deps.config.ai.softDeadlineMs,
     quorum: t.quorum,
   });
-  const request = { system: ANSWER_SYSTEM, messages: [...history, { role: "user" as const, content: question }], maxTokens: ANSWER_MAX_TOKENS };
+  const docs = ctx.documents ?? null;
+  const request = {
+    system: ANSWER_SYSTEM,
+    messages: [...history, { role: "user" as const, content: questionWithDocuments(question, docs) }],
+    maxTokens: ANSWER_MAX_TOKENS,
+  };
   const states = await collectAnswers(deps, models, request, t, ctx);
   const answered = states.flatMap((s) => (s.outcome?.ok ? [{ model: s.model, text: s.outcome.text, citations: s.outcome.citations }] : []));
   const individual = answered.map((a) => ({ name: a.model.name, answer: a.text }));
   if (answered.length < 2) throw new NoSynthesis("NOT_ENOUGH_ANSWERS", individual);
 
   const input = buildSynthesisInput(
-    question,
+    questionForSynthesis(question, docs),
     answered.map((a) => ({ model: a.model.name, text: a.text, citations: a.citations })),
     context,
   );
@@ -77,7 +83,7 @@ export async function consolidate(
     : null;
   const ranked = review && review.ranking.length > 0 ? `\n\n${rankingForSynthesis(review.ranking)}` : "";
   const synthesisRequest = {
-    system: plan.system(input.nonce),
+    system: plan.system(input.nonce) + documentsRule(docs?.names ?? []),
     messages: [{ role: "user" as const, content: input.prompt + ranked }],
     maxTokens: SYNTHESIS_MAX_TOKENS,
   };
@@ -117,13 +123,17 @@ export async function consolidate(
       ctx.live.emit("synthesis_failed", { model: candidate.name, reason: s.reason });
       continue;
     }
+    const told = [...(docs?.notices ?? []), ...blindNotices(models, docs)];
+    const finished = plan.finish(
+      s.text,
+      input.labels,
+      answered.flatMap((a) => a.citations),
+      notice,
+    );
     return {
-      final_response: plan.finish(
-        s.text,
-        input.labels,
-        answered.flatMap((a) => a.citations),
-        notice,
-      ),
+      // What was read of the documents, above the answer; a JSON answer (a /v1 response_format) stays pure JSON.
+      final_response: told.length > 0 && !plan.json ? [told.map((t) => `> ${t}`).join("\n>\n"), finished].join("\n\n") : finished,
+      ...(told.length > 0 ? { document_notices: told } : {}),
       primary_ai: candidate.name,
       available_ais: answered.map((a) => a.model.name),
       failed_ais: missing.map((m) => ({ name: m.name, error: m.reason })),

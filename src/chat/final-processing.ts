@@ -20,6 +20,7 @@ import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
 import { watchRunEvents } from "./run-checkpoints.ts";
 import type { SynthesisPlan } from "./synthesis-plan.ts";
 import { endStoppedRun, listenForStops, stoppedByUser } from "./run-stop.ts";
+import { documentsOfTurn } from "../attachments/run-documents.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
@@ -126,6 +127,7 @@ async function execute(
   const unwritten: AiCallLog[] = [];
   const names = council.members.map((m) => m.name);
   try {
+    const documents = await documentsOfTurn(deps, user, turn.messages);
     const skipped = skippedModels(deps.ai, council, clock.now());
     const result = await consolidate(
       deps,
@@ -143,6 +145,7 @@ async function execute(
         plan,
         // The council's setting as the run took it (a change applies to the next question).
         peerReview: council.peerReview,
+        documents,
       },
     );
     const charged = isCharged(result.degraded);

@@ -17,6 +17,8 @@ function toSummary(c: HistoryRow, shared: Set<number>) {
     title: c.title,
     first_message: c.firstMessage ?? "",
     message_count: c.messageCount,
+    /** Files sent with the conversation's questions (issue 33). */
+    attachment_count: c.attachmentCount,
     source: c.source,
     updated_at: new Date(c.updatedAt).toISOString(),
     /** At least one live read-only link (src/sharing). */

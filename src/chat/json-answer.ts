@@ -64,5 +64,6 @@ export function jsonPlan(format: JsonFormat, limit?: LengthLimit): SynthesisPlan
       return frChat.reason.schemaMismatch(draft2020.errorsText(check.errors, { separator: " ; ", dataVar: "la réponse" }));
     },
     finish: (text) => JSON.stringify(JSON.parse(unfenced(text))),
+    json: true,
   };
 }

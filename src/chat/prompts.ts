@@ -61,6 +61,21 @@ export function jsonSynthesisSystem(nonce: string, schema: object | null, maxCha
   ].join("\n");
 }
 
+/**
+ * Added to the synthesiser's instructions when the user joined documents
+ * (issue 33): each model read the same files, so the consolidated answer says
+ * where their readings agree and where they differ, on what the document says.
+ */
+export function documentsRule(names: readonly string[]): string {
+  if (names.length === 0) return "";
+  return [
+    "",
+    `L'utilisateur a joint ${names.length === 1 ? "un document" : "des documents"} (${names.map((n) => `« ${n} »`).join(", ")}) que chaque IA a lu${names.length === 1 ? "" : "s"}.`,
+    `Dans « ${SYNTHESIS_SECTIONS[1]} », dis ce que les lectures du document établissent ensemble ; dans « ${SYNTHESIS_SECTIONS[2]} », signale chaque point où elles diffèrent sur ce que dit le document (un chiffre, une date, une clause, un nom).`,
+    "Cite la page quand une réponse l'indique (« p. 12 ») ; ne présente jamais comme écrit dans le document ce qu'aucune réponse n'y a lu.",
+  ].join("\n");
+}
+
 export const SYNTHESIS_MAX_TOKENS = 3000;
 export const ANSWER_MAX_TOKENS = 2000;
 export const CLARIFY_MAX_TOKENS = 400;

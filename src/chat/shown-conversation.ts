@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { listMessages, type MessageRow } from "./chat.queries.ts";
-import { toPublicMessage } from "./chat.view.ts";
+import { withAttachments } from "../attachments/message-attachments.ts";
 import { versionCounts } from "./versions.queries.ts";
 
 /** The conversation as the page shows it: each question in its shown version (src/chat/versions.ts), and the switcher's figures. */
@@ -20,5 +20,5 @@ export async function versionsOf(db: Db, conversationId: number, shown: readonly
 /** The conversation as shown (each question in its shown version) and its versions. */
 export async function shownConversation(deps: Deps, conversationId: number) {
   const shown = await listMessages(deps.db, conversationId);
-  return { messages: shown.map(toPublicMessage), versions: await versionsOf(deps.db, conversationId, shown) };
+  return { messages: await withAttachments(deps.db, shown), versions: await versionsOf(deps.db, conversationId, shown) };
 }

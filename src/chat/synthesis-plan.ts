@@ -16,6 +16,8 @@ export type SynthesisPlan = {
   validate: SynthesisValidator;
   /** The stored answer from the valid synthesis: its labels named, the models' citations, the notice of a degraded answer. */
   finish: (text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null) => string;
+  /** A JSON answer (a /v1 response_format): nothing may be written around it, not even the notices about documents. */
+  json?: boolean;
 };
 
 /** The Markdown answer (prompts.ts, synthesis.ts): its sections checked (answer-structure.ts), optionally bounded in length. */

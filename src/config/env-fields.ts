@@ -101,3 +101,12 @@ const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 export function durationMs(text: string): number {
   return Number(text.slice(0, -1)) * UNIT_MS[text.slice(-1) as keyof typeof UNIT_MS];
 }
+
+/** A whole number between `min` and `max` (attachment limits: megabytes, files, pages, tokens). */
+export function count(min: number, max: number) {
+  return z.coerce
+    .number({ error: "doit être un nombre entier" })
+    .int("doit être un nombre entier")
+    .min(min, `doit valoir au moins ${min}`)
+    .max(max, `doit valoir au plus ${max}`);
+}

@@ -58,4 +58,6 @@ export type Consolidation = {
   peer_review?: PeerReview | null;
   /** Every call of the run (answers, peer review, every synthesis attempt), in euros. */
   cost_eur: number;
+  /** With documents (issue 33): where reading stopped, the models that could not see the pictures; also above the answer's text. */
+  document_notices?: string[];
 };

@@ -65,6 +65,7 @@ export const frCli = {
     noAnswers: "Aucune réponse.",
     noCalls: "Aucun appel aux modèles.",
     noUsers: "Aucun utilisateur actif.",
+    attachments: (files: number, mb: string) => `Pièces jointes stockées : ${files} fichier${files > 1 ? "s" : ""}, ${mb} Mo`,
   },
   audit: { empty: "Aucune action enregistrée." },
   council: {

@@ -3,11 +3,13 @@ import { authFailures, mailOutbox, passwordResetTokens, rememberedDevices, sessi
 import type { Deps } from "../deps.ts";
 import { DAY } from "../lib/clock.ts";
 import type { Job } from "./job.ts";
+import { deleteUnsentBefore } from "../attachments/attachments.queries.ts";
 
 /**
  * Forgets dead credentials: expired or revoked sessions, devices, codes and
  * reset links past a grace week; and mails older than a week (mail_outbox
- * keeps codes and links in clear without SMTP: docs/SECURITY.md).
+ * keeps codes and links in clear without SMTP: docs/SECURITY.md); and
+ * uploads never sent with a message within 24 hours (issue 33).
  */
 export async function cleanupExpired({ db, clock }: Deps) {
   const cutoff = new Date(clock.now().getTime() - 7 * DAY);
@@ -23,6 +25,7 @@ export async function cleanupExpired({ db, clock }: Deps) {
     resetTokens: (await db.delete(passwordResetTokens).where(lt(passwordResetTokens.expiresAt, cutoff)).returning({ n: sql`1` })).length,
     mails: (await db.delete(mailOutbox).where(lt(mailOutbox.createdAt, cutoff)).returning({ n: sql`1` })).length,
     failures: (await db.delete(authFailures).where(lt(authFailures.createdAt, cutoff)).returning({ n: sql`1` })).length,
+    attachments: await deleteUnsentBefore(db, new Date(clock.now().getTime() - DAY)),
   };
   return removed;
 }

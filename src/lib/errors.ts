@@ -91,6 +91,13 @@ const table = {
   NOTHING_TO_REDO: [409, "Cette conversation n'a pas encore de question à modifier ou à relancer."],
   VERSION_NOT_FOUND: [404, "Version introuvable."],
 
+  // Attachments (src/attachments): most messages name the file, given as the detail
+  ATTACHMENT_TOO_LARGE: [413, "Ce fichier est trop volumineux."],
+  ATTACHMENT_REFUSED: [415, "Ce fichier n'est pas accepté."],
+  ATTACHMENT_MISSING: [400, "Aucun fichier reçu : envoyez-le dans le champ « file » d'un formulaire multipart/form-data."],
+  ATTACHMENT_NOT_FOUND: [404, "Pièce jointe introuvable."],
+  ATTACHMENTS_TOO_MANY: [400, "Trop de pièces jointes pour un seul message."],
+
   // Shared links (src/sharing)
   SHARE_NOT_FOUND: [404, "Lien de partage introuvable."],
   SHARE_LIMIT: [409, "Vous avez déjà 100 liens partagés : révoquez-en un dans « Mon compte » avant d'en créer un autre."],

@@ -60,14 +60,16 @@ export function requestLogger(log: Logger, metrics: Metrics) {
  * CSP the bundled SPA satisfies: scripts and styles only from our own origin
  * (React sets styles through the CSSOM, which style-src does not govern),
  * plus index.html's one inline boot script, allowed by its hash
- * (scripts/boot-script.ts), no framing, no plugins.
+ * (scripts/boot-script.ts), no framing, no plugins; images may be the
+ * page's own blob: URLs (attachments, fetched with the bearer token).
  */
 export const securityHeaders = secureHeaders({
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", bootScriptHash],
     styleSrc: ["'self'"],
-    imgSrc: ["'self'", "data:"],
+    // blob: the page's own object URLs: a picked image's preview, an attachment's thumbnail fetched with the token.
+    imgSrc: ["'self'", "data:", "blob:"],
     fontSrc: ["'self'"],
     connectSrc: ["'self'"],
     manifestSrc: ["'self'"],

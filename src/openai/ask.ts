@@ -9,6 +9,10 @@ import { checkSpendLimits } from "../lib/spend-limit.ts";
 import { type CompletionResult, complete, delivered } from "./completion.service.ts";
 import type { AnswerOptions } from "./messages.ts";
 import { requestKeyOf } from "./request-key.ts";
+import type { ApiFile } from "./api-files.ts";
+import { createHash } from "node:crypto";
+
+const sha256Bytes = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64url");
 import { openStream, type Write } from "./stream.ts";
 
 export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
@@ -23,7 +27,7 @@ const API_BURST = { windowMs: MINUTE, limit: 10 };
 export const SYSTEM_FINGERPRINT = `fp_unisson_${APP_VERSION}`;
 
 /** What the engine is asked, whichever endpoint (chat completions, responses) the request came through. */
-export type Asked = { question: string; context: ChatTurn[]; options: AnswerOptions };
+export type Asked = { question: string; context: ChatTurn[]; options: AnswerOptions; files: ApiFile[] };
 
 /** The `unisson` object beside the answer: its conversation, who answered, who wrote the synthesis. */
 export function unissonExtra(r: CompletionResult) {
@@ -49,7 +53,8 @@ export function ask(c: Context<V1Env>, asked: Asked) {
   const { deps, user, apiKey, rateLimits } = c.var;
   const input = {
     ...asked,
-    key: requestKeyOf(apiKey.id, c.req.header("idempotency-key"), asked),
+    // The files by their hash: the same question with the same files is the same request.
+    key: requestKeyOf(apiKey.id, c.req.header("idempotency-key"), { ...asked, files: asked.files.map((f) => sha256Bytes(f.bytes)) }),
     // The page's per-user limits in the same counters, then the burst limit (the app's rate-limit store, in the database), per user.
     admit: async () => {
       await checkSpendLimits(deps, rateLimits, user, { trialCap: true });

@@ -19,12 +19,16 @@ import { jsonPlan } from "../chat/json-answer.ts";
 import { type LengthLimit, lengthLimit } from "../chat/answer-length.ts";
 import { markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
 import { type AskedKey, claimRequestKey, findJoinable, JoinInstead } from "./joined-runs.ts";
+import { type ApiFile, storeApiFiles } from "./api-files.ts";
+import { attachToMessage } from "../attachments/attachments.queries.ts";
 
 export type CompletionInput = {
   /** The last user message of the request. */
   question: string;
   /** The earlier messages, already alternating user/assistant and trimmed (messages.ts). */
   context: ChatTurn[];
+  /** Pictures and files of the last message (api-files.ts): stored and read like the page's uploads, then sent with the question. */
+  files?: ApiFile[];
   /** JSON following a schema, a length: how the synthesis is asked and checked (planOf). */
   options?: AnswerOptions;
   /** What identifies the question, so that a client's retry joins its run (joined-runs.ts). */
@@ -83,9 +87,10 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   if (verdict.flagged) throw new AppError("CONTENT_REFUSED");
   input.signal?.throwIfAborted();
 
+  const files = await storeApiFiles(deps, user, input.files ?? []);
   let asked: { conversationId: number; requestId: number };
   try {
-    asked = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }], input.key);
+    asked = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }], input.key, files);
   } catch (e) {
     // An identical request stored its question first: this one joins it.
     if (e instanceof JoinInstead) return await answer(deps, user, e.row.conversationId, e.row.id, input);
@@ -159,11 +164,18 @@ function forwardSafely(deps: Deps, forwarder: SynthesisForwarder, e: RunEvent) {
 }
 
 /** A new conversation with its messages and the request's api_requests row (or JoinInstead). */
-async function store(deps: Deps, userId: number, rows: NewMessage[], key: AskedKey): Promise<{ conversationId: number; requestId: number }> {
+async function store(
+  deps: Deps,
+  userId: number,
+  rows: NewMessage[],
+  key: AskedKey,
+  files: readonly number[],
+): Promise<{ conversationId: number; requestId: number }> {
   const now = deps.clock.now();
   return await transaction(deps.db, async (tx) => {
     const conversation = await insertConversation(tx, userId, titleFrom(rows[0]!.content), now, "api");
-    await appendMessages(tx, conversation.id, rows, now);
+    const [asked] = await appendMessages(tx, conversation.id, rows, now);
+    await attachToMessage(tx, files, userId, conversation.id, asked!.id);
     const request = await claimRequestKey(tx, key, conversation.id, now);
     return { conversationId: conversation.id, requestId: request.id };
   });

@@ -4,6 +4,7 @@ import type { ChatTurn } from "../ai/types.ts";
 import { MAX_MESSAGE_CHARS } from "../chat/chat.schemas.ts";
 import { compileSchema, type JsonFormat } from "../chat/json-answer.ts";
 import { AppError } from "../lib/errors.ts";
+import { type ApiFile, filesOf } from "./api-files.ts";
 
 /** The one model /v1 serves: the consolidated answer. */
 export const MODEL_ID = "unisson";
@@ -12,7 +13,7 @@ export const MODEL_ID = "unisson";
 const CONTEXT_MESSAGES = 6;
 const CONTEXT_CHARS = 1_500;
 
-/** Text parts as chat completions ("text") and the Responses API ("input_text", "output_text") write them; images and files are left out. */
+/** Text parts as chat completions ("text") and the Responses API ("input_text", "output_text") write them; the last message's images and files are read apart (api-files.ts). */
 const TEXT_PARTS = new Set(["text", "input_text", "output_text"]);
 
 const part = z.looseObject({ type: z.string(), text: z.string().optional() });
@@ -84,7 +85,7 @@ function trim(text: string): string {
  * user (what every provider accepts). System, developer and tool messages are
  * left out: the engine keeps its own instructions.
  */
-export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[]; options: AnswerOptions } {
+export function toQuestion(body: CompletionBody): { question: string; context: ChatTurn[]; options: AnswerOptions; files: ApiFile[] } {
   if (body.model.trim().toLowerCase() !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");
   assertSupported(body);
   const last = body.messages.at(-1);
@@ -107,7 +108,8 @@ export function toQuestion(body: CompletionBody): { question: string; context: C
   while (context.at(-1)?.role === "user") context = context.slice(0, -1);
   const format = formatOf(body.response_format);
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
-  return { question, context, options: { ...(format ? { format } : {}), ...(maxTokens ? { maxTokens } : {}) } };
+  const files = Array.isArray(last.content) ? filesOf(last.content) : [];
+  return { question, context, options: { ...(format ? { format } : {}), ...(maxTokens ? { maxTokens } : {}) }, files };
 }
 
 /** What shapes the answer beyond the question: JSON following a schema (response_format), a length (max_tokens). */

@@ -15,8 +15,9 @@ import { createResponse } from "./responses.ts";
 import { responsesBody, responsesQuestion } from "./responses-body.ts";
 import { toOpenAiError } from "./errors.ts";
 import { completionBody, MODEL_ID, toQuestion } from "./messages.ts";
+import { carriesFiles, v1BodyLimit } from "./api-files.ts";
 
-/** Requests are small: a question and a few context messages. */
+/** A question and a few context messages; plus, with attachments, up to ATTACHMENTS_PER_MESSAGE files in base64 (v1BodyLimit). */
 const MAX_BODY_BYTES = 256 * 1024;
 /** Fixed: clients show it as the model's creation date. */
 const MODEL_CREATED = 1_767_225_600;
@@ -40,6 +41,17 @@ const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
   await next();
 });
 
+/**
+ * The body limit makes room for files in base64; a request without any file
+ * keeps the 256 KiB of a text question (the same 413), read from its
+ * Content-Length, or its JSON's length when sent in chunks.
+ */
+function withinTextLimit(length: string | undefined, body: unknown, messages: ReadonlyArray<{ content?: unknown }>): void {
+  if (carriesFiles(messages)) return;
+  const size = length !== undefined ? Number(length) : JSON.stringify(body).length;
+  if (size > MAX_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE");
+}
+
 /** nginx's "client closed request": what the request log shows for a client gone before its answer. */
 const CLIENT_GONE = 499;
 
@@ -49,12 +61,12 @@ const CLIENT_GONE = 499;
  * (cors.ts); only personal API keys open it; errors answer in OpenAI's
  * shape (errors.ts).
  */
-export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
+export function v1Routes(log: Logger, corsOrigins: "*" | string[], attachments: { perMessage: number; maxBytes: number }) {
   return (
     new Hono<V1Env>()
       // Before the key check: a preflight carries no key.
       .use(v1Cors(corsOrigins))
-      .use(limitBody(MAX_BODY_BYTES))
+      .use(limitBody(v1BodyLimit(MAX_BODY_BYTES, attachments)))
       .use(requireApiKey)
       .get("/models", async (c) => c.json({ object: "list", data: [await withCouncil(c.var.deps)] }))
       .get("/models/:id", async (c) => {
@@ -63,10 +75,12 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[]) {
       })
       .post("/chat/completions", validate("json", completionBody), async (c) => {
         const body = c.req.valid("json");
+        withinTextLimit(c.req.header("content-length"), body, body.messages);
         return await chatCompletion(c, body, toQuestion(body));
       })
       .post("/responses", validate("json", responsesBody), async (c) => {
         const body = c.req.valid("json");
+        withinTextLimit(c.req.header("content-length"), body, typeof body.input === "string" ? [] : body.input);
         return await createResponse(c, body, responsesQuestion(body));
       })
       .all("/*", () => {

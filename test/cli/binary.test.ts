@@ -71,7 +71,7 @@ describe("the compiled executable", () => {
       const r = runBinary(["db", "copy", "--to", pg.url, "--json", "--data-dir", d.path], {}, d.path);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout).tables).toHaveLength(28);
+      expect(JSON.parse(r.stdout).tables).toHaveLength(29);
     } finally {
       await pg.drop();
       d.cleanup();

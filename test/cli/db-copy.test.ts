@@ -68,7 +68,7 @@ describe.skipIf(!available)("unisson db copy", () => {
     const there = runCli(["db", "copy", "--to", url, "--json"], dir);
     expect(there.stderr).toBe("");
     expect(there.code).toBe(0);
-    expect(there.json().tables.length).toBe(28);
+    expect(there.json().tables.length).toBe(29);
 
     const pg = new SQL(url);
     try {
@@ -83,6 +83,9 @@ describe.skipIf(!available)("unisson db copy", () => {
       expect(json.kind).toBe("object");
       const hits = await pg`SELECT id FROM messages WHERE search_vector @@ websearch_to_tsquery('french', 'cheval hiver')`;
       expect(hits.map((h: { id: number }) => h.id)).toEqual([1]);
+      // An attachment's bytes arrive as bytea, byte for byte (a NUL and bytes past 0x7f included).
+      const [file] = await pg`SELECT pg_typeof(data)::text AS t, encode(data, 'hex') AS hex FROM attachments WHERE id = 1`;
+      expect(file).toEqual({ t: "bytea", hex: "255044462d00ff800a" });
       // The deleted account's id 2 is never handed out again: the next account is 4.
       const [next] =
         await pg`INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) VALUES ('neuf@example.fr', 'z', 'N', 'F', now(), now()) RETURNING id`;

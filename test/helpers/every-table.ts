@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 
-type Value = string | number | null;
+type Value = string | number | null | Uint8Array;
 
 function insertRow(db: Database, table: string, row: Record<string, Value>): void {
   const cols = Object.keys(row);
@@ -81,6 +81,32 @@ export function seedEveryTable(file: string): void {
       events: JSON.stringify([{ type: "model_done", model: "GPT-4" }]),
       created_at: at,
       finished_at: later,
+    });
+    insert("attachments", {
+      user_id: 1,
+      conversation_id: 1,
+      message_id: 1,
+      name: "bail été.pdf",
+      kind: "pdf",
+      mime: "application/pdf",
+      size: 9,
+      data: new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0x80, 0x0a]),
+      text: "Page 1\fPage 2",
+      pages: 2,
+      created_at: at,
+    });
+    insert("attachments", {
+      user_id: 1,
+      name: "photo.png",
+      kind: "png",
+      mime: "image/png",
+      size: 4,
+      data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+      model_image: new Uint8Array([1, 2, 3]),
+      thumbnail: new Uint8Array([4, 5]),
+      width: 10,
+      height: 20,
+      created_at: later,
     });
     insert("api_requests", { api_key_id: 1, request_key: "body:abc", body_hash: "abc", conversation_id: 2, created_at: at, read_at: later });
     insert("ai_calls", {

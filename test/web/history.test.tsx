@@ -60,6 +60,7 @@ describe("date groups", () => {
       title: "t",
       first_message: "",
       message_count: 1,
+      attachment_count: 0,
       source: "web",
       updated_at,
       shared: false,

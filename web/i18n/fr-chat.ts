@@ -1,3 +1,5 @@
+import { frAttach } from "./fr-attach.ts";
+
 /** Texts of the chat tab (question box, conversation, progress, refusals), kept apart from fr.ts so that file stays one screen's worth; merged into fr as fr.chat. */
 export const frChat = {
   heroTitle: "Posez votre question à plusieurs IA",
@@ -29,6 +31,7 @@ export const frChat = {
   conversationTitle: "Conversation en cours",
   letterMeaning: (l: string) => `Réponse ${l} : la lettre sous laquelle la synthèse cite cette réponse`,
   enlarge: "Agrandir le message",
+  attach: frAttach,
   progress: {
     15: "Analyse de votre question…",
     30: "Interrogation des IA en parallèle…",

@@ -1,5 +1,17 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Completion, ProviderClient, StopReason } from "../types.ts";
+import type { Completion, CompletionRequest, ProviderClient, StopReason } from "../types.ts";
+import { turnsWithImages } from "./image-parts.ts";
+
+/** The messages, the pictures put before the text of the last user message as base64 `image` blocks (Anthropic's advice: image first). */
+function messagesOf(req: CompletionRequest): Anthropic.MessageParam[] {
+  return turnsWithImages(req, (text, images) => [
+    ...images.map((i) => ({
+      type: "image" as const,
+      source: { type: "base64" as const, media_type: i.mime as "image/png" | "image/jpeg" | "image/webp" | "image/gif", data: i.base64 },
+    })),
+    { type: "text" as const, text },
+  ]);
+}
 
 function stopOf(reason: string | null): StopReason {
   if (reason === "refusal") return "refusal";
@@ -20,7 +32,7 @@ export function createAnthropicClient(opts: { apiKey: string; baseUrl?: string; 
     provider: "anthropic",
     async stream(modelId, req, signal, onText): Promise<Completion> {
       const events = await (await client()).messages.create(
-        { model: modelId, max_tokens: req.maxTokens, system: req.system, messages: req.messages, stream: true },
+        { model: modelId, max_tokens: req.maxTokens, system: req.system, messages: messagesOf(req), stream: true },
         { signal },
       );
       let text = "";

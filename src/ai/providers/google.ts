@@ -1,5 +1,15 @@
 import { GoogleGenerativeAI } from "@google/generative-ai";
-import type { Completion, ProviderClient, StopReason } from "../types.ts";
+import type { Completion, CompletionRequest, ProviderClient, StopReason } from "../types.ts";
+
+/** The turns as Gemini's contents, the pictures added to the last user turn as `inlineData` parts. */
+function contentsOf(req: CompletionRequest) {
+  return req.messages.map((m, i) => {
+    const parts: Array<{ text: string } | { inlineData: { mimeType: string; data: string } }> = [{ text: m.content }];
+    if (i === req.messages.length - 1 && m.role === "user")
+      for (const image of req.images ?? []) parts.push({ inlineData: { mimeType: image.mime, data: image.base64 } });
+    return { role: m.role === "assistant" ? "model" : "user", parts };
+  });
+}
 
 const REFUSALS = new Set(["SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION"]);
 
@@ -24,7 +34,7 @@ export function createGoogleClient(opts: { apiKey: string; baseUrl?: string }): 
       const model = sdk.getGenerativeModel({ model: modelId, systemInstruction: req.system }, opts.baseUrl ? { baseUrl: opts.baseUrl } : undefined);
       const res = await model.generateContentStream(
         {
-          contents: req.messages.map((m) => ({ role: m.role === "assistant" ? "model" : "user", parts: [{ text: m.content }] })),
+          contents: contentsOf(req),
           generationConfig: { maxOutputTokens: req.maxTokens },
         },
         { signal },

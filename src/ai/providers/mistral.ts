@@ -1,5 +1,14 @@
 import type { Mistral } from "@mistralai/mistralai";
-import type { Completion, ProviderClient, StopReason } from "../types.ts";
+import type { Completion, CompletionRequest, ProviderClient, StopReason } from "../types.ts";
+import { dataUrl, turnsWithImages } from "./image-parts.ts";
+
+/** The messages, the pictures joined to the last user message as `image_url` chunks holding a data URL (Mistral's vision format). */
+function messagesOf(req: CompletionRequest) {
+  return turnsWithImages(req, (text, images) => [
+    { type: "text" as const, text },
+    ...images.map((i) => ({ type: "image_url" as const, imageUrl: dataUrl(i) })),
+  ]);
+}
 
 function stopOf(reason: string | null | undefined): StopReason {
   if (reason === "length" || reason === "model_length") return "length";
@@ -19,7 +28,7 @@ export function createMistralClient(opts: { apiKey: string; baseUrl?: string; ti
     provider: "mistral",
     async stream(modelId, req, signal, onText): Promise<Completion> {
       const events = await (await client()).chat.stream(
-        { model: modelId, maxTokens: req.maxTokens, messages: [{ role: "system", content: req.system }, ...req.messages] },
+        { model: modelId, maxTokens: req.maxTokens, messages: [{ role: "system" as const, content: req.system }, ...messagesOf(req)] },
         { signal, retries: { strategy: "none" } },
       );
       let text = "";

@@ -1,4 +1,6 @@
 import OpenAI from "openai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { dataUrl, turnsWithImages } from "./image-parts.ts";
 import type { Completion, CompletionRequest, ModerationClient, ModerationVerdict, OnText, ProviderClient, StopReason } from "../types.ts";
 
 export type OpenAiOptions = { apiKey: string; baseUrl?: string; timeoutMs: number };
@@ -18,6 +20,15 @@ function stopOf(finish: string | null | undefined, refused: boolean): StopReason
   return finish === "stop" ? "end" : "other";
 }
 
+/** The chat messages, the pictures joined to the last user message as `image_url` parts holding a data URL (OpenAI's vision format). */
+function chatMessages(req: CompletionRequest): ChatCompletionMessageParam[] {
+  const turns = turnsWithImages(req, (text, images) => [
+    { type: "text" as const, text },
+    ...images.map((i) => ({ type: "image_url" as const, image_url: { url: dataUrl(i) } })),
+  ]);
+  return [{ role: "system", content: req.system }, ...(turns as ChatCompletionMessageParam[])];
+}
+
 /**
  * Streamed chat completions, shared by OpenAI and OpenAI-compatible servers
  * (Perplexity, Ollama, vLLM). `onChunk` sees each raw chunk for provider extras.
@@ -35,7 +46,7 @@ export async function openAiStream(
       model: modelId,
       // max_tokens rather than max_completion_tokens: every OpenAI-compatible server understands it.
       max_tokens: req.maxTokens,
-      messages: [{ role: "system", content: req.system }, ...req.messages],
+      messages: chatMessages(req),
       stream: true,
       stream_options: { include_usage: true },
     },

@@ -11,7 +11,9 @@ import { pgRows } from "./rows.ts";
 const columns = sql.raw(`c.id AS "id", c.title AS "title", c.message_count AS "messageCount", c.source AS "source",
   (extract(epoch FROM c.updated_at) * 1000)::float8 AS "updatedAt",
   (SELECT substr(m.content, 1, ${FIRST_MESSAGE_PREVIEW}) FROM messages m
-   WHERE m.conversation_id = c.id AND m.sender = 'user' AND NOT m.superseded ORDER BY m.id LIMIT 1) AS "firstMessage"`);
+   WHERE m.conversation_id = c.id AND m.sender = 'user' AND NOT m.superseded ORDER BY m.id LIMIT 1) AS "firstMessage",
+  (SELECT count(*)::int FROM messages m JOIN attachments a ON a.message_id = m.id
+   WHERE m.conversation_id = c.id AND m.sender = 'user' AND NOT m.superseded) AS "attachmentCount"`);
 
 const rows = (db: unknown, q: SQL) => pgRows<HistoryRow>(db, q);
 

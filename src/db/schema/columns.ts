@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The column vocabulary the tables are written in (src/db/schema/tables.ts),
@@ -12,7 +12,8 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-or
  *   (millisecond instants kept as numbers);
  * - `real`: a double; `timestamp`: an instant, integer milliseconds here
  *   (one unit, sortable), `timestamptz(3)` there; `flag`: a boolean, 0/1 here;
- * - `json`: a JSON value kept as its text (key order preserved on both).
+ * - `json`: a JSON value kept as its text (key order preserved on both);
+ * - `bytes`: raw bytes (a file), a BLOB here, `bytea` there; read back as a Buffer.
  */
 export const sqliteColumns = {
   table: sqliteTable,
@@ -28,6 +29,7 @@ export const sqliteColumns = {
   flag: (name: string) => integer(name, { mode: "boolean" }),
   /** Give the value's type with `.$type<T>()`. */
   json: <N extends string>(name: N) => text(name, { mode: "json" }),
+  bytes: <N extends string>(name: N) => blob(name, { mode: "buffer" }),
   index,
   uniqueIndex,
 };

@@ -4,6 +4,7 @@ import type { Tables } from "./tables.ts";
 
 export { CONVERSATION_SOURCES, type ConversationSource, MESSAGE_TYPES, type MessageType, SENDERS } from "./chat.ts";
 export type { SharedSnapshot } from "./sharing.ts";
+export { ATTACHMENT_KINDS, type AttachmentKind } from "./attachments.ts";
 export { PRODUCT_TYPES, type ProductType, PURCHASE_STATUSES } from "./billing.ts";
 export { BUILTIN_KEYS, type BuiltinKey, PROVIDER_KINDS, type ProviderKind } from "./council.ts";
 export { BILLING_CYCLES, type BillingCycle, PLANS, type Plan } from "./users.ts";
@@ -30,6 +31,7 @@ export let {
   processingRuns,
   apiRequests,
   aiCalls,
+  attachments,
   sharedLinks,
   fulfilments,
   purchases,
@@ -78,6 +80,7 @@ export function selectTables(dialect: Dialect): void {
     processingRuns,
     apiRequests,
     aiCalls,
+    attachments,
     sharedLinks,
     fulfilments,
     purchases,

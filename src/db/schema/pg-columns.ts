@@ -9,6 +9,14 @@ import type { Columns } from "./columns.ts";
 const jsonValue = <T>(name: string) =>
   customType<{ data: T; driverData: T }>({ dataType: () => "json", toDriver: (value) => value, fromDriver: (value) => value })(name);
 
+/** Raw bytes as `bytea`: Bun's client takes and gives a Buffer. */
+const bytea = (name: string) =>
+  customType<{ data: Buffer; driverData: Buffer }>({
+    dataType: () => "bytea",
+    toDriver: (value) => value,
+    fromDriver: (value) => Buffer.from(value as Uint8Array),
+  })(name);
+
 /**
  * The PostgreSQL edition of the column vocabulary (see columns.ts): the same
  * meaning per entry, PostgreSQL's natural type for it. Ids are identity
@@ -32,6 +40,7 @@ const pgColumns = {
   timestamp: (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: "date" }),
   flag: (name: string) => boolean(name),
   json: (name: string) => jsonValue<unknown>(name),
+  bytes: (name: string) => bytea(name),
   index,
   uniqueIndex,
 };

@@ -22,6 +22,7 @@ export const {
   processingRuns,
   apiRequests,
   aiCalls,
+  attachments,
   sharedLinks,
   fulfilments,
   purchases,

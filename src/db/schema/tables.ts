@@ -1,3 +1,4 @@
+import { attachmentTables } from "./attachments.ts";
 import { authTables } from "./auth.ts";
 import { billingTables } from "./billing.ts";
 import { chatTables } from "./chat.ts";
@@ -23,6 +24,7 @@ export function defineTables(c: Columns) {
     ...users,
     ...authTables(c, users),
     ...chat,
+    ...attachmentTables(c, users, chat),
     ...sharingTables(c, users, chat),
     ...billingTables(c, users),
     ...supportTables(c, users),

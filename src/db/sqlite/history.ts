@@ -17,6 +17,8 @@ export type HistoryRow = {
   source: string;
   updatedAt: number;
   firstMessage: string | null;
+  /** Files sent with its messages (through messages: attachments are indexed by message). */
+  attachmentCount: number;
 };
 
 /** Where the previous page stopped: the last row's (updated_at, id). */
@@ -25,7 +27,9 @@ export type HistoryCursor = { updatedAt: number; id: number };
 // Plain SQL: FTS5 MATCH, bm25 and the row-value keyset comparison have no drizzle spelling.
 const columns = `c.id AS id, c.title AS title, c.message_count AS messageCount, c.source AS source, c.updated_at AS updatedAt,
   (SELECT substr(m.content, 1, ${FIRST_MESSAGE_PREVIEW}) FROM messages m
-   WHERE m.conversation_id = c.id AND m.sender = 'user' AND m.superseded = 0 ORDER BY m.id LIMIT 1) AS firstMessage`;
+   WHERE m.conversation_id = c.id AND m.sender = 'user' AND m.superseded = 0 ORDER BY m.id LIMIT 1) AS firstMessage,
+  (SELECT count(*) FROM messages m JOIN attachments a ON a.message_id = m.id
+   WHERE m.conversation_id = c.id AND m.sender = 'user' AND m.superseded = 0) AS attachmentCount`;
 
 /**
  * One page of the history, newest first. Keyset on (updated_at, id): the index

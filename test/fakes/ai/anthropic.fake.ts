@@ -53,7 +53,7 @@ export function startAnthropicFake(control: FakeControl): FakeServer {
     const body = (await req.json()) as MessagesBody;
     const system = contentText(body.system);
     const messages = body.messages.map((m) => ({ role: m.role, content: contentText(m.content) }));
-    const plan = control.plan("anthropic", body.model, system, messages);
+    const plan = control.plan("anthropic", body.model, system, messages, body.messages);
     const prompt = system + messages.map((m) => m.content).join("");
     return answer(
       req,

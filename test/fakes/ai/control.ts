@@ -47,6 +47,8 @@ export type RecordedCall = {
   kind: CallKind;
   system: string;
   messages: Array<{ role: string; content: string }>;
+  /** The messages exactly as the provider received them (content parts, images in its own format). */
+  raw: unknown;
   at: number;
   /** When the client gave the request up before its last byte (a stop, a deadline): the upstream call seen aborted. */
   abortedAt?: number;
@@ -149,10 +151,10 @@ export class FakeControl {
   }
 
   /** Decides one call: record it, then the failure (if any), the delay and the text. */
-  plan(provider: string, modelId: string, system: string, messages: Array<{ role: string; content: string }>) {
+  plan(provider: string, modelId: string, system: string, messages: Array<{ role: string; content: string }>, raw: unknown = null) {
     const model = this.modelOf(modelId);
     const kind = kindOf(system, messages);
-    const call: RecordedCall = { provider, model, kind, system, messages, at: performance.now() };
+    const call: RecordedCall = { provider, model, kind, system, messages, raw, at: performance.now() };
     this.calls.push(call);
     const script = this.scripts.get(model as FakeModel) ?? {};
     let failure: Failure | null = null;

@@ -46,7 +46,7 @@ export function startGeminiFake(control: FakeControl): FakeServer {
     const body = (await req.json()) as GenerateBody;
     const system = typeof body.systemInstruction === "string" ? body.systemInstruction : partsText(body.systemInstruction?.parts);
     const messages = body.contents.map((c) => ({ role: c.role === "model" ? "assistant" : "user", content: partsText(c.parts) }));
-    const plan = control.plan("google", model, system, messages);
+    const plan = control.plan("google", model, system, messages, body.contents);
     const prompt = system + messages.map((m) => m.content).join("");
     return answer(
       req,

@@ -15,7 +15,7 @@ export function startMistralFake(control: FakeControl): FakeServer {
     }
     const body = (await req.json()) as Parameters<typeof splitMessages>[0] & { stream?: boolean };
     const { system, messages } = splitMessages(body);
-    const plan = control.plan("mistral", body.model, system, messages);
+    const plan = control.plan("mistral", body.model, system, messages, body.messages);
     const prompt = system + messages.map((m) => m.content).join("");
     return answer(
       req,

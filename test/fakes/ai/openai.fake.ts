@@ -81,7 +81,7 @@ export function startOpenAiFake(control: FakeControl): FakeServer {
     if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
       const body = (await req.json()) as ChatBody;
       const { system, messages } = splitMessages(body);
-      const plan = control.plan("openai", body.model, system, messages);
+      const plan = control.plan("openai", body.model, system, messages, body.messages);
       const prompt = system + messages.map((m) => m.content).join("");
       const wire = chunkWire(body.model, prompt);
       // OpenAI's native refusal: a `refusal` delta instead of content.

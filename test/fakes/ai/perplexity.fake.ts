@@ -15,7 +15,7 @@ export function startPerplexityFake(control: FakeControl): FakeServer {
     }
     const body = (await req.json()) as Parameters<typeof splitMessages>[0];
     const { system, messages } = splitMessages(body);
-    const plan = control.plan("perplexity", body.model, system, messages);
+    const plan = control.plan("perplexity", body.model, system, messages, body.messages);
     const prompt = system + messages.map((m) => m.content).join("");
     const extra = {
       citations: plan.citations,

@@ -109,6 +109,7 @@ describe("usage figures", () => {
         { user_id: a, email: "alice@example.fr", answers: 2, tokens_in: 20, tokens_out: 200 },
         { user_id: b, email: "bob@example.fr", answers: 1, tokens_in: 5, tokens_out: 50 },
       ],
+      attachments: { files: 0, megabytes: 0, users: [] },
     });
   });
 

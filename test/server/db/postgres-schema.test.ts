@@ -44,7 +44,7 @@ describe("the one table description", () => {
       }
       seen.add(config.name);
     }
-    expect(seen.size).toBe(28);
+    expect(seen.size).toBe(29);
     expect(late).toEqual([]);
   });
 });
@@ -55,7 +55,7 @@ describe.skipIf(!available)("PostgreSQL: migrations and the schema shared with S
     expect(await runPgMigrations(sql)).toBe(pgMigrations.length);
     expect(await runPgMigrations(sql)).toBe(0);
     const [row] = await sql`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`;
-    expect(row.n).toBe(28);
+    expect(row.n).toBe(29);
   });
 
   test("three servers migrating an empty database at the same moment all come up, and the migrations apply once", async () => {
@@ -101,7 +101,7 @@ describe.skipIf(!available)("PostgreSQL: migrations and the schema shared with S
       .filter((n) => !n.endsWith("_pkey") && n !== PG_ONLY_INDEX);
     lite.$client.close();
 
-    expect(liteTables.length).toBe(28);
+    expect(liteTables.length).toBe(29);
     expect(pgTables.sort()).toEqual(liteTables.sort());
     expect(pgColumns.sort()).toEqual(liteColumns.sort());
     expect(pgIndexes.sort()).toEqual(liteIndexes.sort());

@@ -6,6 +6,7 @@ import type { ChatMessage } from "../../lib/api-types.ts";
 import { FinalAnswer } from "./final-answer.tsx";
 import { Markdown } from "./markdown.tsx";
 import { StoppedAnswer } from "./steer/stopped-answer.tsx";
+import { MessageAttachments } from "./attachments/message-attachments.tsx";
 
 const t = fr.chat;
 const CLARIFY = new Set(["clarification", "mono_clarification"]);
@@ -28,7 +29,10 @@ export function MessageItem({ message, onOpen, children }: { message: ChatMessag
         )}
       </div>
       {mine ? (
-        <p className="message-text">{message.content}</p>
+        <>
+          <p className="message-text">{message.content}</p>
+          <MessageAttachments attachments={message.attachments ?? []} />
+        </>
       ) : (
         // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a shortcut for the mouse; the Enlarge button above is the keyboard's way.
         <div className="message-body" onClick={() => onOpen(message)}>

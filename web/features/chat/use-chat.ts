@@ -9,6 +9,7 @@ import { followRun } from "./live/run-stream.ts";
 import { rememberedRun, rememberRun } from "./live/remember-run.ts";
 import { useProgress } from "./use-progress.ts";
 import { useSteer } from "./steer/use-steer.ts";
+import type { MessageAttachment } from "./attachments/attachment-rules.ts";
 
 const e = fr.chat.errors;
 
@@ -27,6 +28,8 @@ function sendNotice(err: unknown): Notice {
     if (err.status === 400 && err.detail) return { kind: "moderation", title: e.moderationTitle, text: err.detail, note: moderationNote(err.detail) };
     if (err.status === 503 && err.detail) return { kind: "system", title: e.systemTitle, text: err.detail };
     if (err.status === 402) return { kind: "blocked", title: e.blockedTitle, text: e.limit, pricing: true };
+    // An attached file gone meanwhile (an upload is kept 24 h): the server's words say which.
+    if (err.status === 404 && err.detail) return { kind: "error", text: err.detail };
   }
   return { kind: "error", text: e.send };
 }
@@ -136,7 +139,7 @@ export function useChat(deps: ChatDeps) {
 
   /** Returns false when the message was not taken (blank, busy, blocked, failed), so the box keeps the text. */
   const send = useCallback(
-    async (text: string): Promise<boolean> => {
+    async (text: string, attachments: MessageAttachment[] = []): Promise<boolean> => {
       const message = text.trim();
       if (!message || running.current) return false;
       const d = depsRef.current;
@@ -150,6 +153,7 @@ export function useChat(deps: ChatDeps) {
       setBusy(true);
       setNotice(null);
       const gen = generation.current;
+      // Its files shown at once, from what the uploads returned (the server's copy replaces it).
       const temp: ChatMessage = {
         id: -Date.now(),
         content: message,
@@ -157,10 +161,12 @@ export function useChat(deps: ChatDeps) {
         message_type: null,
         timestamp: new Date().toISOString(),
         result_data: null,
+        attachments,
       };
       setMessages((m) => [...m, temp]);
       try {
-        const body = conversationId === null ? { message } : { conversation_id: conversationId, message };
+        const files = attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {};
+        const body = conversationId === null ? { message, ...files } : { conversation_id: conversationId, message, ...files };
         const r = await unwrap(api.unisson.chat.$post({ json: body }));
         if (gen !== generation.current) return true;
         setConversationId(r.conversation_id);

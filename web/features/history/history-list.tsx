@@ -1,6 +1,7 @@
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { PencilIcon, TrashIcon } from "../../components/ui/icons.tsx";
+import { PaperclipIcon, PencilIcon, TrashIcon } from "../../components/ui/icons.tsx";
+import { frAttach } from "../../i18n/fr-attach.ts";
 import { frSharing } from "../../i18n/fr-sharing.ts";
 import { fr } from "../../i18n/fr.ts";
 import { relativeTime } from "../../lib/format.ts";
@@ -108,6 +109,14 @@ function HistoryItem({
         {c.first_message && <span className="history-first muted">{c.first_message}</span>}
         <span className="history-meta small muted">
           {t.messages(c.message_count)} · {relativeTime(c.updated_at)}
+          {c.attachment_count > 0 && (
+            <>
+              {" "}
+              <span className="history-files">
+                <PaperclipIcon size={14} /> {frAttach.historyFiles(c.attachment_count)}
+              </span>
+            </>
+          )}
           {c.shared && (
             <>
               {" "}

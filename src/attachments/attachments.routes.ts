@@ -1,0 +1,77 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireUser } from "../auth/require-user.ts";
+import type { AppEnv } from "../deps.ts";
+import { AppError } from "../lib/errors.ts";
+import { limitBody } from "../lib/http-middleware.ts";
+import { validate } from "../lib/validate.ts";
+import { findOwnedAttachment } from "./attachments.queries.ts";
+import { tooLarge, uploadAttachment } from "./attachments.service.ts";
+import { ACCEPTED_MIME } from "./detect.ts";
+
+/** Room in a multipart body for its boundaries and headers, beyond the file itself. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+
+const idParam = z.object({
+  id: z.coerce
+    .number({ error: "Identifiant de pièce jointe invalide." })
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER, "Identifiant de pièce jointe invalide."),
+});
+const downloadQuery = z.object({ download: z.enum(["0", "1"]).optional() });
+
+/** `filename*` in UTF-8 (RFC 6266), with a plain ASCII fallback. */
+function disposition(kind: "inline" | "attachment", name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * /api/attachments (docs/API.md, "Attachments"): the upload, the file back to
+ * its owner, a thumbnail, and the limits the page shows. The upload's body
+ * limit is ATTACHMENT_MAX_MB (app.ts leaves this path out of the 256 KB one).
+ */
+export const attachmentRoutes = new Hono<AppEnv>()
+  .get("/limits", (c) => {
+    const { maxMb, perMessage } = c.var.deps.config.attachments;
+    return c.json({ attachments: { max_mb: maxMb, per_message: perMessage, accept: ACCEPTED_MIME } });
+  })
+  .post(
+    "/",
+    requireUser,
+    async (c, next) => {
+      try {
+        return await limitBody(c.var.deps.config.attachments.maxBytes + FORM_OVERHEAD_BYTES)(c, next);
+      } catch (e) {
+        if (e instanceof AppError && e.code === "PAYLOAD_TOO_LARGE") throw tooLarge(c.var.deps);
+        throw e;
+      }
+    },
+    async (c) => {
+      if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) throw new AppError("ATTACHMENT_MISSING");
+      const form = await c.req.formData().catch(() => {
+        throw new AppError("ATTACHMENT_MISSING");
+      });
+      const file = form.get("file");
+      if (!(file instanceof File)) throw new AppError("ATTACHMENT_MISSING");
+      return c.json(await uploadAttachment(c.var.deps, c.var.user, file), 201);
+    },
+  )
+  .get("/:id", requireUser, validate("param", idParam), validate("query", downloadQuery), async (c) => {
+    const row = await findOwnedAttachment(c.var.deps.db, c.req.valid("param").id, c.var.user.id);
+    if (!row) throw new AppError("ATTACHMENT_NOT_FOUND");
+    const type = row.mime.startsWith("text/") ? `${row.mime}; charset=utf-8` : row.mime;
+    return c.body(new Uint8Array(row.data), 200, {
+      "Content-Type": type,
+      "Content-Disposition": disposition(c.req.valid("query").download === "1" ? "attachment" : "inline", row.name),
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    });
+  })
+  .get("/:id/thumbnail", requireUser, validate("param", idParam), async (c) => {
+    const row = await findOwnedAttachment(c.var.deps.db, c.req.valid("param").id, c.var.user.id);
+    if (!row?.thumbnail) throw new AppError("ATTACHMENT_NOT_FOUND");
+    const type = row.kind === "webp" ? "image/webp" : row.kind === "jpeg" ? "image/jpeg" : "image/png";
+    return c.body(new Uint8Array(row.thumbnail), 200, { "Content-Type": type, "Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff" });
+  });
