@@ -44,7 +44,7 @@ describe("the one table description", () => {
       }
       seen.add(config.name);
     }
-    expect(seen.size).toBe(26);
+    expect(seen.size).toBe(27);
     expect(late).toEqual([]);
   });
 });
@@ -101,7 +101,7 @@ describe.skipIf(!available)("PostgreSQL: migrations and the schema shared with S
       .filter((n) => !n.endsWith("_pkey") && n !== PG_ONLY_INDEX);
     lite.$client.close();
 
-    expect(liteTables.length).toBe(26);
+    expect(liteTables.length).toBe(27);
     expect(pgTables.sort()).toEqual(liteTables.sort());
     expect(pgColumns.sort()).toEqual(liteColumns.sort());
     expect(pgIndexes.sort()).toEqual(liteIndexes.sort());
