@@ -33,6 +33,37 @@ describe("POST /api/attachments: the type from the bytes", () => {
     expect((await upload(t, text, "chiffres.csv")).body).toMatchObject({ kind: "csv", mime: "text/csv" });
   });
 
+  test("a CSV written by Excel in Windows-1252 is read with its accents", async () => {
+    const t = await chatApp(fakes());
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode("ann"),
+      0xe9,
+      0x65,
+      0x3b,
+      0x6d,
+      0x6f,
+      0x6e,
+      0x74,
+      0x61,
+      0x6e,
+      0x74,
+      0x0a,
+      0x32,
+      0x30,
+      0x32,
+      0x36,
+      0x3b,
+      0x38,
+      0x35,
+      0x30,
+      0x80,
+      0x0a,
+    ]);
+    const res = await upload(t, bytes, "comptes.csv");
+    expect(res.body.kind).toBe("csv");
+    expect((await storedRow(t, res.body.id))!.text).toBe("année;montant\n2026;850€\n");
+  });
+
   test("a large PNG is kept as sent, and resized to 1568 px on its long side for the models, with a thumbnail", async () => {
     const t = await chatApp(fakes());
     const bytes = await png(3000, 1500);
