@@ -184,3 +184,19 @@ describe("GET /api/attachments/limits", () => {
     expect(res.body.attachments.accept).toContain("application/pdf");
   });
 });
+
+describe("POST /api/attachments: a script cannot fill the database", () => {
+  test("the 61st upload in 10 minutes is a French 429, another user is not held back", async () => {
+    const t = await chatApp(fakes());
+    const note = new TextEncoder().encode("note");
+    for (let i = 0; i < 60; i++) expect((await upload(t, note, `n${i}.txt`)).status).toBe(201);
+    const refused = await upload(t, note, "encore.txt");
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toContain("Trop de tentatives");
+    const { makeUser } = await import("../../helpers/fixtures.ts");
+    const other = await makeUser(t.db, t.clock.now(), { email: "autre@example.fr" });
+    expect((await upload(t, note, "a.txt", other.token)).status).toBe(201);
+    t.clock.advance(10 * 60_000 + 1);
+    expect((await upload(t, note, "plus-tard.txt")).status).toBe(201);
+  });
+});
