@@ -124,7 +124,7 @@ const envSchema = z.object({
   ATTACHMENT_PAGES_BASIC: count(1, 10_000).default(100),
   ATTACHMENT_PAGES_PRO: count(1, 10_000).default(300),
   ATTACHMENT_EXTRACT_TIMEOUT_MS: ms(500, 600_000).default(20_000),
-  ATTACHMENT_EXTRACT_MAX_MB: count(64, 8_192).default(512),
+  ATTACHMENT_EXTRACT_MAX_MB: count(64, 8_192).default(1024),
   BACKUP_KEEP: z.coerce
     .number({ error: "doit être un nombre entier" })
     .int("doit être un nombre entier")
@@ -203,7 +203,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     logFormat: e.LOG_FORMAT as LogFormat,
     /** Bearer token of GET /metrics; unset = no metrics endpoint. */
     metricsToken: e.METRICS_TOKEN,
-    /** Files given with a question (issue 33, docs/ATTACHMENTS.md). */
+    /** Files given with a question (issue 33, docs/API.md "Attachments"). */
     attachments: {
       maxBytes: e.ATTACHMENT_MAX_MB * 1024 * 1024,
       maxMb: e.ATTACHMENT_MAX_MB,

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { AppError } from "../lib/errors.ts";
-import { detectType, utf8Text } from "./detect.ts";
+import { detectType, readText } from "./detect.ts";
 import { extractInWorker } from "./extract.ts";
 import { type AttachmentInfo, insertAttachment, unsentOwned } from "./attachments.queries.ts";
 import { PAGE_BREAK } from "./document-text.ts";
@@ -66,7 +66,7 @@ export async function storeFile(deps: Deps, user: Pick<UserRow, "id">, rawName: 
   let pages: number | null = null;
   let image = null;
   if (type.kind === "text" || type.kind === "markdown" || type.kind === "csv") {
-    text = utf8Text(bytes);
+    text = readText(bytes);
   } else {
     const maxPages = Math.max(...Object.values(limits.pagesByPlan));
     const read = await extractInWorker({ kind: type.kind, bytes, maxPages }, { timeoutMs: limits.extractTimeoutMs, maxBytes: limits.extractMaxBytes });

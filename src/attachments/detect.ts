@@ -55,7 +55,7 @@ export const ACCEPTED_MIME = [...Object.keys(BY_MIME), "text/plain", "text/markd
 export async function detectType(bytes: Uint8Array, name: string): Promise<Detected> {
   const found = await fileTypeFromBuffer(bytes);
   // file-type calls any XML "xml": an SVG is one, and is refused for what it is (it can carry scripts).
-  if (found && (found.mime === "image/svg+xml" || (found.ext === "xml" && SVG.test(utf8Text(bytes) ?? "")))) {
+  if (found && (found.mime === "image/svg+xml" || (found.ext === "xml" && SVG.test(readText(bytes) ?? "")))) {
     return { ok: false, reason: "les images SVG ne sont pas acceptées" };
   }
   if (found) {
@@ -65,7 +65,7 @@ export async function detectType(bytes: Uint8Array, name: string): Promise<Detec
     if (ARCHIVES.has(found.ext)) return { ok: false, reason: "c'est une archive compressée ou un format non pris en charge" };
     return { ok: false, reason: `ce format (${found.ext}) n'est pas pris en charge` };
   }
-  const text = utf8Text(bytes);
+  const text = readText(bytes);
   if (text === null) return { ok: false, reason: "ce n'est ni un document, ni une image, ni un texte lisible" };
   if (SVG.test(text)) return { ok: false, reason: "les images SVG ne sont pas acceptées" };
   if (/^%PDF-/.test(text)) return { ok: false, reason: "ce PDF est endommagé" };
@@ -77,13 +77,17 @@ export async function detectType(bytes: Uint8Array, name: string): Promise<Detec
   return { ok: true, kind: "text", mime: "text/plain" };
 }
 
-/** The file as text when it is valid UTF-8 without control characters other than tab, line breaks and form feed; else null. */
-export function utf8Text(bytes: Uint8Array): string | null {
+/**
+ * The file as text: UTF-8, or else Windows-1252 (what Excel and older
+ * Windows tools write a French CSV or text in); null when it holds control
+ * characters other than tab, line breaks and form feed (a binary file).
+ */
+export function readText(bytes: Uint8Array): string | null {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    return null;
+    text = new TextDecoder("windows-1252").decode(bytes);
   }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
   if (/[\u0000-\u0008\u000e-\u001f\u007f]/.test(text)) return null;

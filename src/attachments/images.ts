@@ -4,12 +4,12 @@ import { MODEL_IMAGE_SIDE, type PreparedImage, THUMBNAIL_SIDE } from "./extract.
 
 type Picture = InstanceType<typeof Jimp>;
 
-/** Within `side` on its long side, never enlarged. */
+/** Resized in place to `side` on its long side, never enlarged (no copy of a large bitmap: memory is what limits a worker). */
 function fitted(image: Picture, side: number): Picture {
   const long = Math.max(image.width, image.height);
   if (long <= side) return image;
   const scale = side / long;
-  return image.clone().resize({ w: Math.max(1, Math.round(image.width * scale)), h: Math.max(1, Math.round(image.height * scale)) }) as Picture;
+  return image.resize({ w: Math.max(1, Math.round(image.width * scale)), h: Math.max(1, Math.round(image.height * scale)) }) as Picture;
 }
 
 async function encoded(image: Picture, png: boolean): Promise<Uint8Array> {
@@ -17,13 +17,12 @@ async function encoded(image: Picture, png: boolean): Promise<Uint8Array> {
 }
 
 async function prepared(image: Picture, png: boolean): Promise<PreparedImage> {
-  return {
-    mime: png ? "image/png" : "image/jpeg",
-    modelImage: await encoded(fitted(image, MODEL_IMAGE_SIDE), png),
-    thumbnail: await encoded(fitted(image, THUMBNAIL_SIDE), png),
-    width: image.width,
-    height: image.height,
-  };
+  const { width, height } = image;
+  const model = fitted(image, MODEL_IMAGE_SIDE);
+  const modelImage = await encoded(model, png);
+  // The thumbnail from the models' picture, already small.
+  const thumbnail = await encoded(fitted(model.clone() as Picture, THUMBNAIL_SIDE), png);
+  return { mime: png ? "image/png" : "image/jpeg", modelImage, thumbnail, width, height };
 }
 
 /**

@@ -5,6 +5,7 @@ import { frPeerReview } from "../i18n/fr-peer-review.ts";
 import { keysetPages, textStream } from "../lib/json-stream.ts";
 import { type ConversationRow, type MessageRow, messagePage } from "./chat.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
+import { type AttachmentInfo, attachmentsOfMessages } from "../attachments/attachments.queries.ts";
 
 export type ExportFormat = "md" | "json";
 
@@ -21,6 +22,8 @@ type ExportedMessage = {
   /** The council's peer review, when it ran: the models by average rank, best first, and who did not rank. */
   peer_ranking?: Array<{ name: string; label: string; average_rank: number }>;
   peer_review_failures?: string[];
+  /** The files sent with a question (their bytes are in the account's data export, not here). */
+  attachments?: Array<{ name: string; kind: string; size: number }>;
 };
 
 /**
@@ -50,12 +53,13 @@ function peerFacts(review: unknown): Pick<ExportedMessage, "peer_ranking" | "pee
   };
 }
 
-function exportedMessage(m: MessageRow): ExportedMessage {
+function exportedMessage(m: MessageRow, files: readonly AttachmentInfo[]): ExportedMessage {
   const base = {
     role: m.sender === "user" ? ("question" as const) : ("réponse" as const),
     type: m.messageType,
     date: m.createdAt.toISOString(),
     content: m.content,
+    ...(files.length > 0 ? { attachments: files.map((f) => ({ name: f.name, kind: f.kind, size: f.size })) } : {}),
   };
   if (m.messageType !== "final_response") return base;
   const f = answerFacts(m.resultData ?? null);
@@ -77,6 +81,7 @@ function messageMarkdown(m: ExportedMessage): string {
   const out = [`## ${m.role === "question" ? frChat.export.question : frChat.export.answer} · ${dateFr(m.date)}`, m.content.trim()];
   if (m.models_consulted?.length)
     out.push(`${frChat.export.modelsConsulted} ${m.models_consulted.join(", ")}${m.synthesis_by ? frChat.export.synthesisBy(m.synthesis_by) : ""}`);
+  if (m.attachments?.length) out.push(`${frChat.export.attachments} ${m.attachments.map((a) => a.name).join(", ")}`);
   if (m.models_failed?.length) out.push(`${frChat.export.failed} ${m.models_failed.map((f) => `${f.name} (${f.error})`).join(", ")}`);
   if (m.peer_ranking) out.push(frPeerReview.exportRanking(m.peer_ranking, m.peer_review_failures ?? []));
   // The answer text carries its own "## Sources" section; list them again only if it does not.
@@ -98,10 +103,19 @@ async function* documentPieces(deps: Deps, c: ConversationRow, format: ExportFor
     ? `${JSON.stringify(head, null, 2).replace(/\n}$/, ",")}\n  "messages": [`
     : `# ${head.title}\n\n${frChat.export.title(dateFr(head.created_at))}`;
   let before = format === "json" ? "\n" : "\n\n";
+  // Each page's files in one query, tied to their question.
+  const withFiles = async (after: number) => {
+    const rows = await messagePage(deps.db, c.id, after, MESSAGE_PAGE);
+    const files = await attachmentsOfMessages(
+      deps.db,
+      rows.filter((m) => m.sender === "user").map((m) => m.id),
+    );
+    return rows.map((m) => ({ m, files: files.filter((f) => f.messageId === m.id) }));
+  };
   for await (const page of keysetPages(
-    (after) => messagePage(deps.db, c.id, after, MESSAGE_PAGE),
-    (m) => m.id,
-    exportedMessage,
+    withFiles,
+    (r) => r.m.id,
+    (r) => exportedMessage(r.m, r.files),
   )) {
     for (const m of page) {
       yield format === "json" ? `${before}${indent(JSON.stringify(m, null, 2), "    ")}` : `${before}${messageMarkdown(m)}`;

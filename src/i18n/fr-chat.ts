@@ -59,5 +59,6 @@ export const frChat = {
     synthesisBy: (model: string) => ` (synthèse : ${model})`,
     failed: "**Sans réponse :**",
     sources: "**Sources :**",
+    attachments: "**Pièces jointes :**",
   },
 };

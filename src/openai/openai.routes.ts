@@ -42,15 +42,26 @@ const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
 });
 
 /**
- * The body limit makes room for files in base64; a request without any file
- * keeps the 256 KiB of a text question (the same 413), read from its
- * Content-Length, or its JSON's length when sent in chunks.
+ * The body limit makes room for files in base64 (v1BodyLimit); a request
+ * without any file keeps the 256 KiB of a text question, refused with the
+ * same 413 before the key is checked. Only a body past 256 KiB is read and
+ * parsed here (Hono keeps the text for the validator).
  */
-function withinTextLimit(length: string | undefined, body: unknown, messages: ReadonlyArray<{ content?: unknown }>): void {
-  if (carriesFiles(messages)) return;
-  const size = length !== undefined ? Number(length) : JSON.stringify(body).length;
-  if (size > MAX_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE");
-}
+const textBodyLimit = createMiddleware<V1Env>(async (c, next) => {
+  if (c.req.method !== "POST") return await next();
+  if (Number(c.req.header("content-length") ?? Number.NaN) <= MAX_BODY_BYTES) return await next();
+  const text = await c.req.text();
+  if (Buffer.byteLength(text) <= MAX_BODY_BYTES) return await next();
+  let body: { messages?: unknown; input?: unknown } | null = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: the validator answers it.
+  }
+  const messages = Array.isArray(body?.messages) ? body.messages : Array.isArray(body?.input) ? body.input : [];
+  if (!carriesFiles(messages)) throw new AppError("PAYLOAD_TOO_LARGE");
+  await next();
+});
 
 /** nginx's "client closed request": what the request log shows for a client gone before its answer. */
 const CLIENT_GONE = 499;
@@ -67,6 +78,7 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[], attachments: 
       // Before the key check: a preflight carries no key.
       .use(v1Cors(corsOrigins))
       .use(limitBody(v1BodyLimit(MAX_BODY_BYTES, attachments)))
+      .use(textBodyLimit)
       .use(requireApiKey)
       .get("/models", async (c) => c.json({ object: "list", data: [await withCouncil(c.var.deps)] }))
       .get("/models/:id", async (c) => {
@@ -75,12 +87,10 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[], attachments: 
       })
       .post("/chat/completions", validate("json", completionBody), async (c) => {
         const body = c.req.valid("json");
-        withinTextLimit(c.req.header("content-length"), body, body.messages);
         return await chatCompletion(c, body, toQuestion(body));
       })
       .post("/responses", validate("json", responsesBody), async (c) => {
         const body = c.req.valid("json");
-        withinTextLimit(c.req.header("content-length"), body, typeof body.input === "string" ? [] : body.input);
         return await createResponse(c, body, responsesQuestion(body));
       })
       .all("/*", () => {

@@ -20,6 +20,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["memory under 10 minutes of mixed load", ["test/bench/memory.bench.ts"]],
   ["memory while exporting 3,000 large conversations", ["test/bench/export-memory.bench.ts"]],
   ["db copy, SQLite to PostgreSQL and back", ["test/bench/db-copy.bench.ts"]],
+  ["reading attachments: a 100-page PDF, a DOCX, a large PNG", ["test/bench/attachments.bench.ts"]],
   ["SQLite and PostgreSQL with one and two servers", ["test/bench/scaling.bench.ts"]],
 ];
 for (const [name, args, env] of runs) {

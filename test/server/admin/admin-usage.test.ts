@@ -169,6 +169,7 @@ describe("usage figures", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage des 7 derniers jours");
     expect(r.stdout).toContain("Aucun appel aux modèles.");
+    expect(r.stdout).toContain("Pièces jointes stockées : 0 fichier, 0,00 Mo");
   });
 
   test("`unisson usage` prints the spend: per day, per model, the total with the probes and per answer", async () => {

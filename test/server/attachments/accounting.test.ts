@@ -45,3 +45,17 @@ describe("attachments in the data export and the usage figures", () => {
     expect(res.body.attachments).toEqual({ files: 2, megabytes: 2, users: [{ user_id: t.user.id, email: t.user.email, files: 2, megabytes: 2 }] });
   });
 });
+
+describe("attachments in a conversation's export", () => {
+  test("the question lists its files, in Markdown and in JSON", async () => {
+    const t = await chatApp(fakes());
+    const id = await uploaded(t, await docx(["Clause 7."]), "contrat.docx");
+    const { chat } = await askWith(t, [id], "Que dit la clause 7 ?");
+    const path = `/api/unisson/conversation/${chat.body.conversation_id}/export`;
+    const md = await t.call("GET", `${path}?format=md`, { token: t.token });
+    expect(md.body).toContain("**Pièces jointes :** contrat.docx");
+    const json = await t.call("GET", `${path}?format=json`, { token: t.token });
+    expect(json.body.messages[0].attachments).toEqual([{ name: "contrat.docx", kind: "docx", size: expect.any(Number) }]);
+    expect(json.body.messages[1].attachments).toBeUndefined();
+  });
+});

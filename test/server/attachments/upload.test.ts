@@ -33,6 +33,37 @@ describe("POST /api/attachments: the type from the bytes", () => {
     expect((await upload(t, text, "chiffres.csv")).body).toMatchObject({ kind: "csv", mime: "text/csv" });
   });
 
+  test("a CSV written by Excel in Windows-1252 is read with its accents", async () => {
+    const t = await chatApp(fakes());
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode("ann"),
+      0xe9,
+      0x65,
+      0x3b,
+      0x6d,
+      0x6f,
+      0x6e,
+      0x74,
+      0x61,
+      0x6e,
+      0x74,
+      0x0a,
+      0x32,
+      0x30,
+      0x32,
+      0x36,
+      0x3b,
+      0x38,
+      0x35,
+      0x30,
+      0x80,
+      0x0a,
+    ]);
+    const res = await upload(t, bytes, "comptes.csv");
+    expect(res.body.kind).toBe("csv");
+    expect((await storedRow(t, res.body.id))!.text).toBe("année;montant\n2026;850€\n");
+  });
+
   test("a large PNG is kept as sent, and resized to 1568 px on its long side for the models, with a thumbnail", async () => {
     const t = await chatApp(fakes());
     const bytes = await png(3000, 1500);
@@ -151,5 +182,21 @@ describe("GET /api/attachments/limits", () => {
     const res = await t.call("GET", "/api/attachments/limits");
     expect(res.body.attachments).toMatchObject({ max_mb: 7, per_message: 3 });
     expect(res.body.attachments.accept).toContain("application/pdf");
+  });
+});
+
+describe("POST /api/attachments: a script cannot fill the database", () => {
+  test("the 61st upload in 10 minutes is a French 429, another user is not held back", async () => {
+    const t = await chatApp(fakes());
+    const note = new TextEncoder().encode("note");
+    for (let i = 0; i < 60; i++) expect((await upload(t, note, `n${i}.txt`)).status).toBe(201);
+    const refused = await upload(t, note, "encore.txt");
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toContain("Trop de tentatives");
+    const { makeUser } = await import("../../helpers/fixtures.ts");
+    const other = await makeUser(t.db, t.clock.now(), { email: "autre@example.fr" });
+    expect((await upload(t, note, "a.txt", other.token)).status).toBe(201);
+    t.clock.advance(10 * 60_000 + 1);
+    expect((await upload(t, note, "plus-tard.txt")).status).toBe(201);
   });
 });

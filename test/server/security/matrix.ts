@@ -151,6 +151,11 @@ export const MATRIX: Record<string, Row> = {
     req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}`, json: { title: "Nouveau titre" } }),
     expect: OWNER_ONLY,
   },
+  "GET /api/attachments/limits": { req: () => ({ path: "/api/attachments/limits" }), expect: PUBLIC_200 },
+  // Without a multipart body: the signed-in reach the handler, which asks for the file.
+  "POST /api/attachments": { req: () => ({ path: "/api/attachments" }), expect: [401, 401, 400, 400, 400] },
+  "GET /api/attachments/:id": { req: (w) => ({ path: `/api/attachments/${w.attachmentId}` }), expect: OWNER_ONLY },
+  "GET /api/attachments/:id/thumbnail": { req: (w) => ({ path: `/api/attachments/${w.attachmentId}/thumbnail` }), expect: OWNER_ONLY },
   "GET /api/shares": { req: () => ({ path: "/api/shares" }), expect: SIGNED_IN },
   // The owner's conversation has no answer yet: nothing to share (409); anyone else's: 404.
   "POST /api/shares": { req: (w) => ({ path: "/api/shares", json: { conversation_id: w.conversationId } }), expect: [401, 401, 409, 404, 404] },

@@ -1,4 +1,5 @@
 import { insertSharedLink } from "../../../src/sharing/sharing.queries.ts";
+import { insertAttachment } from "../../../src/attachments/attachments.queries.ts";
 import { randomToken, sha256 } from "../../../src/lib/tokens.ts";
 import { afterAll, beforeAll } from "bun:test";
 import { createApiKey } from "../../../src/auth/api-keys.ts";
@@ -74,6 +75,18 @@ export async function buildWorld(outside: Outside) {
     createdAt: now,
   });
 
+  // An upload of the user's, not sent yet: a picture, so it has a thumbnail too.
+  const attachment = await insertAttachment(t.db, {
+    userId: user.user.id,
+    name: "photo.png",
+    kind: "png",
+    mime: "image/png",
+    size: 4,
+    data: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    thumbnail: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    createdAt: now,
+  });
+
   const tokens: Record<Identity, string | undefined> = {
     none: undefined,
     expired: expiredToken,
@@ -94,6 +107,7 @@ export async function buildWorld(outside: Outside) {
     apiKeySecret: apiKey.secret,
     shareId: share.id,
     shareToken,
+    attachmentId: attachment.id,
     checkoutSessionId: String(checkout.body.checkout_url).split("/").pop()!,
   };
 }
