@@ -151,6 +151,18 @@ export const MATRIX: Record<string, Row> = {
     req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}`, json: { title: "Nouveau titre" } }),
     expect: OWNER_ONLY,
   },
+  // No run in progress in the world: the owner is told so (409), anyone else finds nothing (404).
+  "POST /api/unisson/conversation/:id/stop": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/stop` }), expect: [401, 401, 409, 404, 404] },
+  "POST /api/unisson/conversation/:id/edit": {
+    req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/edit`, json: { message: "Question reformulée" } }),
+    expect: OWNER_ONLY,
+  },
+  "POST /api/unisson/conversation/:id/regenerate": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/regenerate` }), expect: OWNER_ONLY },
+  "PUT /api/unisson/conversation/:id/versions/:group": {
+    // The world's question was never asked again, so it has no versions (owner included: 404); test/server/chat/versions.test.ts switches real ones.
+    req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/versions/1`, json: { version: 1 } }),
+    expect: [401, 401, 404, 404, 404],
+  },
   "GET /api/attachments/limits": { req: () => ({ path: "/api/attachments/limits" }), expect: PUBLIC_200 },
   // Without a multipart body: the signed-in reach the handler, which asks for the file.
   "POST /api/attachments": { req: () => ({ path: "/api/attachments" }), expect: [401, 401, 400, 400, 400] },
