@@ -50,7 +50,7 @@ export const authRoutes = new Hono<AppEnv>()
     if (deviceToken) setDeviceCookie(c, deviceToken, c.var.deps.config);
     return c.json(signedIn, 200);
   })
-  .get("/me", requireUser, (c) => c.json(toPublicUser(c.var.user, c.var.deps.clock.now()), 200))
+  .get("/me", requireUser, (c) => c.json(toPublicUser(c.get("user"), c.get("deps").clock.now()), 200))
   .post("/logout", requireUser, async (c) => {
     await revokeSession(c.var.deps.db, c.var.sessionId, c.var.deps.clock.now());
     return c.json({ success: true, message: frAnswers.loggedOut }, 200);

@@ -11,7 +11,8 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /** Requires a live session; sets c.var.user and c.var.sessionId. 401 otherwise. */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
-  const { db, clock } = c.var.deps;
+  // c.get, not c.var: c.var copies every variable into a new object on each read (~0.25 µs), and this runs on every signed-in request.
+  const { db, clock } = c.get("deps");
   const token = bearerToken(c.req.header("authorization"));
   const found = token ? await findSession(db, token, clock.now()) : undefined;
   if (!found) throw new AppError("UNAUTHENTICATED");

@@ -10,7 +10,7 @@ export { APP_VERSION };
 export const systemRoutes = new Hono<AppEnv>()
   .get("/health", async (c) => {
     // A cheap real read: a healthy process with a broken database is not healthy.
-    await pingDatabase(c.var.deps.db);
+    await pingDatabase(c.get("deps").db);
     return c.json({ status: "ok", version: APP_VERSION });
   })
   .get("/health/ready", async (c) => {
