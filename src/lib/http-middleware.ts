@@ -87,9 +87,11 @@ export function limitBody(maxSize: number) {
       throw new AppError("PAYLOAD_TOO_LARGE");
     },
   });
-  return createMiddleware((c, next) => {
-    const { method, headers } = c.req.raw;
-    if ((method === "GET" || method === "HEAD") && !headers.has("content-length") && !headers.has("transfer-encoding")) return next();
-    return limit(c, next);
-  });
+  return createMiddleware((c, next) => (hasBody(c.req.raw) ? limit(c, next) : next()));
+}
+
+/** Whether a request may carry a body: a GET or HEAD with neither Content-Length nor Transfer-Encoding has none (RFC 9112, 6.3). */
+export function hasBody(req: Request): boolean {
+  const { method, headers } = req;
+  return !((method === "GET" || method === "HEAD") && !headers.has("content-length") && !headers.has("transfer-encoding"));
 }
