@@ -45,21 +45,17 @@ export function requestPipeline(
   const pendingHeaders = securityHeaderList();
   let securityHeaders: Awaited<typeof pendingHeaders> | undefined;
 
-  /** /api: a bodyless GET or HEAD goes straight to its route (no guard applies, one async frame less); anything else through the guards. */
-  const api: MiddlewareHandler<AppEnv> = async (c, next) => {
-    if (hasBody(c.req.raw)) {
-      try {
-        checkOrigin(c);
-        await limit(c, next);
-      } catch (err) {
-        // What compose does for an error of a middleware layer: the app's handler answers it.
-        if (!(err instanceof Error)) throw err;
-        c.error = err;
-        c.res = await opts.onError(err, c);
-      }
-    } else await next();
-    const compressing = compressJsonAnswer(c);
-    if (compressing) await compressing;
+  /** /api with a body: the cross-site guard and the body limit before the route. */
+  const guarded: MiddlewareHandler<AppEnv> = async (c, next) => {
+    try {
+      checkOrigin(c);
+      await limit(c, next);
+    } catch (err) {
+      // What compose does for an error of a middleware layer: the app's handler answers it.
+      if (!(err instanceof Error)) throw err;
+      c.error = err;
+      c.res = await opts.onError(err, c);
+    }
   };
 
   return async (c, next) => {
@@ -71,7 +67,14 @@ export function requestPipeline(
     c.set("rateLimits", vars.rateLimits);
     c.set("slots", vars.slots);
     const { method, path } = c.req;
-    await withLogContext(ctx, path === "/api" || path.startsWith("/api/") ? () => api(c, next) : next);
+    const api = path === "/api" || path.startsWith("/api/");
+    // A bodyless GET or HEAD goes straight to its route (no guard applies): no async frame between.
+    await withLogContext(ctx, api && hasBody(c.req.raw) ? () => guarded(c, next) : next);
+    if (api) {
+      // After the route, outside its log context: compressing logs nothing.
+      const compressing = compressJsonAnswer(c);
+      if (compressing) await compressing;
+    }
     const res = c.res;
     const headers = res.headers;
     for (const [name, value] of list) headers.set(name, value);
