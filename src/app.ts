@@ -5,8 +5,8 @@ import { isBusyError, markBusy } from "./db/busy.ts";
 import type { AppEnv, Deps } from "./deps.ts";
 import { AppError, errorMessage } from "./lib/errors.ts";
 import type { Logger } from "./lib/log.ts";
-import { crossOriginGuard, limitBody, loggedPath, requestLogger, securityHeaders } from "./lib/http-middleware.ts";
-import { compressJson } from "./lib/compress.ts";
+import { loggedPath } from "./lib/http-middleware.ts";
+import { requestPipeline } from "./lib/request-pipeline.ts";
 import { createRateLimitStore } from "./lib/rate-limit.ts";
 import { streamSlots } from "./chat/stream-slots.ts";
 import { exportSlots } from "./lib/export-limit.ts";
@@ -56,20 +56,9 @@ export function createApp(deps: Deps) {
   const slots = { streams: streamSlots(deps.config), exports: exportSlots() };
   bindMetrics(deps.metrics, deps.ai.live, deps.db);
 
-  app.use(requestLogger(deps.log, deps.metrics));
-  app.use(securityHeaders);
-  app.use(async (c, next) => {
-    c.set("deps", deps);
-    c.set("rateLimits", rateLimits);
-    c.set("slots", slots);
-    await next();
-  });
-  app.use("/api/*", crossOriginGuard(deps.config.publicUrl));
-  // An upload has its own limit, ATTACHMENT_MAX_MB (src/attachments/attachments.routes.ts).
-  const jsonBodies = limitBody(MAX_BODY_BYTES);
-  app.use("/api/*", (c, next) => (c.req.path === "/api/attachments" && c.req.method === "POST" ? next() : jsonBodies(c, next)));
-
-  app.use("/api/*", compressJson);
+  const onError = errorHandler(deps.log, deps.metrics);
+  // Request id, log line, metrics, security headers, the app's variables, and /api's guards and compression: src/lib/request-pipeline.ts.
+  app.use(requestPipeline(deps, { deps, rateLimits, slots }, { maxBodyBytes: MAX_BODY_BYTES, onError }));
 
   const routes = app.route("/api", apiRoutes());
   // The OpenAI-compatible API: personal keys only, OpenAI's error shape (src/openai).
@@ -83,7 +72,7 @@ export function createApp(deps: Deps) {
   app.route("/", sharedPageRoutes);
   app.route("/", spaRoutes());
 
-  app.onError(errorHandler(deps.log, deps.metrics));
+  app.onError(onError);
 
   return routes;
 }

@@ -13,8 +13,8 @@ import { checkResetToken, requestPasswordReset, resetPassword } from "./password
 import { credentialsSchema, forgotSchema, twoFactorRequestSchema, registerSchema, resetSchema, resetTokenParam, verifySchema } from "./auth.schemas.ts";
 import { login, type RequestMeta, register } from "./auth.service.ts";
 import { requestTwoFactorCode, verifyTwoFactorCode } from "./two-factor.ts";
-import { requireUser } from "./require-user.ts";
-import { revokeSession } from "./sessions.ts";
+import { requireUser, signedIn } from "./require-user.ts";
+import { findSessionShown, revokeSession } from "./sessions.ts";
 
 export { AUTH_LIMITS };
 
@@ -50,7 +50,8 @@ export const authRoutes = new Hono<AppEnv>()
     if (deviceToken) setDeviceCookie(c, deviceToken, c.var.deps.config);
     return c.json(signedIn, 200);
   })
-  .get("/me", requireUser, (c) => c.json(toPublicUser(c.var.user, c.var.deps.clock.now()), 200))
+  // The session read by the handler itself, with only the columns shown: every signed-in page load asks, one step instead of requireUser's two.
+  .get("/me", async (c) => c.json(toPublicUser(await signedIn(c, findSessionShown), c.get("deps").clock.now()), 200))
   .post("/logout", requireUser, async (c) => {
     await revokeSession(c.var.deps.db, c.var.sessionId, c.var.deps.clock.now());
     return c.json({ success: true, message: frAnswers.loggedOut }, 200);

@@ -241,6 +241,19 @@ function checkPragmas(sqlite: Database, memory = false, busyTimeoutMs = CLI_BUSY
  * rules as its statements (waits for another transaction, refused on the
  * wrong handle). For src/db only: the SQLite-specific helpers of src/db/sqlite/.
  */
+/**
+ * onConnection without a promise when none is needed: on the ordinary handle
+ * with no transaction open (the misuse check can only fire while one is, as
+ * in the fast path above), `fn` runs now and its value comes back as it is;
+ * otherwise onConnection's promise. For the per-request probes
+ * (/api/health): each async layer is a promise and a microtask turn carrying
+ * the request's log context (docs/BENCHMARKS.md, "Third round").
+ */
+export function onConnectionNow<T>(db: Db, fn: (sqlite: Database) => T): T | Promise<T> {
+  const { conn, kind } = handleOf(db);
+  return kind === "ordinary" && !conn.holder ? fn(conn.sqlite) : onConnection(db, fn);
+}
+
 export async function onConnection<T>(db: Db, fn: (sqlite: Database) => T): Promise<T> {
   const { conn, kind } = handleOf(db);
   if (kind === "transaction") enterTransaction(conn);

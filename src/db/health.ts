@@ -7,7 +7,8 @@ import * as lite from "./sqlite/health.ts";
  * guard, on whichever database the handle talks to (src/db/sqlite/health.ts,
  * src/db/pg/health.ts).
  */
-export function pingDatabase(db: Db): Promise<void> {
+/** Undefined when SQLite answered at once (no promise on the probe's common path), else the promise of the answer. */
+export function pingDatabase(db: Db): Promise<void> | undefined {
   return dialectOf(db) === "postgres" ? pg.pingPostgres(db) : lite.pingDatabase(db);
 }
 

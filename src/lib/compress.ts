@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants } from "node:zlib";
-import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import { parseAccept } from "hono/utils/accept";
 
 export type Encoding = "br" | "gzip";
@@ -32,32 +32,44 @@ export function compressNow(body: Uint8Array, enc: Encoding): Uint8Array {
 /** Statuses whose answers have no body (RFC 9110): nothing to compress, nothing to vary. */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
+/** An answer that compressJsonAnswer may compress: JSON, with a body, not yet encoded. */
+const JSON_TYPE = /^application\/json\b/i;
+const ATTACHMENT = /^attachment\b/i;
+
 /**
- * Compresses JSON answers above the threshold, Brotli or gzip as the client
- * accepts. JSON bodies are already whole strings (c.json), so this buffers
- * nothing that was not buffered; streams (text/event-stream) pass untouched.
- * JSON downloads (Content-Disposition: attachment, the exports) are written
- * as they are read: gzip on the fly (CompressionStream), never buffered.
- * The answer's body is touched only once it is to be compressed: asking Bun
- * for it turns a string answer into a stream, which cost ~1-2 µs on every
- * JSON answer (docs/BENCHMARKS.md, "Per-request cost").
+ * Compresses a JSON answer above the threshold, Brotli or gzip as the client
+ * accepts (called on every /api answer by the request pipeline,
+ * request-pipeline.ts). JSON bodies are already whole strings (c.json), so
+ * this buffers nothing that was not buffered; streams (text/event-stream)
+ * pass untouched. JSON downloads (Content-Disposition: attachment, the
+ * exports) are written as they are read: gzip on the fly
+ * (CompressionStream), never buffered. The answer's body is touched only once
+ * it is to be compressed: asking Bun for it turns a string answer into a
+ * stream, which cost ~1-2 µs on every JSON answer (docs/BENCHMARKS.md,
+ * "Per-request cost"). Synchronous, and undefined, when there is nothing to
+ * compress: no promise on the common path.
  */
-export const compressJson = createMiddleware(async (c, next) => {
-  await next();
+export function compressJsonAnswer(c: Context): Promise<void> | undefined {
   const res = c.res;
-  if (c.req.method === "HEAD" || NO_BODY.has(res.status) || res.headers.has("Content-Encoding")) return;
-  if (!/^application\/json\b/i.test(res.headers.get("Content-Type") ?? "")) return;
-  res.headers.append("Vary", "Accept-Encoding");
-  if (/^attachment\b/i.test(res.headers.get("Content-Disposition") ?? "") && res.body) {
-    if (pickEncoding(c.req.header("Accept-Encoding"), ["gzip"]) !== "gzip") return;
-    const headers = new Headers(res.headers);
-    headers.set("Content-Encoding", "gzip");
-    headers.delete("Content-Length");
-    c.res = new Response(res.body.pipeThrough(new CompressionStream("gzip")), { status: res.status, headers });
+  if (c.req.method === "HEAD" || NO_BODY.has(res.status)) return;
+  const headers = res.headers;
+  if (!JSON_TYPE.test(headers.get("Content-Type") ?? "") || headers.has("Content-Encoding")) return;
+  headers.append("Vary", "Accept-Encoding");
+  const accept = c.req.raw.headers.get("Accept-Encoding") ?? undefined;
+  if (!accept) return;
+  if (ATTACHMENT.test(headers.get("Content-Disposition") ?? "")) {
+    if (pickEncoding(accept, ["gzip"]) !== "gzip" || !res.body) return;
+    const out = new Headers(headers);
+    out.set("Content-Encoding", "gzip");
+    out.delete("Content-Length");
+    c.res = new Response(res.body.pipeThrough(new CompressionStream("gzip")), { status: res.status, headers: out });
     return;
   }
-  const enc = pickEncoding(c.req.header("Accept-Encoding"), ["br", "gzip"]);
-  if (!enc || !res.body) return;
+  const enc = pickEncoding(accept, ["br", "gzip"]);
+  return enc && res.body ? compressWhole(c, res, enc) : undefined;
+}
+
+async function compressWhole(c: Context, res: Response, enc: Encoding): Promise<void> {
   const body = new Uint8Array(await res.arrayBuffer());
   const headers = new Headers(res.headers);
   if (body.length < JSON_COMPRESS_THRESHOLD) {
@@ -67,4 +79,4 @@ export const compressJson = createMiddleware(async (c, next) => {
   headers.set("Content-Encoding", enc);
   headers.delete("Content-Length");
   c.res = new Response(compressNow(body, enc) as Uint8Array<ArrayBuffer>, { status: res.status, headers });
-});
+}

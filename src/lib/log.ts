@@ -31,12 +31,32 @@ export function setLogUser(userId: number): void {
   if (ctx) ctx.user_id = userId;
 }
 
+// Module state: the verdict of SECRET for each field name met; names come from the code, so the map stays small.
+const secretNames = new Map<string, boolean>();
+
+function isSecretName(k: string): boolean {
+  let secret = secretNames.get(k);
+  if (secret === undefined) secretNames.set(k, (secret = SECRET.test(k)));
+  return secret;
+}
+
+/**
+ * Whether clean() would change anything: most lines (the request line) have
+ * nothing to mask, and are written as given. An undefined value stays: both
+ * formats leave it out of the line.
+ */
+function needsCleaning(fields: Fields): boolean {
+  for (const k in fields) if (fields[k] instanceof Error || isSecretName(k)) return true;
+  return false;
+}
+
 /** Masked secrets; errors as their message; everything else as given. */
 function clean(fields: Fields): Fields {
+  if (!needsCleaning(fields)) return fields;
   const out: Fields = {};
   for (const [k, v] of Object.entries(fields)) {
     if (v === undefined) continue;
-    out[k] = SECRET.test(k) ? "[masqué]" : v instanceof Error ? v.message : v;
+    out[k] = isSecretName(k) ? "[masqué]" : v instanceof Error ? v.message : v;
   }
   return out;
 }
@@ -45,19 +65,39 @@ function clean(fields: Fields): Fields {
 const NEEDS_QUOTES = /[\s"=]/;
 const LABEL: Record<LogLevel, string> = { debug: "DEBUG", info: "INFO ", warn: "WARN ", error: "ERROR" };
 
-/** Today's readable line: time LEVEL message key=value..., every value on this one line. */
-function prettyLine(level: LogLevel, msg: string, o: Record<string, unknown>): string {
+/** ` key=value`, the value quoted when it would break the reading; nothing for undefined. */
+function pair(k: string, v: unknown): string {
+  if (v === undefined) return "";
+  if (typeof v === "number" && Number.isFinite(v)) return ` ${k}=${v}`;
+  const text = typeof v === "string" ? v : JSON.stringify(v);
+  return ` ${k}=${NEEDS_QUOTES.test(text ?? "") ? JSON.stringify(text) : text}`;
+}
+
+// Module state: the last millisecond's timestamp, shared by every line written in it (one process, one clock).
+let stampMs = 0;
+let stamp = "";
+
+/** The line's ISO time, made once per millisecond: under load several lines share one. */
+function timestamp(): string {
+  const ms = Date.now();
+  if (ms !== stampMs) {
+    stampMs = ms;
+    stamp = new Date(ms).toISOString();
+  }
+  return stamp;
+}
+
+/**
+ * Today's readable line: time LEVEL message key=value..., every value on
+ * this one line; the event's own fields first, then the user and the
+ * request id (the event's, or else its request's context).
+ */
+function prettyLine(level: LogLevel, msg: string, fields: Fields, ctx: LogContext | undefined): string {
   let rest = "";
-  const add = (k: string, v: unknown) => {
-    if (v === undefined) return;
-    const text = typeof v === "string" ? v : JSON.stringify(v);
-    rest += ` ${k}=${NEEDS_QUOTES.test(text ?? "") ? JSON.stringify(text) : text}`;
-  };
-  // The request's context last: the event's own fields read first.
-  for (const k in o) if (k !== "request_id" && k !== "user_id") add(k, o[k]);
-  add("user_id", o.user_id);
-  add("request_id", o.request_id);
-  return `${new Date().toISOString()} ${LABEL[level]} ${msg.replace(/\r?\n/g, "\\n")}${rest}`;
+  for (const k in fields) if (k !== "request_id" && k !== "user_id") rest += pair(k, fields[k]);
+  rest += pair("user_id", fields.user_id ?? ctx?.user_id);
+  rest += pair("request_id", fields.request_id ?? ctx?.request_id);
+  return `${timestamp()} ${LABEL[level]} ${msg.includes("\n") ? msg.replace(/\r?\n/g, "\\n") : msg}${rest}`;
 }
 
 /** The levels in order: a logger writes its own level and those above. */
@@ -78,7 +118,7 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
   const line =
     format === "json"
       ? jsonLines(level, write)
-      : (lvl: LogLevel, msg: string, fields: Fields) => write(prettyLine(lvl, msg, { ...context.getStore(), ...fields }), isError(lvl));
+      : (lvl: LogLevel, msg: string, fields: Fields) => write(prettyLine(lvl, msg, fields, context.getStore()), isError(lvl));
   const emit = (lvl: LogLevel) =>
     RANK[lvl] < RANK[level]
       ? () => {}

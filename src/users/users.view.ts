@@ -14,7 +14,13 @@ export type PublicUser = {
   created_at: string;
 };
 
-export function toPublicUser(u: UserRow, now: Date): PublicUser {
+/** What toPublicUser reads: /api/auth/me's session lookup selects only these columns (src/auth/sessions.ts). */
+export type PublicUserRow = Pick<
+  UserRow,
+  "id" | "email" | "firstName" | "lastName" | "subscriptionType" | "planQueries" | "extraQueries" | "trialEndsAt" | "isAdmin" | "createdAt"
+>;
+
+export function toPublicUser(u: PublicUserRow, now: Date): PublicUser {
   return {
     id: u.id,
     first_name: u.firstName,

@@ -1,8 +1,21 @@
-import { type Db, onConnection } from "../client.ts";
+import type { Statement } from "bun:sqlite";
+import { type Db, onConnection, onConnectionNow } from "../client.ts";
 
-/** A cheap real read (/api/health): a healthy process with a broken database is not healthy. */
-export async function pingDatabase(db: Db): Promise<void> {
-  await onConnection(db, (sqlite) => sqlite.query("SELECT 1").get());
+// Module state: the ping's statement per connection, prepared once (no look-up of its text per probe), gone with it.
+const pings = new WeakMap<object, Statement>();
+
+/**
+ * A cheap real read (/api/health): a healthy process with a broken database
+ * is not healthy. Synchronous (undefined) when no transaction holds the
+ * connection, a promise otherwise.
+ */
+export function pingDatabase(db: Db): Promise<void> | undefined {
+  const done = onConnectionNow(db, (sqlite) => {
+    let ping = pings.get(sqlite);
+    if (!ping) pings.set(sqlite, (ping = sqlite.prepare("SELECT 1")));
+    ping.get();
+  });
+  return done instanceof Promise ? done : undefined;
 }
 
 /** Takes the write lock and lets it go: a read-only mount, a full disk's journal or a lock held elsewhere all say no. */
