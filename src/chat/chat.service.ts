@@ -18,7 +18,7 @@ import {
 } from "./chat.queries.ts";
 import { closedTurns, runningRunOf } from "./runs.queries.ts";
 import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./turns.ts";
-import { titleFrom, toPublicMessage } from "./chat.view.ts";
+import { titleFrom } from "./chat.view.ts";
 import { shownConversation } from "./shown-conversation.ts";
 import { attachmentsToSend } from "../attachments/attachments.service.ts";
 import { attachToMessage } from "../attachments/attachments.queries.ts";

@@ -5,6 +5,7 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { openDatabase } from "../../src/db/open.ts";
+import { stopListening } from "../../src/db/pg/client.ts";
 import { freshAppDatabaseUrl, onPostgres, TEST_POOL } from "./test-database.ts";
 import type { Deps } from "../../src/deps.ts";
 import { createTestClock, type TestClock } from "./clock.ts";
@@ -24,6 +25,24 @@ export function testConfig(env: TestEnv = {}): Config {
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
+/** How many PostgreSQL test apps of this process may keep LISTENing (below). */
+const LISTENING_APPS_MAX = 20;
+// Module state: this process's PostgreSQL test apps that may LISTEN, oldest first.
+const listeningApps: object[] = [];
+
+/**
+ * A LISTEN (council changes, run stops, run texts, run events) holds a
+ * connection of its own that never idles out, and a test process makes
+ * hundreds of apps on one cluster (max_connections 300, shared by the suite's
+ * parallel processes): past LISTENING_APPS_MAX apps, the oldest stop
+ * listening. A test uses the apps it just made; an old one would only fall
+ * back to what a server does after a lost notification (its periodic checks).
+ */
+function retireListeners(db: object): void {
+  listeningApps.push(db);
+  while (listeningApps.length > LISTENING_APPS_MAX) void stopListening(listeningApps.shift()!);
+}
+
 /**
  * A whole app on its own fresh, migrated in-memory database (or, with
  * TEST_DATABASE=postgres, its own fresh PostgreSQL database: test-database.ts),
@@ -35,7 +54,9 @@ export async function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> 
     // A test may point a second app at the first one's database (two servers).
     const url = opts.env?.DATABASE_URL ?? (await freshAppDatabaseUrl());
     const config = opts.deps?.config ? { ...opts.deps.config, databaseUrl: url, databaseLabel: url } : testConfig({ ...opts.env, DATABASE_URL: url });
-    return createTestApp({ ...opts, env: { ...opts.env, DATABASE_URL: url }, deps: { ...opts.deps, config, db: openDatabase(config, undefined, TEST_POOL) } });
+    const db = openDatabase(config, undefined, TEST_POOL);
+    retireListeners(db);
+    return createTestApp({ ...opts, env: { ...opts.env, DATABASE_URL: url }, deps: { ...opts.deps, config, db } });
   }
   const config = opts.deps?.config ?? testConfig(opts.env);
   const db = opts.deps?.db ?? openDb(config.databasePath);

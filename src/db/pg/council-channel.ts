@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { postgresClient } from "./client.ts";
+import { listenOn } from "./client.ts";
 import { pgRows } from "./rows.ts";
 
 /** The channel on which a server says "the council changed" (payload: the new version). */
@@ -12,8 +12,5 @@ export async function notifyCouncil(db: unknown, version: number): Promise<void>
 
 /** LISTEN on the council channel; `onListen` runs after each (re)subscription, when a change may have been missed. */
 export async function listenCouncil(db: object, onChange: () => void, onListen: () => void): Promise<() => Promise<void>> {
-  const client = postgresClient(db);
-  if (!client) throw new Error("LISTEN sur une base qui n'est pas une base PostgreSQL ouverte par openPostgres");
-  const subscription = await client.listen(COUNCIL_CHANNEL, () => onChange(), onListen);
-  return () => subscription.unlisten();
+  return await listenOn(db, COUNCIL_CHANNEL, () => onChange(), onListen);
 }

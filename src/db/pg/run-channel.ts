@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { postgresClient } from "./client.ts";
+import { listenOn } from "./client.ts";
 import { pgRows } from "./rows.ts";
 
 /** The channel on which a server says "this run's stored events changed" (payload: the run id). */
@@ -21,9 +21,8 @@ export async function notifyRun(db: unknown, runId: number): Promise<void> {
  * Returns the unsubscribe.
  */
 export async function listenRuns(db: object, onRun: (runId: number) => void, onListen: () => void): Promise<() => Promise<void>> {
-  const client = postgresClient(db);
-  if (!client) throw new Error("LISTEN sur une base qui n'est pas une base PostgreSQL ouverte par openPostgres");
-  const subscription = await client.listen(
+  return await listenOn(
+    db,
     RUN_CHANNEL,
     (payload) => {
       const id = Number(payload);
@@ -31,5 +30,4 @@ export async function listenRuns(db: object, onRun: (runId: number) => void, onL
     },
     onListen,
   );
-  return () => subscription.unlisten();
 }

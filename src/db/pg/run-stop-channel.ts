@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { postgresClient } from "./client.ts";
+import { listenOn } from "./client.ts";
 import { pgRows } from "./rows.ts";
 
 /** The channel on which a server asks "stop this run" of the server carrying it out (payload: the run id). */
@@ -12,11 +12,8 @@ export async function notifyRunStop(db: unknown, runId: number): Promise<void> {
 
 /** LISTEN for stop requests, on the dedicated connection Bun's client keeps for notifications. Returns the unsubscribe. */
 export async function listenRunStops(db: object, onStop: (runId: number) => void): Promise<() => Promise<void>> {
-  const client = postgresClient(db);
-  if (!client) throw new Error("LISTEN sur une base qui n'est pas une base PostgreSQL ouverte par openPostgres");
-  const subscription = await client.listen(RUN_STOP_CHANNEL, (payload) => {
+  return await listenOn(db, RUN_STOP_CHANNEL, (payload) => {
     const id = Number(payload);
     if (Number.isInteger(id)) onStop(id);
   });
-  return () => subscription.unlisten();
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { postgresClient } from "./client.ts";
+import { listenOn } from "./client.ts";
 import { pgRows } from "./rows.ts";
 
 /** The channel on which the server carrying a run out sends its models' text pieces to the others (run-text-relay.ts). */
@@ -12,8 +12,5 @@ export async function notifyRunText(db: unknown, payload: string): Promise<void>
 
 /** LISTEN on the text channel, on the connection Bun's client keeps for LISTEN; returns the unsubscribe. */
 export async function listenRunText(db: object, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
-  const client = postgresClient(db);
-  if (!client) throw new Error("LISTEN sur une base qui n'est pas une base PostgreSQL ouverte par openPostgres");
-  const subscription = await client.listen(RUN_TEXT_CHANNEL, onPayload);
-  return () => subscription.unlisten();
+  return await listenOn(db, RUN_TEXT_CHANNEL, onPayload);
 }

@@ -152,7 +152,10 @@ export const MATRIX: Record<string, Row> = {
     expect: OWNER_ONLY,
   },
   // No run in progress in the world: the owner is told so (409), anyone else finds nothing (404).
-  "POST /api/unisson/conversation/:id/stop": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/stop` }), expect: [401, 401, 409, 404, 404] },
+  "POST /api/unisson/conversation/:id/stop": {
+    req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/stop` }),
+    expect: [401, 401, 409, 404, 404],
+  },
   "POST /api/unisson/conversation/:id/edit": {
     req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}/edit`, json: { message: "Question reformulée" } }),
     expect: OWNER_ONLY,
