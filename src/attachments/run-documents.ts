@@ -4,7 +4,8 @@ import type { ImageInput } from "../ai/types.ts";
 import type { MessageRow } from "../chat/chat.queries.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { attachmentsOfMessages, modelImages } from "./attachments.queries.ts";
+import { modelImages } from "./attachments.queries.ts";
+import { attachmentsOfQuestions } from "./message-attachments.ts";
 import { documentsForRun } from "./document-text.ts";
 
 /** What a run's models get from the files of its turn (final-processing.ts, consolidate.ts). */
@@ -19,12 +20,10 @@ export type RunDocuments = {
   names: string[];
 };
 
-/** The files sent with the turn's user messages, as the run gives them to the models; null when there are none. */
+/** The files sent with the turn's questions, as the run gives them to the models; null when there are none. */
 export async function documentsOfTurn(deps: Deps, user: Pick<UserRow, "subscriptionType">, turn: readonly MessageRow[]): Promise<RunDocuments | null> {
-  const files = await attachmentsOfMessages(
-    deps.db,
-    turn.filter((m) => m.sender === "user").map((m) => m.id),
-  );
+  // A question asked again (a version) reads the files of the question it replaces (message-attachments.ts).
+  const files = [...(await attachmentsOfQuestions(deps.db, turn)).values()].flat();
   if (files.length === 0) return null;
   const { tokenBudget, pagesByPlan } = deps.config.attachments;
   const docs = documentsForRun(files, { tokenBudget, pages: pagesByPlan[user.subscriptionType] }, randomBytes(6).toString("hex"));

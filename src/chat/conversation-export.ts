@@ -5,7 +5,8 @@ import { frPeerReview } from "../i18n/fr-peer-review.ts";
 import { keysetPages, textStream } from "../lib/json-stream.ts";
 import { type ConversationRow, type MessageRow, messagePage } from "./chat.queries.ts";
 import { ownedConversation } from "./chat.service.ts";
-import { type AttachmentInfo, attachmentsOfMessages } from "../attachments/attachments.queries.ts";
+import type { AttachmentInfo } from "../attachments/attachments.queries.ts";
+import { attachmentsOfQuestions } from "../attachments/message-attachments.ts";
 
 export type ExportFormat = "md" | "json";
 
@@ -106,11 +107,8 @@ async function* documentPieces(deps: Deps, c: ConversationRow, format: ExportFor
   // Each page's files in one query, tied to their question.
   const withFiles = async (after: number) => {
     const rows = await messagePage(deps.db, c.id, after, MESSAGE_PAGE);
-    const files = await attachmentsOfMessages(
-      deps.db,
-      rows.filter((m) => m.sender === "user").map((m) => m.id),
-    );
-    return rows.map((m) => ({ m, files: files.filter((f) => f.messageId === m.id) }));
+    const files = await attachmentsOfQuestions(deps.db, rows);
+    return rows.map((m) => ({ m, files: files.get(m.id) ?? [] }));
   };
   for await (const page of keysetPages(
     withFiles,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, max, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, max, min, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { conversations, messages } from "../db/schema/index.ts";
 
@@ -86,4 +86,18 @@ export async function versionCounts(db: Db, conversationId: number): Promise<Map
     .where(and(eq(messages.conversationId, conversationId), isNotNull(messages.versionGroup), eq(messages.sender, "user")))
     .groupBy(messages.versionGroup);
   return new Map(rows.map((r) => [r.group!, r.count ?? 1]));
+}
+
+/**
+ * Of these groups, the question of each version: the first user message of
+ * the version (the user's replies to a clarification are tagged alike).
+ */
+export async function versionQuestionIds(db: Db, groups: readonly number[]): Promise<Set<number>> {
+  if (groups.length === 0) return new Set();
+  const rows = await db
+    .select({ id: min(messages.id) })
+    .from(messages)
+    .where(and(inArray(messages.versionGroup, [...new Set(groups)]), eq(messages.sender, "user")))
+    .groupBy(messages.versionGroup, messages.version);
+  return new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id])));
 }

@@ -33,6 +33,7 @@ export const POSTGRES_FILES = [
   "test/server/admin/admin-users-list.test.ts",
   "test/server/admin/admin-users-update.test.ts",
   "test/server/attachments/accounting.test.ts",
+  "test/server/attachments/ask-again.test.ts",
   "test/server/attachments/ask.test.ts",
   "test/server/attachments/history-count.test.ts",
   "test/server/attachments/hostile.test.ts",
