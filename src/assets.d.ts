@@ -20,3 +20,7 @@ declare module "*.html" {
   const text: string;
   export default text;
 }
+declare module "*.wasm" {
+  const path: string;
+  export default path;
+}

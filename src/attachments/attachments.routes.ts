@@ -10,6 +10,7 @@ import { consumeLimit } from "../lib/rate-limit.ts";
 import { findOwnedAttachment } from "./attachments.queries.ts";
 import { tooLarge, uploadAttachment } from "./attachments.service.ts";
 import { ACCEPTED_MIME } from "./detect.ts";
+import { pictureMime } from "./picture-mime.ts";
 
 /**
  * Uploads per user: a page sends at most ATTACHMENTS_PER_MESSAGE a question,
@@ -82,6 +83,9 @@ export const attachmentRoutes = new Hono<AppEnv>()
   .get("/:id/thumbnail", requireUser, validate("param", idParam), async (c) => {
     const row = await findOwnedAttachment(c.var.deps.db, c.req.valid("param").id, c.var.user.id);
     if (!row?.thumbnail) throw new AppError("ATTACHMENT_NOT_FOUND");
-    const type = row.kind === "webp" ? "image/webp" : row.kind === "jpeg" ? "image/jpeg" : "image/png";
-    return c.body(new Uint8Array(row.thumbnail), 200, { "Content-Type": type, "Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff" });
+    return c.body(new Uint8Array(row.thumbnail), 200, {
+      "Content-Type": pictureMime(row.thumbnail),
+      "Cache-Control": "private, max-age=86400",
+      "X-Content-Type-Options": "nosniff",
+    });
   });

@@ -1,6 +1,7 @@
 import { Jimp } from "jimp";
 import type { AttachmentKind } from "../db/schema/index.ts";
 import { MODEL_IMAGE_SIDE, type PreparedImage, THUMBNAIL_SIDE } from "./extract.types.ts";
+import { decodeWebp } from "./webp.ts";
 
 type Picture = InstanceType<typeof Jimp>;
 
@@ -27,18 +28,25 @@ async function prepared(image: Picture, png: boolean): Promise<PreparedImage> {
 
 /**
  * A PNG, JPEG or GIF (its first frame) decoded by jimp (pure JavaScript, so
- * the compiled executable carries it), resized to a long side of 1568 px for
- * the models and 256 px for the thumbnail. PNG and GIF stay PNG (transparency,
- * drawings), a photo stays JPEG. WebP has no pure-JavaScript decoder in jimp:
- * it goes to the models as it came, its size read from its header.
+ * the compiled executable carries it), a WebP by libwebp in WebAssembly
+ * (webp.ts: jimp has no WebP decoder), resized to a long side of 1568 px for
+ * the models and 256 px for the thumbnail. PNG and GIF stay PNG
+ * (transparency, drawings), a photo stays JPEG; a WebP becomes PNG when it
+ * has transparent pixels, JPEG otherwise (what the models get is told by
+ * its bytes: picture-mime.ts).
  */
 export async function prepareImage(kind: AttachmentKind, bytes: Uint8Array): Promise<PreparedImage> {
   if (kind === "webp") {
-    const { width, height } = webpSize(bytes);
-    return { mime: "image/webp", modelImage: bytes, thumbnail: bytes, width, height };
+    const { data, width, height } = await decodeWebp(bytes);
+    return await prepared(new Jimp({ width, height, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) }), hasTransparency(data));
   }
   const image = (await Jimp.read(Buffer.from(bytes))) as Picture;
   return await prepared(image, kind !== "jpeg");
+}
+
+function hasTransparency(rgba: Uint8ClampedArray): boolean {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i]! < 255) return true;
+  return false;
 }
 
 /** A picture pdf.js decoded out of a scanned PDF (1, 3 or 4 channels), as a JPEG. */
@@ -53,18 +61,4 @@ export async function prepareRawImage(data: Uint8ClampedArray, width: number, he
   }
   const image = new Jimp({ width, height, data: Buffer.from(rgba) });
   return await prepared(image, false);
-}
-
-/** Width and height from a WebP header (VP8, VP8L or VP8X chunk); 0 when unreadable. */
-function webpSize(b: Uint8Array): { width: number; height: number } {
-  const chunk = String.fromCharCode(b[12] ?? 0, b[13] ?? 0, b[14] ?? 0, b[15] ?? 0);
-  const u16 = (i: number) => (b[i] ?? 0) | ((b[i + 1] ?? 0) << 8);
-  const u24 = (i: number) => u16(i) | ((b[i + 2] ?? 0) << 16);
-  if (chunk === "VP8X") return { width: u24(24) + 1, height: u24(27) + 1 };
-  if (chunk === "VP8L") {
-    const bits = (b[21] ?? 0) | ((b[22] ?? 0) << 8) | ((b[23] ?? 0) << 16) | ((b[24] ?? 0) << 24);
-    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
-  }
-  if (chunk === "VP8 ") return { width: u16(26) & 0x3fff, height: u16(28) & 0x3fff };
-  return { width: 0, height: 0 };
 }

@@ -6,6 +6,7 @@ import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { modelImages } from "./attachments.queries.ts";
 import { attachmentsOfQuestions } from "./message-attachments.ts";
+import { pictureMime } from "./picture-mime.ts";
 import { documentsForRun } from "./document-text.ts";
 
 /** What a run's models get from the files of its turn (final-processing.ts, consolidate.ts). */
@@ -23,14 +24,12 @@ export type RunDocuments = {
 /** The files sent with the turn's questions, as the run gives them to the models; null when there are none. */
 export async function documentsOfTurn(deps: Deps, user: Pick<UserRow, "subscriptionType">, turn: readonly MessageRow[]): Promise<RunDocuments | null> {
   // A question asked again (a version) reads the files of the question it replaces (message-attachments.ts).
-  const files = [...(await attachmentsOfQuestions(deps.db, turn)).values()].flat();
+  const files = [...(await attachmentsOfQuestions(deps.db, turn))].flatMap(([, own]) => own);
   if (files.length === 0) return null;
   const { tokenBudget, pagesByPlan } = deps.config.attachments;
   const docs = documentsForRun(files, { tokenBudget, pages: pagesByPlan[user.subscriptionType] }, randomBytes(6).toString("hex"));
   const images = (await modelImages(deps.db, docs.imageIds)).flatMap((i) =>
-    i.image
-      ? [{ mime: i.kind === "webp" ? "image/webp" : i.kind === "jpeg" || i.kind === "pdf" ? "image/jpeg" : "image/png", base64: i.image.toString("base64") }]
-      : [],
+    i.image ? [{ mime: pictureMime(i.image), base64: i.image.toString("base64") }] : [],
   );
   return { text: docs.text, images, notices: docs.notices, names: docs.names };
 }

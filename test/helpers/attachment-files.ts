@@ -5,7 +5,7 @@ import { PDFDocument, PDFHexString, PDFName, StandardFonts } from "pdf-lib";
 /**
  * The files of the attachment tests, made by the tests themselves (issue 33):
  * PDFs with pdf-lib, a DOCX zipped by hand with jszip (the three parts Word
- * needs), pictures with jimp.
+ * needs), pictures with jimp (a WebP with @jsquash/webp's encoder).
  */
 
 /** A PDF whose page i says "Page i" and `lines(i)`. */
@@ -86,6 +86,16 @@ export const png = png_;
 
 export async function jpeg(width: number, height: number) {
   return new Uint8Array(await picture(width, height).getBuffer("image/jpeg", { quality: 80 }));
+}
+
+/** A lossy WebP, encoded by libwebp in WebAssembly (@jsquash/webp's encoder; the product only decodes). */
+export async function webp(width: number, height: number, { transparent = false } = {}) {
+  const { default: encode } = await import("@jsquash/webp/encode");
+  const { bitmap } = picture(width, height);
+  // Transparent: the top left corner's pixels fully clear.
+  if (transparent) for (let p = 0; p < Math.min(100, width); p++) bitmap.data[p * 4 + 3] = 0;
+  const pixels = { data: new Uint8ClampedArray(bitmap.data), width, height, colorSpace: "srgb" } as ImageData;
+  return new Uint8Array(await encode(pixels, { quality: 80, ...(transparent ? { exact: 1 } : {}) }));
 }
 
 export async function gif(width: number, height: number) {

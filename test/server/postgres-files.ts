@@ -39,6 +39,7 @@ export const POSTGRES_FILES = [
   "test/server/attachments/hostile.test.ts",
   "test/server/attachments/upload.test.ts",
   "test/server/attachments/v1-files.test.ts",
+  "test/server/attachments/webp.test.ts",
   "test/server/auth/fuzz.test.ts",
   "test/server/auth/login.test.ts",
   "test/server/auth/rate-limit.test.ts",
