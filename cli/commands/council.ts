@@ -10,6 +10,7 @@ import { RefusedError } from "../../src/lib/errors.ts";
 import { withDeps } from "../deps.ts";
 import type { GlobalOptions } from "../options.ts";
 import { print, table } from "../output.ts";
+import { registerCouncilSettings } from "./council-settings.ts";
 
 const t = frCli.council;
 
@@ -98,7 +99,7 @@ function membersTable(members: CouncilMemberView[]): string {
 }
 
 export function registerCouncil(program: Command) {
-  const council = program.command("council").description("gère le conseil des modèles : membres, clés, synthétiseurs (appliqué sans redémarrage)");
+  const council = program.command("council").description("gère le conseil des modèles : membres, clés, synthétiseurs, réglages (appliqué sans redémarrage)");
   const opts = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
 
   council
@@ -143,6 +144,8 @@ export function registerCouncil(program: Command) {
       const stored = await withDeps(opts(cmd), async (deps) => await setCouncilSynthesisers(deps, names, cliActor()));
       print(opts(cmd), { synthesisers: stored }, () => t.synthesisers(stored));
     });
+
+  registerCouncilSettings(council);
 
   council
     .command("test")

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { type AuditAction, recordAudit } from "./audit-log.ts";
 import { checkCouncil, checkSynthesisers, memberOrFail, refuseTakenName } from "./council-rules.ts";
-import { COUNCIL_TEXTS, type MemberAdd, type MemberPatch, needsBaseUrl } from "./council.schemas.ts";
+import { COUNCIL_TEXTS, type CouncilSettingsPatch, type MemberAdd, type MemberPatch, needsBaseUrl } from "./council.schemas.ts";
 import { lastProbes } from "./council-status.ts";
 import { type CouncilMemberView, type CouncilView, NO_STATUS } from "./council.view.ts";
 import { councilSecretKey, memberForPanel } from "./council-effective.ts";
@@ -51,6 +51,7 @@ export async function councilOverview(deps: Deps): Promise<CouncilView> {
     settings: {
       peer_review: settings.peerReview,
       clarifier: rows.find((r) => r.id === settings.clarifierMemberId)?.name ?? null,
+      moderation_model: settings.moderationModel,
       synthesisers: synthesisers.map((r) => r.name),
     },
   };
@@ -143,21 +144,19 @@ export async function setCouncilSynthesisers(deps: Deps, names: readonly string[
   return stored;
 }
 
-export async function updateCouncilSettings(
-  deps: Deps,
-  patch: { peer_review?: boolean; clarifier?: string | null },
-  actor: string,
-): Promise<CouncilView["settings"]> {
+export async function updateCouncilSettings(deps: Deps, patch: CouncilSettingsPatch, actor: string): Promise<CouncilView["settings"]> {
   const [members, before] = await Promise.all([listMembers(deps.db), getSettings(deps.db)]);
   const clarifier = patch.clarifier === undefined ? undefined : patch.clarifier === null ? null : memberOrFail(members, patch.clarifier);
   await updateSettings(deps.db, {
     ...(patch.peer_review !== undefined && { peerReview: patch.peer_review }),
     ...(clarifier !== undefined && { clarifierMemberId: clarifier?.id ?? null }),
+    ...(patch.moderation_model !== undefined && { moderationModel: patch.moderation_model }),
   });
   const nameOf = (id: number | null) => members.find((m) => m.id === id)?.name ?? null;
   const changes: Record<string, [unknown, unknown]> = {};
   if (patch.peer_review !== undefined) changes.peer_review = [before.peerReview, patch.peer_review];
   if (clarifier !== undefined) changes.clarifier = [nameOf(before.clarifierMemberId), clarifier?.name ?? null];
+  if (patch.moderation_model !== undefined) changes.moderation_model = [before.moderationModel, patch.moderation_model];
   await audit(deps, actor, "council.settings", null, changes);
   return (await councilOverview(deps)).settings;
 }

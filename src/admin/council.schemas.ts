@@ -22,6 +22,7 @@ const SPECIALTY_MAX = 120;
 const MODEL_MAX = 200;
 const URL_MAX = 500;
 const KEY_MAX = 500;
+const MODERATION_MODEL_MAX = 100;
 
 export const COUNCIL_TEXTS = {
   name: "Le nom du modèle est requis",
@@ -42,6 +43,7 @@ export const COUNCIL_TEXTS = {
   synthesisers: "Indiquez au moins un synthétiseur",
   synthesiserTwice: (name: string) => `Le modèle « ${name} » figure deux fois parmi les synthétiseurs`,
   nothingToChange: "Rien à modifier : indiquez au moins un champ",
+  moderationModel: `Le modèle de modération doit être un identifiant de modèle OpenAI (1 à ${MODERATION_MODEL_MAX} caractères : lettres, chiffres, . _ : -)`,
   tooFewEnabled: `Le conseil doit garder au moins ${MIN_ENABLED} modèles actifs`,
   tooManyEnabled: `Le conseil ne peut pas compter plus de ${MAX_ENABLED} modèles actifs`,
   nameTaken: (name: string) => `Un modèle s'appelle déjà « ${name} »`,
@@ -142,9 +144,18 @@ export const synthesisersSchema = z.strictObject({
     }),
 });
 
-/** PATCH /api/admin/council/settings. */
+/** A model id of OpenAI's moderation endpoint (it goes into the request as is); null goes back to DEFAULT_MODERATION_MODEL. */
+const moderationModel = z
+  .string({ error: COUNCIL_TEXTS.moderationModel })
+  .trim()
+  .regex(new RegExp(`^[A-Za-z0-9._:-]{1,${MODERATION_MODEL_MAX}}$`), COUNCIL_TEXTS.moderationModel)
+  .nullable();
+
+/** PATCH /api/admin/council/settings, `unisson council settings`. */
 export const councilSettingsSchema = z
-  .strictObject({ peer_review: flag.optional(), clarifier: name.nullable().optional() })
-  .refine((s) => s.peer_review !== undefined || s.clarifier !== undefined, COUNCIL_TEXTS.nothingToChange);
+  .strictObject({ peer_review: flag.optional(), clarifier: name.nullable().optional(), moderation_model: moderationModel.optional() })
+  .refine((s) => Object.values(s).some((v) => v !== undefined), COUNCIL_TEXTS.nothingToChange);
+
+export type CouncilSettingsPatch = z.output<typeof councilSettingsSchema>;
 
 export const memberNameParamSchema = z.object({ name });

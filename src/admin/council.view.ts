@@ -24,7 +24,8 @@ export type CouncilMemberView = {
 
 export type CouncilView = {
   members: CouncilMemberView[];
-  settings: { peer_review: boolean; clarifier: string | null; synthesisers: string[] };
+  /** moderation_model: what the council chose (null: DEFAULT_MODERATION_MODEL, src/contracts/moderation.ts). */
+  settings: { peer_review: boolean; clarifier: string | null; moderation_model: string | null; synthesisers: string[] };
 };
 
 /** « ••••abcd »: enough to tell two keys apart, never enough to use one. */

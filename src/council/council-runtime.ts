@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import { type Db, dialectOf } from "../db/client.ts";
 import { listenCouncil } from "../db/pg/council-channel.ts";
 import type { CouncilMemberRow } from "../db/schema/index.ts";
+import { DEFAULT_MODERATION_MODEL } from "../contracts/moderation.ts";
 import { councilVersion, getSettings, listMembers } from "./council.store.ts";
 import { createClientCache } from "./member-clients.ts";
 import { resolveMember } from "./resolve-member.ts";
@@ -22,7 +23,6 @@ export type Council = {
   moderationModel: string;
 };
 
-const DEFAULT_MODERATION_MODEL = "omni-moderation-latest";
 /** The model list and the status read the council again at most this often on SQLite (a one-row read); runs always check. */
 const SHOWN_CHECK_MS = 1_000;
 /** PostgreSQL's safety net behind NOTIFY, for a notification lost while the LISTEN connection reconnects. */

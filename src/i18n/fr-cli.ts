@@ -79,6 +79,12 @@ export const frCli = {
     provider: (kinds: readonly string[]) => `Type de fournisseur inconnu : choisissez parmi ${kinds.join(", ")}.`,
     emptyKey: "Aucune clé d'API lue sur l'entrée standard.",
     none: "aucune",
+    settings: {
+      saved: "Réglages du conseil enregistrés.",
+      peerReview: (on: boolean) => `Délibération : ${on ? "activée" : "désactivée"}`,
+      clarifier: (name: string | null) => `Clarification : ${name ?? "automatique (le modèle disponible le moins cher)"}`,
+      moderationModel: (id: string | null, fallback: string) => `Modération : ${id ?? `${fallback} (par défaut)`}`,
+    },
   },
   promo: {
     created: (code: string, percent: number) => `Code promo créé : ${code} (-${percent} %)`,

@@ -159,4 +159,76 @@ describe("unisson council", () => {
     }
     expect(names).toContain("Llama local");
   });
+
+  test("`council settings` with no option prints the current settings (text and --json)", async () => {
+    const dir = await dataDir();
+    const text = runCli(["council", "settings"], dir);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("Délibération : désactivée");
+    expect(text.stdout).toContain("Clarification : Claude 3 Haiku");
+    expect(text.stdout).toContain("Modération : omni-moderation-latest (par défaut)");
+    const json = runCli(["council", "settings", "--json"], dir);
+    expect(json.code).toBe(0);
+    expect(json.json()).toMatchObject({ peer_review: false, clarifier: "Claude 3 Haiku", moderation_model: null });
+  });
+
+  test("`council settings` changes the peer review, the clarifier and the moderation model, audited as cli", async () => {
+    const dir = await dataDir();
+    const r = runCli(
+      ["council", "settings", "--peer-review", "on", "--clarifier", "Mistral Large", "--moderation-model", "text-moderation-007", "--json"],
+      dir,
+    );
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ peer_review: true, clarifier: "Mistral Large", moderation_model: "text-moderation-007" });
+    expect(runCli(["council", "settings", "--json"], dir).json()).toMatchObject({ peer_review: true, moderation_model: "text-moderation-007" });
+    const [entry] = await withDb(dir, async (db) => await listAudit(db, { last: 1 }));
+    expect(entry).toMatchObject({
+      action: "council.settings",
+      actor: expect.stringMatching(/^cli:/),
+      changes: { peer_review: [false, true], clarifier: ["Claude 3 Haiku", "Mistral Large"], moderation_model: [null, "text-moderation-007"] },
+    });
+  });
+
+  test("`council settings --moderation-model default` goes back to omni-moderation-latest", async () => {
+    const dir = await dataDir();
+    expect(runCli(["council", "settings", "--moderation-model", "omni-moderation-2024-09-26"], dir).code).toBe(0);
+    const r = runCli(["council", "settings", "--moderation-model", "default"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Réglages du conseil enregistrés.");
+    expect(r.stdout).toContain("Modération : omni-moderation-latest (par défaut)");
+    expect(runCli(["council", "settings", "--json"], dir).json().moderation_model).toBeNull();
+  });
+
+  test("`council settings` refuses (exit 1) an invalid moderation model or an unknown clarifier in French, nothing changes", async () => {
+    const dir = await dataDir();
+    const model = runCli(["council", "settings", "--moderation-model", "omni moderation"], dir);
+    expect(model.code).toBe(1);
+    expect(model.stderr).toContain("Le modèle de modération doit être un identifiant de modèle OpenAI (1 à 100 caractères : lettres, chiffres, . _ : -)");
+    const clarifier = runCli(["council", "settings", "--clarifier", "Inconnu", "--peer-review", "on"], dir);
+    expect(clarifier.code).toBe(1);
+    expect(clarifier.stderr).toContain("Aucun modèle ne s'appelle « Inconnu »");
+    expect(runCli(["council", "settings", "--json"], dir).json()).toMatchObject({ peer_review: false, clarifier: "Claude 3 Haiku", moderation_model: null });
+  });
+
+  test("`council settings --peer-review peut-être` is bad usage (exit 2) with a French line", async () => {
+    const dir = await dataDir();
+    const r = runCli(["council", "settings", "--peer-review", "peut-être"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Valeur attendue : on ou off.");
+  });
+
+  test("a moderation model set by the CLI (another process) is the one a running server's next question uses", async () => {
+    const dir = await dataDir();
+    const server = await createTestApp({ env: { ...fakes.env, DATABASE_PATH: dbPath(dir), DATA_DIR: dir } });
+    const user = await makeUser(server.db, server.clock.now());
+    const ask = async () => {
+      const res = await server.call("POST", "/api/unisson/chat", { token: user.token, json: { message: "Quelle est la capitale de la France ?" } });
+      expect(res.status).toBe(200);
+      return fakes.control.moderations.at(-1)?.model;
+    };
+    // The server has read the council once (its snapshot), before the CLI changes it.
+    expect(await ask()).toBe("omni-moderation-latest");
+    expect(runCli(["council", "settings", "--moderation-model", "omni-moderation-2024-09-26"], dir).code).toBe(0);
+    expect(await ask()).toBe("omni-moderation-2024-09-26");
+  });
 });

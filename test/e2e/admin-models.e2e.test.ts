@@ -59,4 +59,37 @@ describe.skipIf(!!skip)("e2e: the admin panel's « Modèles » tab (issue 35)", 
     await shot(page, "admin-models-dialog-phone", false);
     expect(errors).toEqual([]);
   });
+
+  test("desktop: the moderation model is chosen in the council settings, its default shown as placeholder", async () => {
+    const { page, errors } = await e().newPage(DESKTOP);
+    await openModels(page);
+    const field = page.getByLabel("Modèle de modération (OpenAI)");
+    await expect(field.getAttribute("placeholder")).resolves.toBe("omni-moderation-latest");
+    await field.fill("omni-moderation-2024-09-26");
+    await page.getByRole("button", { name: "Enregistrer le modèle de modération" }).click();
+    await page.getByText("Réglages enregistrés").waitFor();
+    // Stored, not only typed: a fresh page shows it.
+    await page.reload();
+    await page.getByRole("button", { name: "Administration" }).click();
+    await page.getByRole("tab", { name: "Modèles" }).click();
+    await expect(page.getByLabel("Modèle de modération (OpenAI)").inputValue()).resolves.toBe("omni-moderation-2024-09-26");
+    await page.getByRole("heading", { name: "Réglages du conseil" }).scrollIntoViewIfNeeded();
+    await shot(page, "admin-models-settings-desktop", false);
+    await checkA11y(page, "admin models settings");
+    expect(errors).toEqual([]);
+  });
+
+  test("phone: the moderation model field and its button fit the screen", async () => {
+    const { page, errors } = await e().newPage(PHONE);
+    await openModels(page);
+    const field = page.getByLabel("Modèle de modération (OpenAI)");
+    await field.scrollIntoViewIfNeeded();
+    const box = await field.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+    const button = await page.getByRole("button", { name: "Enregistrer le modèle de modération" }).boundingBox();
+    expect(button!.x + button!.width).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, "admin-models-settings-phone", false);
+    expect(errors).toEqual([]);
+  });
 });

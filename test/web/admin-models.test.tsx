@@ -111,4 +111,32 @@ describe("admin panel, « Modèles »", () => {
     expect((await ctx.call("GET", "/api/admin/council", { token })).body.settings.peer_review).toBe(true);
     await waitFor(() => expect((body().getByRole("checkbox", { name: t.settings.peerReview }) as HTMLInputElement).checked).toBe(true));
   });
+
+  test("the moderation model shows its default as placeholder; a typed id is saved, emptied goes back to the default", async () => {
+    const token = await openModels();
+    const field = () => body().getByLabelText(t.settings.moderationModel) as HTMLInputElement;
+    const button = () => body().getByRole("button", { name: t.settings.moderationSave }) as HTMLButtonElement;
+    const settings = async () => (await ctx.call("GET", "/api/admin/council", { token })).body.settings;
+    expect(field().value).toBe("");
+    expect(field().placeholder).toBe("omni-moderation-latest");
+    await retype(field(), "text-moderation-007");
+    fireEvent.click(button());
+    await body().findByText(t.settings.saved);
+    // Reloaded: the field shows what is stored, so there is nothing left to save.
+    await waitFor(() => expect(button().disabled).toBe(true));
+    expect(field().value).toBe("text-moderation-007");
+    expect((await settings()).moderation_model).toBe("text-moderation-007");
+    await retype(field(), "");
+    fireEvent.click(button());
+    await waitFor(async () => expect((await settings()).moderation_model).toBeNull());
+  });
+
+  test("an invalid moderation model is refused with the server's French message", async () => {
+    await openModels();
+    await retype(body().getByLabelText(t.settings.moderationModel), "omni moderation");
+    fireEvent.click(body().getByRole("button", { name: t.settings.moderationSave }));
+    expect(
+      await body().findByText("Le modèle de modération doit être un identifiant de modèle OpenAI (1 à 100 caractères : lettres, chiffres, . _ : -)"),
+    ).toBeTruthy();
+  });
 });

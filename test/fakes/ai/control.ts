@@ -109,6 +109,8 @@ export class FakeControl {
   moderation: { flagged: boolean; categories: string[] } = { flagged: false, categories: [] };
   /** The moderation endpoint failing (status or "hang"); null = it answers. */
   moderationFail: Failure | null = null;
+  /** Every moderation request received, with the model it named (the council's moderation model). */
+  moderations: Array<{ model: string; input: string }> = [];
   calls: RecordedCall[] = [];
 
   set(model: FakeModel, script: ModelScript): this {
@@ -134,6 +136,7 @@ export class FakeControl {
     this.ranking = defaultRanking;
     this.moderation = { flagged: false, categories: [] };
     this.moderationFail = null;
+    this.moderations = [];
     this.calls = [];
   }
 

@@ -60,7 +60,8 @@ export function startOpenAiFake(control: FakeControl): FakeServer {
   return serveFake(async (req, url) => {
     if (!req.headers.get("authorization")?.startsWith("Bearer ")) return unauthorized(openAiError(401, "Missing API key"));
     if (req.method === "POST" && url.pathname === "/v1/moderations") {
-      const body = (await req.json()) as { input: string };
+      const body = (await req.json()) as { model: string; input: string };
+      control.moderations.push({ model: body.model, input: body.input });
       const verdict = control.moderation;
       const categories = Object.fromEntries(
         ["hate", "harassment", "self-harm", "sexual", "sexual/minors", "violence", "illicit"].map((c) => [c, verdict.categories.includes(c)]),
@@ -72,7 +73,7 @@ export function startOpenAiFake(control: FakeControl): FakeServer {
         plan,
         () => ({
           id: `modr-${crypto.randomUUID()}`,
-          model: "omni-moderation-latest",
+          model: body.model,
           results: [{ flagged: verdict.flagged, categories, category_scores: scores, category_applied_input_types: {}, input: body.input }],
         }),
         openAiError,

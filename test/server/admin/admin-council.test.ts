@@ -264,6 +264,65 @@ describe("PATCH /api/admin/council/settings", () => {
   });
 });
 
+describe("PATCH /api/admin/council/settings: the moderation model", () => {
+  test("a fresh installation uses the default moderation model: GET shows null", async () => {
+    const { council } = await setup();
+    expect((await council()).settings.moderation_model).toBeNull();
+  });
+
+  test("chooses the moderation model (trimmed): GET returns it, the audit logs before and after", async () => {
+    const { as, council, db, admin } = await setup();
+    const res = await as("PATCH", "/settings", { moderation_model: "  text-moderation-007 " });
+    expect(res.status).toBe(200);
+    expect(res.body.moderation_model).toBe("text-moderation-007");
+    expect((await council()).settings.moderation_model).toBe("text-moderation-007");
+    expect((await listAudit(db, { last: 1 }))[0]).toMatchObject({
+      action: "council.settings",
+      actor: `admin:${admin.user.id} ${admin.user.email}`,
+      changes: { moderation_model: [null, "text-moderation-007"] },
+    });
+  });
+
+  test("the next question is moderated with the chosen model, then with the default again after null", async () => {
+    const { as, call, admin } = await setup();
+    const ask = async () => {
+      const res = await call("POST", "/api/unisson/chat", { token: admin.token, json: { message: "Quelle est la capitale de la France ?" } });
+      expect(res.status).toBe(200);
+      return fakes.control.moderations.at(-1)?.model;
+    };
+    expect(await ask()).toBe("omni-moderation-latest");
+    expect((await as("PATCH", "/settings", { moderation_model: "omni-moderation-2024-09-26" })).status).toBe(200);
+    expect(await ask()).toBe("omni-moderation-2024-09-26");
+    const back = await as("PATCH", "/settings", { moderation_model: null });
+    expect(back.body.moderation_model).toBeNull();
+    expect(await ask()).toBe("omni-moderation-latest");
+  });
+
+  for (const [what, value] of [
+    ["an empty id", "   "],
+    ["an id with a space", "omni moderation"],
+    ["an id with a slash", "../v1/chat"],
+    ["an id over 100 characters", "m".repeat(101)],
+    ["a number", 7],
+  ] as const) {
+    test(`${what} is refused in French (400) and nothing changes`, async () => {
+      const { as, council } = await setup();
+      const res = await as("PATCH", "/settings", { moderation_model: value });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        detail: "Le modèle de modération doit être un identifiant de modèle OpenAI (1 à 100 caractères : lettres, chiffres, . _ : -)",
+      });
+      expect((await council()).settings.moderation_model).toBeNull();
+    });
+  }
+
+  test("an id of exactly 100 characters is accepted", async () => {
+    const { as } = await setup();
+    const res = await as("PATCH", "/settings", { moderation_model: "m".repeat(100) });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe("POST /api/admin/council/members/:name/test", () => {
   test("one real call through the member's provider: latency and first words; the status shows it", async () => {
     const { as, local, council } = await setup();

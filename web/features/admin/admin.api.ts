@@ -20,4 +20,5 @@ export const addMember = (json: CouncilMemberAdd) => unwrap(api.admin.council.me
 export const updateMember = (name: string, json: CouncilMemberPatch) => unwrap(api.admin.council.members[":name"].$patch({ param: { name }, json }));
 export const testMember = (name: string) => unwrap(api.admin.council.members[":name"].test.$post({ param: { name } }));
 export const saveSynthesisers = (names: string[]) => unwrap(api.admin.council.synthesisers.$put({ json: { names } }));
-export const saveCouncilSettings = (json: { peer_review?: boolean; clarifier?: string | null }) => unwrap(api.admin.council.settings.$patch({ json }));
+export const saveCouncilSettings = (json: { peer_review?: boolean; clarifier?: string | null; moderation_model?: string | null }) =>
+  unwrap(api.admin.council.settings.$patch({ json }));

@@ -1,4 +1,5 @@
-import { useId } from "react";
+import { type FormEvent, useId, useState } from "react";
+import { DEFAULT_MODERATION_MODEL } from "../../../src/contracts/moderation.ts";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { frCouncil } from "../../i18n/fr-council.ts";
 import type { CouncilMember, CouncilView } from "../../lib/api-types.ts";
@@ -6,12 +7,17 @@ import { saveCouncilSettings } from "./admin.api.ts";
 import { useCouncilSave } from "./use-council-save.ts";
 
 const t = frCouncil.settings;
+type SettingsPatch = Parameters<typeof saveCouncilSettings>[0];
 
-/** The council's settings, each saved as it changes: the peer review (« Délibération », off by default) and the clarifier. */
+/**
+ * The council's settings: the peer review (« Délibération », off by default)
+ * and the clarifier, each saved as it changes; the moderation model, saved
+ * with its button (a typed id is only sent once complete).
+ */
 export function CouncilSettings({ members, settings, onSaved }: { members: CouncilMember[]; settings: CouncilView["settings"]; onSaved(): void }) {
   const { busy, failure, run } = useCouncilSave(onSaved);
   const id = useId();
-  const save = (patch: { peer_review?: boolean; clarifier?: string | null }) => run(() => saveCouncilSettings(patch));
+  const save = (patch: SettingsPatch) => run(() => saveCouncilSettings(patch));
 
   return (
     <section className="admin-synth admin-council-settings" aria-labelledby={`${id}-title`}>
@@ -47,7 +53,49 @@ export function CouncilSettings({ members, settings, onSaved }: { members: Counc
             ))}
         </select>
       </div>
+      <ModerationModelField saved={settings.moderation_model} busy={busy} save={save} />
       <ErrorAlert message={failure} />
     </section>
+  );
+}
+
+/** OpenAI's moderation model: an id typed as OpenAI names it; left empty, the default (shown as the placeholder). */
+function ModerationModelField({ saved, busy, save }: { saved: string | null; busy: boolean; save(patch: SettingsPatch): Promise<void> }) {
+  const id = useId();
+  const [value, setValue] = useState(saved ?? "");
+  // A new stored value replaces what was typed, during the render (an effect would run late and eat the first keystrokes).
+  const [shown, setShown] = useState(saved);
+  if (shown !== saved) {
+    setShown(saved);
+    setValue(saved ?? "");
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void save({ moderation_model: value.trim() === "" ? null : value });
+  };
+  return (
+    <form className="field admin-moderation-model" onSubmit={submit}>
+      <label htmlFor={`${id}-moderation`}>{t.moderationModel}</label>
+      <div className="admin-moderation-row">
+        <input
+          id={`${id}-moderation`}
+          type="text"
+          value={value}
+          placeholder={DEFAULT_MODERATION_MODEL}
+          maxLength={100}
+          autoComplete="off"
+          spellCheck={false}
+          disabled={busy}
+          aria-describedby={`${id}-moderation-hint`}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <button type="submit" className="u-btn-outline" disabled={busy || value.trim() === (saved ?? "")}>
+          {t.moderationSave}
+        </button>
+      </div>
+      <p className="u-field-hint" id={`${id}-moderation-hint`}>
+        {t.moderationHint.replace("{default}", DEFAULT_MODERATION_MODEL)}
+      </p>
+    </form>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { frCouncil } from "../../i18n/fr-council.ts";
 import type { CouncilMember } from "../../lib/api-types.ts";
@@ -25,7 +25,12 @@ export function SynthesisersEditor({ members, saved, onSaved }: { members: Counc
   const [order, setOrder] = useState(saved);
   const { busy, failure, run } = useCouncilSave(onSaved);
   const id = useId();
-  useEffect(() => setOrder(saved), [saved]);
+  // A reloaded order replaces the edited one during the render: an effect would run late and undo a first click.
+  const [shown, setShown] = useState(saved);
+  if (shown !== saved) {
+    setShown(saved);
+    setOrder(saved);
+  }
   const candidates = members.filter((m) => m.enabled && !order.includes(m.name));
   const changed = order.join("\n") !== saved.join("\n");
 
