@@ -4,8 +4,10 @@ import { loadSecretKey, type SecretKey } from "../council/secret-box.ts";
 import type { CouncilMemberRow } from "../db/schema/index.ts";
 import { maskedKey } from "./council.view.ts";
 
-/** The key that seals members' API keys, loaded once per configuration (a file read on SQLite). */
+// Module state: the sealing key derived once per config (a key file read or a SHA-256), not once per listed member.
 let cached: { config: Config; key: SecretKey } | undefined;
+
+/** The key that seals members' API keys, loaded once per configuration (a file read on SQLite). */
 export function councilSecretKey(config: Config): SecretKey {
   if (cached?.config !== config) cached = { config, key: loadSecretKey(config) };
   return cached.key;

@@ -1,4 +1,4 @@
-import type { ExtractJob, ExtractResult } from "./extract.types.ts";
+import type { ExtractJob, ExtractResult } from "./extract-job.ts";
 
 export type ExtractLimits = { timeoutMs: number; maxBytes: number };
 

@@ -6,7 +6,7 @@
  * Listed as an entry point of the executable (scripts/build-binary.ts).
  */
 import { extractImages, getDocumentProxy, getResolvedPDFJS } from "unpdf";
-import type { ExtractJob, ExtractResult } from "./extract.types.ts";
+import type { ExtractJob, ExtractResult } from "./extract-job.ts";
 import { prepareImage, prepareRawImage } from "./images.ts";
 
 declare const self: Worker;

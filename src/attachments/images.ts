@@ -1,6 +1,6 @@
 import { Jimp } from "jimp";
 import type { AttachmentKind } from "../db/schema/index.ts";
-import { MODEL_IMAGE_SIDE, type PreparedImage, THUMBNAIL_SIDE } from "./extract.types.ts";
+import { MODEL_IMAGE_SIDE, type PreparedImage, THUMBNAIL_SIDE } from "./extract-job.ts";
 import { decodeWebp } from "./webp.ts";
 
 type Picture = InstanceType<typeof Jimp>;

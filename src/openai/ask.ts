@@ -77,6 +77,7 @@ export function ask(c: Context<V1Env>, asked: Asked) {
       const abort = new AbortController();
       return await openStream({
         abort,
+        request: c.req.raw.signal,
         done: events.done,
         run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onDelta: (text) => events.delta(text, write) }),
         finish: (r, write) => {

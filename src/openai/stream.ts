@@ -14,8 +14,15 @@ export type StreamRun<T> = {
   /** Chat completions end with `data: [DONE]`; the Responses API with its response.completed event. */
   done?: boolean;
   heartbeatMs?: number;
-  /** Fired when the client goes away. */
+  /** Fired when the client closes the open stream (not when it went away before the stream opened: see `request`). */
   abort?: AbortController;
+  /**
+   * The HTTP request's own signal. A client gone before the stream opened
+   * (an SDK timing out before the first byte, then retrying) is not told
+   * apart from a timeout: its run goes on for the retry to join (issue 31),
+   * so `abort` is not fired for it.
+   */
+  request?: AbortSignal;
 };
 
 const encoder = new TextEncoder();
@@ -74,6 +81,7 @@ export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
 
   await opened;
   if (early) throw (early as { error: unknown }).error;
+  const goneBeforeOpen = opts.request?.aborted === true;
   return new Response(
     new ReadableStream<Uint8Array>({
       start(c) {
@@ -86,7 +94,7 @@ export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
         closed = true;
         // A cancelled stream is closed already: closing it again when the run ends would throw.
         controller = null;
-        opts.abort?.abort();
+        if (!goneBeforeOpen) opts.abort?.abort();
       },
     }),
     { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } },

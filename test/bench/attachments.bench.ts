@@ -8,7 +8,7 @@
  * highest growth of resident memory over the process before the file.
  */
 import { extractInWorker } from "../../src/attachments/extract.ts";
-import type { ExtractJob } from "../../src/attachments/extract.types.ts";
+import type { ExtractJob } from "../../src/attachments/extract-job.ts";
 import { docx, png, textPdf } from "../helpers/attachment-files.ts";
 
 const RUNS = Number(process.env.BENCH_ATTACH_RUNS ?? 5);

@@ -20,6 +20,7 @@ describe("history and conversations", () => {
       message_count: 1,
       source: "web",
       shared: false,
+      attachment_count: 0,
       updated_at: t.clock.now().toISOString(),
     });
   });

@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 const root = join(import.meta.dir, "..", "..", "..");
 
 /** The role suffixes of docs/ARCHITECTURE.md, "Names"; any other file has a plain name. */
-const ROLES = ["routes", "service", "queries", "store", "schemas", "job", "view"];
+const ROLES = ["routes", "service", "queries", "store", "schemas", "job", "view", "worker"];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
