@@ -16,10 +16,18 @@ export function buildBinary(outfile: string): { exitCode: number; stderr: string
   const entries = [join(root, "src", "main.ts"), join(root, "src", "attachments", "extract.worker.ts")];
   const r = Bun.spawnSync([process.execPath, "build", ...entries, ...BUILD_FLAGS, "--outfile", outfile], {
     cwd: root,
+    // Bun inlines the builder's NODE_ENV into the bundle (a dependency's `process.env.NODE_ENV == …` folds away):
+    // without it, one commit gives the same executable whoever builds it (`bun test` sets "test"; docs/DECISIONS.md).
+    env: withoutNodeEnv(process.env),
     stdout: "pipe",
     stderr: "pipe",
   });
   return { exitCode: r.exitCode ?? 1, stderr: r.stderr.toString() };
+}
+
+function withoutNodeEnv(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const { NODE_ENV: _, ...rest } = env;
+  return rest;
 }
 
 if (import.meta.main) {

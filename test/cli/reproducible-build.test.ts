@@ -62,6 +62,14 @@ describe("reproducible builds", () => {
     if (r.exitCode !== 0) throw new Error(r.stderr);
     expect(sha256(b)).toBe(sha256(a));
   });
+
+  test("the executable does not depend on the builder's NODE_ENV", () => {
+    // `npm run build` from a shell with NODE_ENV=development against the shared one (built under `bun test`'s "test", or none).
+    const b = join(temp("unisson-bin-env-"), basename(ensureBinary()));
+    const r = Bun.spawnSync([process.execPath, "scripts/build-binary.ts", b], { cwd: root, env: { ...process.env, NODE_ENV: "development" }, stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+    expect(sha256(b)).toBe(sha256(ensureBinary()));
+  });
 });
 
 describe("a running server and a rebuild beside it", () => {

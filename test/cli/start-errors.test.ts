@@ -4,6 +4,7 @@ import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import { basename, join } from "node:path";
 import { dbPath, runCli, runCliAsync, useDataDirs } from "../helpers/cli.ts";
 import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
+import { TEST_SECRET_KEY } from "../helpers/app.ts";
 import { freePort } from "../helpers/binary.ts";
 import { startSourceServer } from "../helpers/source-server.ts";
 
@@ -79,8 +80,10 @@ describe.skipIf(postgresTestUrl() === undefined)("a PostgreSQL database without 
     const client = new SQL(pg.url);
     await client`CREATE TABLE users (id serial PRIMARY KEY, login text)`;
     const dir = await dataDir({ empty: true });
+    // `serve` on PostgreSQL needs SECRET_KEY, refused before the database is opened (test/cli/secret-key-start.test.ts):
+    // given here, so the database is what both commands refuse.
     for (const command of [["migrate"], ["serve"]]) {
-      const r = runCli(command, dir, { DATABASE_URL: pg.url, PORT: String(freePort()) });
+      const r = runCli(command, dir, { DATABASE_URL: pg.url, PORT: String(freePort()), SECRET_KEY: TEST_SECRET_KEY });
       expect(r.code).toBe(1);
       expect(r.stderr.trim()).toBe(
         `La base ${pg.url} contient déjà des tables d'une autre application (users) : Unisson a besoin d'une base à lui, vide (par exemple CREATE DATABASE unisson), rien n'a été modifié.`,
