@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { ErrorAlert } from "../../components/ui/error-alert.tsx";
 import { frCouncil } from "../../i18n/fr-council.ts";
 import type { CouncilMember } from "../../lib/api-types.ts";
@@ -23,11 +23,19 @@ function moved(list: string[], i: number, by: number): string[] {
  */
 export function SynthesisersEditor({ members, saved, onSaved }: { members: CouncilMember[]; saved: string[]; onSaved(): void }) {
   const [order, setOrder] = useState(saved);
+  // The tab reloads the council after any change (a setting, a member): the order shown follows the stored
+  // one only when that changed, so an order being edited survives. Done while rendering, not in an effect:
+  // an effect that ran late (after a first click) would undo the click.
+  const savedKey = saved.join("\n");
+  const [shownFor, setShownFor] = useState(savedKey);
+  if (shownFor !== savedKey) {
+    setShownFor(savedKey);
+    setOrder(saved);
+  }
   const { busy, failure, run } = useCouncilSave(onSaved);
   const id = useId();
-  useEffect(() => setOrder(saved), [saved]);
   const candidates = members.filter((m) => m.enabled && !order.includes(m.name));
-  const changed = order.join("\n") !== saved.join("\n");
+  const changed = order.join("\n") !== savedKey;
 
   const save = () => run(() => saveSynthesisers(order));
 
