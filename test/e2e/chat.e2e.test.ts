@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
 
 const skip = ensureChromium();
+
+/** The consolidated answer's sentence: while the run goes on, each model's own text shows live and contains it too. */
+const consolidated = (page: Page) => page.locator(".final-answer").getByText("Paris est la capitale de la France.", { exact: true });
 if (skip) console.warn(skip);
 
 describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
@@ -33,7 +37,7 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
     e.fakes.control.clarify([]);
     await page.getByRole("textbox", { name: "Votre message" }).fill("Pour un usage personnel.");
     await page.getByRole("textbox", { name: "Votre message" }).press("Enter");
-    await page.getByText("Paris est la capitale de la France.").waitFor({ timeout: 20_000 });
+    await consolidated(page).waitFor({ timeout: 20_000 });
     await page.getByText("Analyse terminée").waitFor();
     await shot(page, "answer-desktop");
     await page
@@ -52,7 +56,7 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
     await expect(item.textContent()).resolves.toContain("4 messages");
     await shot(page, "history-desktop");
     await item.locator(".history-open").click();
-    await page.getByText("Paris est la capitale de la France.").waitFor();
+    await consolidated(page).waitFor();
     await page.getByRole("tab", { name: "Historique" }).click();
     await item.hover();
     await item.getByRole("button", { name: /Supprimer la conversation/ }).click();
@@ -71,7 +75,7 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
     await shot(page, "app-start-phone");
     await page.getByRole("textbox", { name: "Votre question" }).fill("Quelle est la capitale de la France ?");
     await page.getByRole("button", { name: "Lancer l'analyse" }).click();
-    await page.getByText("Paris est la capitale de la France.").waitFor({ timeout: 20_000 });
+    await consolidated(page).waitFor({ timeout: 20_000 });
     await shot(page, "answer-phone");
     await page.getByRole("button", { name: "Conditions Générales de Vente et d'Abonnement" }).click();
     await page

@@ -102,6 +102,18 @@ describe("admin panel, « Modèles »", () => {
     await waitFor(() => expect(names()).toEqual(stored));
   });
 
+  test("a reload of the tab (another setting saved) keeps an order not yet saved", async () => {
+    await openModels();
+    const list = () => body().getByRole("region", { name: t.synth.title });
+    const names = () => [...list().querySelectorAll(".admin-synth-name")].map((e) => e.textContent ?? "");
+    const [first = "", second = "", ...rest] = names();
+    fireEvent.click(within(list()).getByRole("button", { name: `Descendre ${first}` }));
+    fireEvent.click(body().getByRole("checkbox", { name: t.settings.peerReview }));
+    await body().findByText(t.settings.saved);
+    await waitFor(() => expect((body().getByRole("checkbox", { name: t.settings.peerReview }) as HTMLInputElement).checked).toBe(true));
+    expect(names()).toEqual([second, first, ...rest]);
+  });
+
   test("« Délibération » is off by default; ticking it saves the council setting", async () => {
     const token = await openModels();
     const box = body().getByRole("checkbox", { name: t.settings.peerReview }) as HTMLInputElement;

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { shownCouncil } from "../../src/council/council-runtime.ts";
 import { toPublicUser } from "../../src/users/users.view.ts";
 import { type FakeProviders, startFakeProviders } from "../fakes/ai/index.ts";
 import { createTestApp } from "../helpers/app.ts";
@@ -22,7 +23,13 @@ afterEach(() => {
 
 /** A signed-in user on the real app with the fake providers (or none: maintenance). */
 async function signedIn(values: Parameters<typeof makeUser>[2] = {}, env: Record<string, string> = fakes.env) {
-  const t = await serverSide(async () => await createTestApp({ env }));
+  // The council's SDK clients are made when it is first read (src/council/council-runtime.ts), and the
+  // SDKs refuse happy-dom's globals: read it once with them hidden, as a server would before its first request.
+  const t = await serverSide(async () => {
+    const app = await createTestApp({ env });
+    await shownCouncil(app.deps);
+    return app;
+  });
   const { user, token } = await makeUser(t.db, t.clock.now(), { firstName: "Zoé", ...values });
   localStorage.setItem("unisson_token", token);
   localStorage.setItem("unisson_user", JSON.stringify(toPublicUser(user, t.clock.now())));

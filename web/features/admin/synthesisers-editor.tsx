@@ -23,16 +23,19 @@ function moved(list: string[], i: number, by: number): string[] {
  */
 export function SynthesisersEditor({ members, saved, onSaved }: { members: CouncilMember[]; saved: string[]; onSaved(): void }) {
   const [order, setOrder] = useState(saved);
-  const { busy, failure, run } = useCouncilSave(onSaved);
-  const id = useId();
-  // A reloaded order replaces the edited one during the render: an effect would run late and undo a first click.
-  const [shown, setShown] = useState(saved);
-  if (shown !== saved) {
-    setShown(saved);
+  // The tab reloads the council after any change (a setting, a member): the order shown follows the stored
+  // one only when that changed, so an order being edited survives. Done while rendering, not in an effect:
+  // an effect that ran late (after a first click) would undo the click.
+  const savedKey = saved.join("\n");
+  const [shownFor, setShownFor] = useState(savedKey);
+  if (shownFor !== savedKey) {
+    setShownFor(savedKey);
     setOrder(saved);
   }
+  const { busy, failure, run } = useCouncilSave(onSaved);
+  const id = useId();
   const candidates = members.filter((m) => m.enabled && !order.includes(m.name));
-  const changed = order.join("\n") !== saved.join("\n");
+  const changed = order.join("\n") !== savedKey;
 
   const save = () => run(() => saveSynthesisers(order));
 
