@@ -1,3 +1,4 @@
+import { PROVIDER_LABELS } from "../contracts/providers.ts";
 import type { Price } from "./prices.ts";
 import type { ProviderClient, ProviderKey } from "./types.ts";
 
@@ -28,15 +29,6 @@ export type ModelDef = {
   timeoutMs: number;
   /** The SDK client with the member's key and base URL; null without a key (named "no key", never called). */
   client: ProviderClient | null;
-};
-
-const PROVIDER_LABELS: Record<ProviderKey, string> = {
-  openai: "OpenAI",
-  anthropic: "Anthropic",
-  google: "Google",
-  mistral: "Mistral AI",
-  perplexity: "Perplexity",
-  "openai-compatible": "Compatible OpenAI",
 };
 
 export function providerLabel(provider: ProviderKey): string {

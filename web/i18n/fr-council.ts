@@ -1,3 +1,5 @@
+import { PROVIDER_LABELS } from "../../src/contracts/providers.ts";
+
 /** The admin panel's « Modèles » tab (issue 35): the council's members, synthesisers and « Tester ». */
 export const frCouncil = {
   title: "Modèles du conseil",
@@ -85,12 +87,5 @@ export const frCouncil = {
     cancel: "Annuler",
     error: "Erreur lors de l'enregistrement",
   },
-  providers: {
-    openai: "OpenAI",
-    anthropic: "Anthropic",
-    google: "Google",
-    mistral: "Mistral AI",
-    perplexity: "Perplexity",
-    "openai-compatible": "Compatible OpenAI",
-  },
+  providers: PROVIDER_LABELS,
 } as const;

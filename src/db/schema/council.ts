@@ -1,8 +1,7 @@
+import type { ProviderKind } from "../../contracts/providers.ts";
 import type { Columns } from "./columns.ts";
 
-/** The provider kinds a member may be: one official SDK each; `openai-compatible` is any chat-completions server (Ollama, vLLM, DeepSeek...). */
-export const PROVIDER_KINDS = ["openai", "anthropic", "google", "mistral", "perplexity", "openai-compatible"] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+export { PROVIDER_KINDS, type ProviderKind } from "../../contracts/providers.ts";
 
 /** The keys of the six members every installation starts with (their defaults come from MODEL_*, *_API_KEY, *_BASE_URL, AI_PRICE_*). */
 export const BUILTIN_KEYS = ["gpt4", "claudeHaiku", "claudeOpus", "geminiPro", "mistralLarge", "sonarPro"] as const;
