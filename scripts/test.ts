@@ -81,8 +81,7 @@ if (pgBin) {
   console.log("PostgreSQL absent (pas d'initdb) : la passe PostgreSQL n'est pas exécutée, ses tests sont comptés comme ignorés");
 }
 // The cluster is stopped and its folder deleted by its watcher once this process has gone (test/helpers/postgres.ts),
-// however the run ends: not waited for here, since deleting a run's databases (about 1,000, 9 GB) takes minutes on a
-// busy disk, after the closing line.
+// however the run ends: not waited for here.
 process.on("exit", () => rmSync(binDir, { recursive: true, force: true }));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 

@@ -6,7 +6,7 @@ import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { stopListening } from "../../src/db/pg/client.ts";
-import { freshAppDatabaseUrl, onPostgres, TEST_POOL } from "./test-database.ts";
+import { freshAppDatabaseUrl, onPostgres, TEST_POOL, trackAppDatabase } from "./test-database.ts";
 import type { Deps } from "../../src/deps.ts";
 import { createTestClock, type TestClock } from "./clock.ts";
 import { createMemoryLogger } from "./memory-logger.ts";
@@ -56,6 +56,7 @@ export async function createTestApp(opts: { env?: TestEnv; deps?: Partial<Deps> 
     const config = opts.deps?.config ? { ...opts.deps.config, databaseUrl: url, databaseLabel: url } : testConfig({ ...opts.env, DATABASE_URL: url });
     const db = openDatabase(config, undefined, TEST_POOL);
     retireListeners(db);
+    trackAppDatabase(url, db);
     return createTestApp({ ...opts, env: { ...opts.env, DATABASE_URL: url }, deps: { ...opts.deps, config, db } });
   }
   const config = opts.deps?.config ?? testConfig(opts.env);

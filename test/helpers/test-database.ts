@@ -1,4 +1,5 @@
 import { SQL } from "bun";
+import { postgresClient, stopListening } from "../../src/db/pg/client.ts";
 import { runPgMigrations } from "../../src/db/pg/migrate.ts";
 import { postgresTestUrl } from "./postgres.ts";
 
@@ -39,14 +40,52 @@ async function migratedTemplate(admin: string): Promise<string> {
   return name;
 }
 
+type AppDatabase = { file: string; name: string; handles: object[] };
+// Module state: the app databases of this process not dropped yet, with the test file (Bun.main) that made them.
+let appDatabases: AppDatabase[] = [];
+
+const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
+
+/**
+ * Records an open handle on an app database, so that it is closed before its
+ * database is dropped (a second server of a test opens the same database).
+ */
+export function trackAppDatabase(url: string, handle: object): void {
+  appDatabases.find((d) => d.name === databaseName(url))?.handles.push(handle);
+}
+
+/**
+ * Drops the app databases of the test files that have ended. `bun test` runs
+ * a process's files one after the other and sets Bun.main to the file
+ * running, so a database made under another file is no longer used: its
+ * LISTEN connection is ended, then the database is dropped (WITH FORCE ends
+ * what its pool still holds). Without this, the pass keeps over 1,000
+ * databases of about 9 MB each until the end (docs/TESTING.md).
+ */
+async function dropEndedFiles(admin: string): Promise<void> {
+  const ended = appDatabases.filter((d) => d.file !== Bun.main);
+  if (ended.length === 0) return;
+  appDatabases = appDatabases.filter((d) => d.file === Bun.main);
+  await Promise.allSettled(ended.flatMap((d) => d.handles.map((h) => stopListening(h))));
+  const sql = new SQL(admin);
+  try {
+    for (const d of ended) await sql.unsafe(`DROP DATABASE IF EXISTS "${d.name}" WITH (FORCE)`);
+  } finally {
+    await sql.close();
+  }
+  for (const d of ended) for (const h of d.handles) void postgresClient(h)?.close({ timeout: 0 });
+}
+
 /**
  * A new PostgreSQL database for one test app, already migrated (a copy of
  * this process's template: CREATE DATABASE ... TEMPLATE is much faster than
- * migrating each). Left to the throwaway cluster, which is deleted at the end.
+ * migrating each). Dropped once a later test file of the process asks for one
+ * (above); the rest go with the throwaway cluster at the end.
  */
 export async function freshAppDatabaseUrl(): Promise<string> {
   const admin = postgresTestUrl();
   if (!admin) throw new Error("TEST_DATABASE=postgres sans PostgreSQL de test (TEST_POSTGRES_URL, initdb)");
+  await dropEndedFiles(admin);
   template ??= migratedTemplate(admin);
   const tpl = await template;
   const name = `app_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -56,6 +95,7 @@ export async function freshAppDatabaseUrl(): Promise<string> {
   } finally {
     await sql.close();
   }
+  appDatabases.push({ file: Bun.main, name, handles: [] });
   return withName(admin, name);
 }
 
