@@ -89,8 +89,14 @@ describe("/v1: one run per question however often the client retries", () => {
   test("an answer not delivered but finished more than 10 minutes ago: the same question is a new question", async () => {
     const t = await apiApp(fakes());
     fakes().control.setAll({ latencyMs: 300 });
-    await post(t, { model: "unisson", messages: ask }, {}, AbortSignal.timeout(100)).catch(() => {});
-    while ((await balance(t)) === 5 || !(await storedAnswer(t, (await conversations(t))[0]!.id))) await Bun.sleep(100);
+    // The client leaves once its run has started (charged), before the answer: a fixed 100 ms could end before a
+    // loaded server even began the run, which then never existed (the test waited for it until its timeout).
+    const leave = new AbortController();
+    const gone = post(t, { model: "unisson", messages: ask }, {}, leave.signal).catch(() => {});
+    while ((await balance(t)) === 5) await Bun.sleep(20);
+    leave.abort();
+    await gone;
+    while (!(await storedAnswer(t, (await conversations(t))[0]!.id))) await Bun.sleep(100);
     t.clock.advance(10 * 60_000 + 1);
     await t.openai.chat.completions.create({ model: "unisson", messages: ask });
     expect(await conversations(t)).toHaveLength(2);
