@@ -29,15 +29,15 @@ describe("the compiled executable", () => {
   test("creates the configured admin once, printing a generated password", async () => {
     const d = tempDir();
     try {
-      const { proc } = await startBinary({ ADMIN_EMAIL: "root@example.fr" }, d.path);
+      const { proc, stdout } = await startBinary({ ADMIN_EMAIL: "root@example.fr" }, d.path);
       proc.kill("SIGTERM");
       await proc.exited;
-      const out = await new Response(proc.stdout).text();
+      const out = await stdout();
       expect(out).toMatch(/Administrateur créé : root@example\.fr — mot de passe \(affiché une seule fois\) : \S{12,}/);
       const again = await startBinary({ ADMIN_EMAIL: "root@example.fr" }, d.path);
       again.proc.kill("SIGTERM");
       await again.proc.exited;
-      expect(await new Response(again.proc.stdout).text()).not.toContain("Administrateur créé");
+      expect(await again.stdout()).not.toContain("Administrateur créé");
     } finally {
       d.cleanup();
     }

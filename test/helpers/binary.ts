@@ -63,12 +63,16 @@ export async function startBinary(env: Record<string, string>, cwd: string) {
     stdout: "pipe",
     stderr: "pipe",
   });
+  // Both pipes are read for the server's whole life: a pipe nobody reads fills (64 KB) and the server's next log
+  // write blocks it. What it printed is handed out by `stdout()` / `stderr()` once it has exited.
+  const stdout = readAll(proc.stdout);
+  const stderr = readAll(proc.stderr);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     try {
       const r = await fetch(`${url}/api/health`);
-      if (r.ok) return { proc, url, port };
+      if (r.ok) return { proc, url, port, stdout: () => stdout, stderr: () => stderr };
     } catch {
       // not listening yet
     }
@@ -76,7 +80,12 @@ export async function startBinary(env: Record<string, string>, cwd: string) {
     await Bun.sleep(50);
   }
   proc.kill();
-  throw new Error(`server did not start: ${await new Response(proc.stderr).text()}`);
+  throw new Error(`server did not start: ${await stderr}`);
+}
+
+/** A stream read to its end in the background, as text (a failed read gives what came before it). */
+function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text().catch(() => "");
 }
 
 /** Runs the executable as the CLI; returns exit code and output. */

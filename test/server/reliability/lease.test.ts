@@ -86,7 +86,7 @@ describe("one server per database", () => {
     first.proc.kill("SIGKILL");
     await first.proc.exited;
     // LOG_FORMAT=json: every stdout line is one JSON object; the start line says what is set up; requests carry their id.
-    const logged = (await new Response(first.proc.stdout).text())
+    const logged = (await first.stdout())
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
