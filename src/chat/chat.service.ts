@@ -33,7 +33,8 @@ export type ChatInput = { conversation_id?: number | null; message: string; atta
  * POST /chat, in the order of the issue: quota (402, nothing charged),
  * maintenance (503), moderation (stored refusal + 400), too vague (detail
  * request), then the clarification pre-pass, at most once per question. All
- * writes of a message happen in one transaction at the end.
+ * writes of a message happen in one transaction at the end, but with
+ * `start_run` (askWithRunStarted: the question first, for its run to be claimed on).
  */
 export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
   const { db, clock } = deps;
