@@ -23,6 +23,7 @@
  * before issue 34 and after it: docs/BENCHMARKS.md). Not a test: the numbers
  * depend on the machine.
  */
+import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -157,8 +158,45 @@ async function screenRuns(): Promise<void> {
     console.log(
       `écran, Chromium 1280 px (médiane de ${RUNS}) : premier texte ${s(median(firsts))} après Entrée, ${s(median(fromRun))} après l'ouverture du flux du traitement, réponse ${s(median(answers))}`,
     );
+    await askedBack(e);
   } finally {
     await e.stop();
+  }
+}
+
+/**
+ * What a question the clarifier asks back costs the operator now that the
+ * run starts with it (POST /chat with start_run): the run's calls, aborted
+ * when the precision is asked, as the cost ledger (ai_calls) records them.
+ */
+async function askedBack(e: Awaited<ReturnType<typeof startE2E>>): Promise<void> {
+  e.fakes.control.clarify(["Pour quel usage : personnel ou professionnel ?"]);
+  // The clarifier's verdict in one piece (its script spreads an answer over 4.4 s, past the pre-pass's 5 s limit with the latency).
+  e.fakes.control.set("claudeHaiku", { durationMs: 0 });
+  const { page, context } = await e.newPage(DESKTOP);
+  await registerThroughUi(page, { first: "Mesure", last: "Précision", email: "banc.premier.texte.precision@example.fr", password: "Nuage-Bleu-42" });
+  await page.getByText("6/6 IA disponibles").first().waitFor();
+  const box = page.getByRole("textbox", { name: "Votre question" });
+  await box.fill(QUESTION);
+  const asked = performance.now();
+  await box.press("Enter");
+  await page.getByText("Pour quel usage : personnel ou professionnel ?").waitFor({ timeout: 30_000 });
+  const shown = performance.now() - asked;
+  await context.close();
+  e.fakes.control.clarify([]);
+  const db = new Database(join(e.dataDir, "unisson.db"), { readonly: true });
+  try {
+    const row = db
+      .query(
+        `SELECT count(*) AS calls, sum(tokens_in IS NULL) AS unknown, coalesce(sum(tokens_in), 0) AS tin, coalesce(sum(tokens_out), 0) AS tout, coalesce(sum(cost_eur), 0) AS cost
+         FROM ai_calls WHERE purpose = 'answer' AND outcome = 'cancelled' AND conversation_id = (SELECT max(id) FROM conversations)`,
+      )
+      .get() as { calls: number; unknown: number; tin: number; tout: number; cost: number };
+    console.log(
+      `question reposée (précision demandée) : question de précision à l'écran ${s(shown)} après Entrée ; appels interrompus ${row.calls} (sans usage rapporté : ${row.unknown}), ${row.tin} jetons d'entrée et ${row.tout} de sortie relevés, ${fmt(row.cost, 6)} € enregistrés`,
+    );
+  } finally {
+    db.close();
   }
 }
 
