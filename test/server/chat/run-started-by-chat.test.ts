@@ -137,6 +137,18 @@ describe("POST /chat with start_run: the run starts with the clarification pre-p
     expect(rows.filter((r) => r.purpose === "clarification")).toHaveLength(1);
   });
 
+  test("clarification asked: an aborted call's ledger row carries the tokens its cost was counted from", async () => {
+    const t = await chatApp(fakes());
+    // The models write their first words, then the precision is asked: they are aborted mid-answer.
+    fakes().control.setAll({ latencyMs: 0, durationMs: 20_000 }).set("claudeHaiku", { latencyMs: 300, durationMs: 0 });
+    fakes().control.clarify(["Pour quel pays ?"]);
+    const id = (await askStarting(t)).body.conversation_id;
+    const rows = await t.db.select().from(aiCalls).where(eq(aiCalls.conversationId, id));
+    const costed = rows.filter((r) => r.outcome === "cancelled" && (r.costEur ?? 0) > 0);
+    expect(costed.length).toBeGreaterThan(0);
+    for (const row of costed) expect((row.tokensIn ?? 0) + (row.tokensOut ?? 0)).toBeGreaterThan(0);
+  });
+
   test("a user without requests left gets the same 402 as before, and no model is asked", async () => {
     const t = await chatApp(fakes(), { user: { planQueries: 0, extraQueries: 0 } });
     const res = await askStarting(t);
