@@ -43,8 +43,8 @@ describe.skipIf(!!skip)("e2e: the run starts with the question (issue 34, first 
   test("a question that needs a precision: the clarification screen, the started run dropped and not charged, then the answer", async () => {
     const e = world();
     e.fakes.control.reset();
-    // The models' answers never come (a slow probe of the server's would hold the next calls: the probes still get theirs);
-    // the clarifier (Claude 3 Haiku) answers at once.
+    // The models' answers never come (the server's availability probes still get theirs); the clarifier (Claude 3 Haiku)
+    // answers at once, often before the run has sent its requests.
     e.fakes.control.setAll({ fail: "hang", failOn: ["answer"] });
     e.fakes.control.clarify(["Pour quel usage : personnel ou professionnel ?"]);
     const { page, errors } = await e.newPage(DESKTOP);
