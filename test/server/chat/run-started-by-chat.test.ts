@@ -2,7 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { aiCalls, processingRuns } from "../../../src/db/schema/index.ts";
 import { onPostgres } from "../../helpers/test-database.ts";
+import { textPdf } from "../../helpers/attachment-files.ts";
 import { readSse } from "../../helpers/sse.ts";
+import { uploaded } from "../attachments/attachments.helpers.ts";
 import { twoServers } from "../scaling/two-servers.helpers.ts";
 import { type ChatApp, chatApp, remaining, useFakeProviders } from "./chat.helpers.ts";
 
@@ -172,6 +174,16 @@ describe("POST /chat with start_run: the run starts with the clarification pre-p
     expect(res.body).toMatchObject({ requires_final_processing: false, run_started: false });
     expect(res.body.messages.at(-1).message_type).toBe("detail_request");
     expect(fakes().control.callsOf("answer")).toHaveLength(0);
+  });
+
+  test("a question with a file skips the pre-pass as before: nothing started by /chat, /process runs it", async () => {
+    const t = await chatApp(fakes());
+    const file = await uploaded(t, await textPdf(1), "bail.pdf");
+    const res = await t.call("POST", CHAT, { token: t.token, json: { message: "Que dit ce document ?", attachments: [file], start_run: true } });
+    expect(res.body).toMatchObject({ requires_final_processing: true, run_started: false });
+    expect(fakes().control.callsOf("clarification")).toHaveLength(0);
+    expect(fakes().control.callsOf("answer")).toHaveLength(0);
+    expect((await t.call("POST", PROCESS, { token: t.token, json: { conversation_id: res.body.conversation_id } })).status).toBe(200);
   });
 
   test("start_run that is not a boolean: 400 in French", async () => {
