@@ -93,8 +93,11 @@ async function attempt(model: ModelDef, req: CompletionRequest, opts: CallOption
       opts.onText?.(delta);
     });
     const latencyMs = Math.round(performance.now() - started);
-    // The SDKs end an aborted stream without an error: our abort decides.
-    if (cause !== null) return { ok: false, latencyMs, costEur: callCost(model.price, res.tokensIn, res.tokensOut), ...classifyError(null, cause), streamed };
+    // The SDKs end an aborted stream without an error: our abort decides. The tokens it reported go to the ledger with their cost.
+    if (cause !== null) {
+      const costEur = callCost(model.price, res.tokensIn, res.tokensOut);
+      return { ok: false, latencyMs, costEur, ...classifyError(null, cause), streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
+    }
     const costEur = callCost(model.price, res.tokensIn, res.tokensOut);
     const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose, opts.validate);
     if (problem) return { ok: false, latencyMs, costEur, ...problem, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;

@@ -18,6 +18,8 @@ export const chatBody = z.object({
   message: messageText,
   /** Ids of the user's uploads not sent yet (POST /api/attachments); how many is checked against ATTACHMENTS_PER_MESSAGE. */
   attachments: z.array(id("Identifiant de pièce jointe invalide."), { error: "« attachments » doit être une liste d'identifiants." }).max(100).optional(),
+  /** Start the run while the clarifier decides (the page does; src/chat/chat.service.ts, askWithRunStarted). */
+  start_run: z.boolean({ error: "« start_run » doit valoir true ou false." }).optional(),
 });
 
 /** POST /conversation/{id}/edit: the last question, edited. */

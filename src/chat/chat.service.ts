@@ -11,12 +11,14 @@ import {
   deleteOwnedConversation,
   renameOwnedConversation,
   lockOwnedConversation,
-  findOwnedConversation,
   insertConversation,
   listMessages,
   type NewMessage,
 } from "./chat.queries.ts";
-import { closedTurns, runningRunOf } from "./runs.queries.ts";
+import { closedTurns, type RunRow, runningRunOf } from "./runs.queries.ts";
+import { ownedConversation } from "./owned-conversation.ts";
+import { startRun } from "./final-processing.ts";
+import { dropRun } from "./run-drop.ts";
 import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./turns.ts";
 import { titleFrom } from "./chat.view.ts";
 import { shownConversation } from "./shown-conversation.ts";
@@ -24,19 +26,15 @@ import { attachmentsToSend } from "../attachments/attachments.service.ts";
 import { attachToMessage } from "../attachments/attachments.queries.ts";
 import { withAttachments } from "../attachments/message-attachments.ts";
 
-export type ChatInput = { conversation_id?: number | null; message: string; attachments?: number[] };
-
-export async function ownedConversation(deps: Deps, userId: number, id: number): Promise<ConversationRow> {
-  const conversation = await findOwnedConversation(deps.db, id, userId);
-  if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
-  return conversation;
-}
+/** `start_run`: start the run while the clarifier decides (askWithRunStarted). */
+export type ChatInput = { conversation_id?: number | null; message: string; attachments?: number[]; start_run?: boolean };
 
 /**
  * POST /chat, in the order of the issue: quota (402, nothing charged),
  * maintenance (503), moderation (stored refusal + 400), too vague (detail
  * request), then the clarification pre-pass, at most once per question. All
- * writes of a message happen in one transaction at the end.
+ * writes of a message happen in one transaction at the end, but with
+ * `start_run` (askWithRunStarted: the question first, for its run to be claimed on).
  */
 export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
   const { db, clock } = deps;
@@ -75,33 +73,68 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
     return await reply(deps, id, false, false);
   }
 
-  const questions = turn.hadClarification
-    ? []
-    : await clarifyingQuestions(
-        deps,
-        council,
-        available,
-        composeQuestion([...turn.messages, userMessage]),
-        ctx,
-        condensedHistory(
-          turn.earlier,
-          closed,
-          council.members.map((m) => m.name),
-        ),
-      );
-  if (questions.length > 0) {
-    const id = await save(deps, user.id, existing, files, [
-      userMessage,
-      {
-        sender: "assistant",
-        messageType: questions.length === 1 ? "mono_clarification" : "clarification",
-        content: clarificationText(questions),
-        resultData: { questions },
-      },
-    ]);
-    return await reply(deps, id, true, false);
-  }
+  const clarify = (conversationId: number | null) =>
+    clarifyingQuestions(
+      deps,
+      council,
+      available,
+      composeQuestion([...turn.messages, userMessage]),
+      { ...ctx, conversationId },
+      condensedHistory(
+        turn.earlier,
+        closed,
+        council.members.map((m) => m.name),
+      ),
+    );
+  if (turn.hadClarification) return await reply(deps, await save(deps, user.id, existing, files, [userMessage]), false, true);
+  if (input.start_run) return await askWithRunStarted(deps, user, existing, userMessage, clarify);
+  const questions = await clarify(ctx.conversationId);
+  if (questions.length > 0) return await reply(deps, await save(deps, user.id, existing, files, [userMessage, clarificationMessage(questions)]), true, false);
   return await reply(deps, await save(deps, user.id, existing, files, [userMessage]), false, true);
+}
+
+/**
+ * `start_run` (the page; issue 34, the first text within a second): the
+ * question is stored and its run started (charged, refused, joined exactly as
+ * POST /process would: startRun) while the clarifier decides, instead of
+ * after it. No precision asked: the run goes on, `run_started` tells the
+ * client that /process joins it. A precision asked: the run is dropped
+ * (run-drop.ts: aborted, refunded, no trace) and the clarification stored as
+ * without `start_run`. A run that could not start (a spend refused in the
+ * meantime) is /process's to refuse, as before; one that ended before the
+ * clarifier answered (answered, or failed) stands, and the precision is not asked.
+ */
+async function askWithRunStarted(
+  deps: Deps,
+  user: UserRow,
+  existing: ConversationRow | undefined,
+  userMessage: NewMessage,
+  clarify: (conversationId: number) => Promise<string[]>,
+) {
+  const id = await save(deps, user.id, existing, [], [userMessage]);
+  const [run, questions] = await Promise.all([startRunIfAllowed(deps, user, id), clarify(id)]);
+  if (questions.length > 0 && (!run || (await dropRun(deps, run)))) {
+    return await reply(deps, await save(deps, user.id, { id }, [], [clarificationMessage(questions)]), true, false);
+  }
+  return await reply(deps, id, false, true, run !== null);
+}
+
+async function startRunIfAllowed(deps: Deps, user: UserRow, conversationId: number): Promise<RunRow | null> {
+  try {
+    return await startRun(deps, user, conversationId);
+  } catch (e) {
+    if (e instanceof AppError) return null;
+    throw e;
+  }
+}
+
+function clarificationMessage(questions: string[]): NewMessage {
+  return {
+    sender: "assistant",
+    messageType: questions.length === 1 ? "mono_clarification" : "clarification",
+    content: clarificationText(questions),
+    resultData: { questions },
+  };
 }
 
 function errorText(): string {
@@ -115,7 +148,13 @@ function errorText(): string {
  * (404) or a run may have started on it (409), as sendMessage checked at
  * its start (read committed, so what committed meanwhile is seen).
  */
-async function save(deps: Deps, userId: number, existing: ConversationRow | undefined, files: readonly number[], rows: NewMessage[]): Promise<number> {
+async function save(
+  deps: Deps,
+  userId: number,
+  existing: Pick<ConversationRow, "id"> | undefined,
+  files: readonly number[],
+  rows: NewMessage[],
+): Promise<number> {
   const now = deps.clock.now();
   return await transaction(
     deps.db,
@@ -134,12 +173,14 @@ async function save(deps: Deps, userId: number, existing: ConversationRow | unde
   );
 }
 
-async function reply(deps: Deps, conversationId: number, needsClarification: boolean, requiresFinal: boolean) {
+/** `run_started`: the turn's run is under way already (start_run); POST /process joins it. */
+async function reply(deps: Deps, conversationId: number, needsClarification: boolean, requiresFinal: boolean, runStarted = false) {
   return {
     conversation_id: conversationId,
     messages: await withAttachments(deps.db, await listMessages(deps.db, conversationId)),
     needs_clarification: needsClarification,
     requires_final_processing: requiresFinal,
+    run_started: runStarted,
   };
 }
 

@@ -4,7 +4,7 @@ import type { Deps } from "../deps.ts";
 import { frPeerReview } from "../i18n/fr-peer-review.ts";
 import { keysetPages, textStream } from "../lib/json-stream.ts";
 import { type ConversationRow, type MessageRow, messagePage } from "./chat.queries.ts";
-import { ownedConversation } from "./chat.service.ts";
+import { ownedConversation } from "./owned-conversation.ts";
 import type { AttachmentInfo } from "../attachments/attachments.queries.ts";
 import { attachmentsOfQuestions } from "../attachments/message-attachments.ts";
 

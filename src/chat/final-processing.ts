@@ -12,7 +12,7 @@ import { consolidate, NoSynthesis } from "./consolidate.ts";
 import { isCharged } from "./degraded.ts";
 import { appendMessages, findMessage, listMessages, lockOwnedConversation, type MessageRow } from "./chat.queries.ts";
 import { claimRun, closedTurns, failRun, findRun, finishRun, holdsRun, markCharged, releaseCharge, type RunRow } from "./runs.queries.ts";
-import { ownedConversation } from "./chat.service.ts";
+import { ownedConversation } from "./owned-conversation.ts";
 import { composeQuestion, condenseTurns, currentTurn, historyTurns } from "./turns.ts";
 import { toPublicMessage } from "./chat.view.ts";
 import { LiveRun, type RunEvent } from "./live-run.ts";
@@ -20,6 +20,7 @@ import { failRunWhenPossible, writeOutcome } from "./final-write.ts";
 import { watchRunEvents } from "./run-checkpoints.ts";
 import type { SynthesisPlan } from "./synthesis-plan.ts";
 import { endStoppedRun, listenForStops, stoppedByUser } from "./run-stop.ts";
+import { droppedForClarification, endDroppedRun } from "./run-drop.ts";
 import { documentsOfTurn } from "../attachments/run-documents.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
@@ -173,6 +174,8 @@ async function execute(
     return done.answer;
   } catch (e) {
     const answers = e instanceof NoSynthesis ? e.answers : [];
+    // The clarifier asked a precision of a question whose run POST /chat had started: no trace left (run-drop.ts).
+    if (droppedForClarification(live)) return await endDroppedRun(deps, { userId: user.id, run, source, live, unwritten });
     // « Arrêter »: refunded, what the models wrote kept as a stopped message (run-stop.ts).
     if (stoppedByUser(live)) return await endStoppedRun(deps, { userId: user.id, run, source, live, answers, unwritten });
     const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";

@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { type ErrorCode, errorMessage } from "../lib/errors.ts";
 import { answerOf } from "./final-processing.ts";
 import { findRunById, latestRun, type RunRow } from "./runs.queries.ts";
-import { ownedConversation } from "./chat.service.ts";
+import { ownedConversation } from "./owned-conversation.ts";
 import { type RunEvent, TERMINAL } from "./live-run.ts";
 import { abandonedFailedEvent } from "./run-ending.ts";
 

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { type QuotaSource, refundOneQuery } from "../users/quota.queries.ts";
 import { appendMessages } from "./chat.queries.ts";
-import { ownedConversation } from "./chat.service.ts";
+import { ownedConversation } from "./owned-conversation.ts";
 import { toPublicMessage } from "./chat.view.ts";
 import { failRunWhenPossible } from "./final-write.ts";
 import type { LiveRun, RunEvent } from "./live-run.ts";

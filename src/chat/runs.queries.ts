@@ -127,6 +127,12 @@ export async function failRun(db: Db, runId: number, code: string, now: Date, ev
   await announceRunChange(db, runId);
 }
 
+/** A run dropped before it was of any use (run-drop.ts): gone, as if never claimed. */
+export async function deleteRun(db: Db, runId: number): Promise<void> {
+  await db.delete(processingRuns).where(eq(processingRuns.id, runId));
+  await announceRunChange(db, runId);
+}
+
 /** A run of this conversation still in progress, if any (/chat and delete wait for it). */
 export async function runningRunOf(db: Db, conversationId: number): Promise<RunRow | undefined> {
   return await first(

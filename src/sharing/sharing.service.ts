@@ -1,4 +1,4 @@
-import { ownedConversation } from "../chat/chat.service.ts";
+import { ownedConversation } from "../chat/owned-conversation.ts";
 import { listMessages } from "../chat/chat.queries.ts";
 import type { SharedSnapshot } from "../db/schema/index.ts";
 import { transaction } from "../db/transaction.ts";

@@ -21,6 +21,27 @@ function stopOf(reason: string | undefined, blocked: boolean): StopReason {
 }
 
 /**
+ * The signal as the SDK is given it. The SDK adds its "abort" listener after
+ * an await, without looking whether the signal was aborted already: an abort
+ * in between (a run dropped or stopped as its models are asked) was lost and
+ * the request went on until the model answered. A listener added once the
+ * signal is aborted is called at once.
+ */
+function toldEvenIfLate(signal: AbortSignal): AbortSignal {
+  return new Proxy(signal, {
+    get(target, key) {
+      if (key === "addEventListener")
+        return (type: string, listener: () => void, options?: AddEventListenerOptions) => {
+          if (type === "abort" && target.aborted) queueMicrotask(listener);
+          else target.addEventListener(type, listener, options);
+        };
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
  * Gemini Pro, streamed (`:streamGenerateContent?alt=sse`). The SDK appends
  * `/v1beta/models/...` to `baseUrl` itself. No `timeout` option here: the SDK
  * never clears that timer; the engine's signal abandons the request instead.
@@ -37,7 +58,7 @@ export function createGoogleClient(opts: { apiKey: string; baseUrl?: string }): 
           contents: contentsOf(req),
           generationConfig: { maxOutputTokens: req.maxTokens },
         },
-        { signal },
+        { signal: toldEvenIfLate(signal) },
       );
       // The SDK also aggregates the stream into `response`; its rejection is the stream's own error, read below.
       res.response.catch(() => {});

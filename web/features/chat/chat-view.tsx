@@ -88,8 +88,11 @@ export function ChatView({
         <button type="button" className="secondary" onClick={chat.reset}>
           <PlusIcon size={16} /> {t.newQuestion}
         </button>
-        {chat.conversationId !== null && <ConversationActions conversationId={chat.conversationId} />}
-        {chat.conversationId !== null && <ExportButtons conversationId={chat.conversationId} />}
+        {/* In place, hidden, before the first question's id is known: arriving with it, they pushed the list down (a layout shift). */}
+        <div className="conversation-tools" style={chat.conversationId === null ? { visibility: "hidden" } : undefined} inert={chat.conversationId === null}>
+          <ConversationActions conversationId={chat.conversationId ?? 0} />
+          <ExportButtons conversationId={chat.conversationId ?? 0} />
+        </div>
       </div>
       <ol className="message-list" ref={listRef} aria-live="polite" aria-busy={chat.busy}>
         <SteeredMessages chat={chat} onOpen={setDetail} />

@@ -61,24 +61,26 @@ export function useChat(deps: ChatDeps) {
   const stream = useRef<AbortController | null>(null);
 
   /**
-   * Final processing as a live run: starts it (`start`) or re-attaches to it
-   * (a reload, a conversation opened from the history), shows each event as
-   * it comes, and ends with the stored answer or the failure and its
-   * "Réessayer". The conversation id is kept for the tab so a reload resumes.
+   * Final processing as a live run: starts it (`start`, POST /process),
+   * follows the run POST /chat started (`join`: the live panel at once), or
+   * re-attaches to one that may be going on (`resume`: a reload, a
+   * conversation opened from the history); shows each event as it comes, and
+   * ends with the stored answer or the failure and its "Réessayer". The
+   * conversation id is kept for the tab so a reload resumes.
    */
   const runFinal = useCallback(
-    async (id: number, gen: number, startRun = true) => {
+    async (id: number, gen: number, how: "start" | "join" | "resume" = "start") => {
       stream.current?.abort();
       const ctl = new AbortController();
       stream.current = ctl;
       rememberRun(id);
-      setLive(startRun ? EMPTY : null);
+      setLive(how === "resume" ? null : EMPTY);
       let final: ChatMessage | null = null;
       // « Arrêter »: the run ends with its stopped message (what the models wrote), shown in the conversation.
       let stopped: ChatMessage | null = null;
       try {
         await followRun(id, {
-          start: startRun,
+          start: how === "start",
           signal: ctl.signal,
           onEvent: (ev) => {
             if (gen !== generation.current) return;
@@ -166,12 +168,15 @@ export function useChat(deps: ChatDeps) {
       setMessages((m) => [...m, temp]);
       try {
         const files = attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {};
-        const body = conversationId === null ? { message, ...files } : { conversation_id: conversationId, message, ...files };
+        // start_run: the models start while the clarifier decides; their first words show within a second (issue 34).
+        const asked = { message, start_run: true, ...files };
+        const body = conversationId === null ? asked : { conversation_id: conversationId, ...asked };
         const r = await unwrap(api.unisson.chat.$post({ json: body }));
         if (gen !== generation.current) return true;
         setConversationId(r.conversation_id);
         setMessages((m) => merge(m, r.messages));
-        if (r.requires_final_processing) await runFinal(r.conversation_id, gen);
+        // A run already started is followed (GET /events), not asked again: one that failed meanwhile shows « Réessayer ».
+        if (r.requires_final_processing) await runFinal(r.conversation_id, gen, r.run_started ? "join" : "start");
         return true;
       } catch (err) {
         if (gen !== generation.current) return false;
@@ -203,7 +208,7 @@ export function useChat(deps: ChatDeps) {
       setMessages(conv.messages);
       setVersions(conv.versions);
       // A question still waiting for its answer: its run may be going on, or have failed (Réessayer).
-      if (conv.messages.at(-1)?.sender === "user") void runFinal(id, generation.current, false);
+      if (conv.messages.at(-1)?.sender === "user") void runFinal(id, generation.current, "resume");
     },
     [cancel, runFinal, setVersions],
   );
