@@ -18,9 +18,9 @@ import { CHROMIUM } from "../test/helpers/chromium.ts";
 import { findPgBin, type PostgresCluster, startPostgresCluster } from "../test/helpers/postgres.ts";
 import { POSTGRES_FILES } from "../test/server/postgres-files.ts";
 import { addCounts, type Counts, noCounts, totalLine } from "./test-runner/counts.ts";
-import { type Job, kindOf, planLanes } from "./test-runner/lanes.ts";
+import { type Job, type Kind, kindOf, planLanes } from "./test-runner/lanes.ts";
 import { missingRequirements } from "./test-runner/requirements.ts";
-import { runLane, runStep } from "./test-runner/run.ts";
+import { type CpuByKind, runLane, runStep } from "./test-runner/run.ts";
 import { readTimings, type Timing, writeTimings } from "./test-runner/timings.ts";
 
 const root = join(import.meta.dir, "..");
@@ -55,8 +55,10 @@ function testFiles(): string[] {
 }
 
 let failedSteps = 0;
+let stepsCpu = 0;
 const step = async (label: string, cmd: string[]) => {
-  const ok = await runStep(label, cmd, root);
+  const { ok, cpu } = await runStep(label, cmd, root);
+  stepsCpu += cpu;
   if (!ok) failedSteps++;
   return ok;
 };
@@ -110,9 +112,11 @@ await Promise.all(checks);
 
 let total: Counts = noCounts();
 const measured: Record<string, Timing> = {};
+const cpu: CpuByKind = {};
 for (const r of results) {
   total = addCounts(total, r.counts);
   Object.assign(measured, r.timings);
+  for (const [kind, s] of Object.entries(r.cpu) as Array<[Kind, number]>) cpu[kind] = (cpu[kind] ?? 0) + s;
 }
 if (!postgres) {
   // Not run, so not silently forgotten: the tests the last measured run counted in the PostgreSQL pass.
@@ -128,6 +132,12 @@ console.log("\nFichiers les plus longs :");
 for (const [key, t] of slowest) console.log(`  ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${key}`);
 // A process that exited non-zero without a failed test (a crash, an error outside any test) and a failed step count as one failure each.
 const broken = results.reduce((n, r) => n + r.crashed, 0) + failedSteps;
+// Where the time goes (docs/TESTING.md): on a 2-core machine the suite is bound by its CPU time, not by its waits.
+const pgCpu = postgres?.cpuSeconds();
+const cpuParts = [...(Object.entries(cpu) as Array<[Kind, number]>).map(([kind, s]) => `${kind} ${s.toFixed(0)} s`), `étapes ${stepsCpu.toFixed(0)} s`];
+if (pgCpu !== undefined) cpuParts.push(`serveur PostgreSQL ${pgCpu.toFixed(0)} s`);
+const cpuTotal = Object.values(cpu).reduce((a, b) => a + b, stepsCpu + (pgCpu ?? 0));
+console.log(`Temps CPU : ${cpuTotal.toFixed(0)} s (${cpuParts.join(", ")})`);
 console.log(`Durée : ${((performance.now() - started) / 1000).toFixed(0)} s`);
 const failed = total.failed + broken;
 console.log(`\n${totalLine({ ...total, failed })}`);

@@ -2,27 +2,38 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { addCounts, type Counts, noCounts, parseCounts } from "./counts.ts";
-import { jobKey, type Lane, processesOf } from "./lanes.ts";
+import { jobKey, type Kind, type Lane, processesOf } from "./lanes.ts";
 import { fileDurations, type Timing } from "./timings.ts";
 
-/** Runs a command to its end; returns its exit code and what it printed (stdout and stderr in one text). */
-async function capture(cmd: string[], cwd: string, env?: Record<string, string | undefined>): Promise<{ code: number; text: string }> {
+/**
+ * Runs a command to its end; returns its exit code, what it printed (stdout
+ * and stderr in one text) and its CPU time in seconds, user and system, its
+ * own and its children's (a browser, an executable under test: the kernel
+ * adds what each reaped child used to its parent's).
+ */
+async function capture(cmd: string[], cwd: string, env?: Record<string, string | undefined>): Promise<{ code: number; text: string; cpu: number }> {
   const proc = Bun.spawn(cmd, { cwd, env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code: await proc.exited, text: out + err };
+  const code = await proc.exited;
+  return { code, text: out + err, cpu: Number(proc.resourceUsage()?.cpuTime.total ?? 0) / 1e6 };
 }
+
+/** CPU seconds as the runner prints them. */
+export const cpuText = (s: number) => `${s.toFixed(0)} s de CPU`;
 
 /** A step that is not a test file (web build, lint, type check, executable): one line, its output only when it failed. */
-export async function runStep(label: string, cmd: string[], cwd: string): Promise<boolean> {
+export async function runStep(label: string, cmd: string[], cwd: string): Promise<{ ok: boolean; cpu: number }> {
   const t0 = performance.now();
-  const { code, text } = await capture(cmd, cwd);
+  const { code, text, cpu } = await capture(cmd, cwd);
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
-  if (code === 0) console.log(`=== ${label} : ok (${secs} s)`);
+  if (code === 0) console.log(`=== ${label} : ok (${secs} s, ${cpuText(cpu)})`);
   else console.log(`\n=== ${label} : ÉCHEC (code ${code}, ${secs} s)\n${text}`);
-  return code === 0;
+  return { ok: code === 0, cpu };
 }
 
-export type LaneResult = { counts: Counts; timings: Record<string, Timing>; crashed: number };
+/** CPU seconds of a lane's processes, by kind of process. */
+export type CpuByKind = Partial<Record<Kind, number>>;
+export type LaneResult = { counts: Counts; timings: Record<string, Timing>; crashed: number; cpu: CpuByKind };
 
 /**
  * One lane: a `bun test` process per kind of file it holds, one after the
@@ -35,7 +46,7 @@ export async function runLane(
   index: number,
   opts: { root: string; env: Record<string, string | undefined>; bunArgs: string[] },
 ): Promise<LaneResult> {
-  const result: LaneResult = { counts: noCounts(), timings: {}, crashed: 0 };
+  const result: LaneResult = { counts: noCounts(), timings: {}, crashed: 0, cpu: {} };
   const reports = mkdtempSync(join(tmpdir(), "unisson-junit-"));
   try {
     for (const [n, { kind, files }] of processesOf(lane, index - 1).entries()) {
@@ -45,7 +56,8 @@ export async function runLane(
       const args = files.map((f) => (isAbsolute(f) ? f : `./${f}`));
       const t0 = performance.now();
       const cmd = [process.execPath, "test", "--timeout", "30000", "--reporter=junit", `--reporter-outfile=${junit}`, ...opts.bunArgs, ...args];
-      const { code, text } = await capture(cmd, opts.root, env);
+      const { code, text, cpu } = await capture(cmd, opts.root, env);
+      result.cpu[kind] = (result.cpu[kind] ?? 0) + cpu;
       const counts = parseCounts(text);
       if (code !== 0 && counts.failed === 0) result.crashed++;
       result.counts = addCounts(result.counts, counts);
@@ -59,7 +71,7 @@ export async function runLane(
       }
       const secs = ((performance.now() - t0) / 1000).toFixed(0);
       const summary = `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${code !== 0 ? `, code ${code}` : ""}`;
-      console.log(`\n=== [voie ${index}] bun test (${kind}, ${files.length} fichiers, ${secs} s) : ${summary}\n${text.trimEnd()}`);
+      console.log(`\n=== [voie ${index}] bun test (${kind}, ${files.length} fichiers, ${secs} s, ${cpuText(cpu)}) : ${summary}\n${text.trimEnd()}`);
     }
   } finally {
     rmSync(reports, { recursive: true, force: true });

@@ -49,23 +49,8 @@ async function seed(db: Db): Promise<Users> {
   return { me, chatters };
 }
 
-/** The postmaster and its children (backends, background workers): CPU so far in µs, the exited children's included. */
-function postgresCpuMicros(cluster: PostgresCluster): number {
-  const postmaster = Number(readFileSync(join(cluster.dir, "data", "postmaster.pid"), "utf8").split("\n")[0]);
-  const fields = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const own = fields(postmaster);
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const f = fields(name);
-      if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks * 10_000;
-}
+/** The postmaster and its children: CPU so far in µs (test/helpers/postgres.ts). */
+const postgresCpuMicros = (cluster: PostgresCluster): number => (cluster.cpuSeconds() ?? 0) * 1e6;
 
 type Measured = { rate: number; p99: number; requests: number; failed: number };
 type Cell = { rate: number; p99: number; serverCpuUs: number; pgCpuUs: number; failed: number };

@@ -11,7 +11,7 @@
  * As root, PostgreSQL's tools run as the `postgres` user (they refuse root).
  */
 import { SQL } from "bun";
-import { accessSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, rmSync, statfsSync } from "node:fs";
+import { accessSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./binary.ts";
@@ -21,6 +21,8 @@ export type PostgresCluster = {
   url: string;
   port: number;
   dir: string;
+  /** CPU seconds the cluster's server and its finished backends used so far (Linux; undefined elsewhere). */
+  cpuSeconds(): number | undefined;
   stop(): void;
 };
 
@@ -106,6 +108,7 @@ export function startPostgresCluster(bin = findPgBin()): PostgresCluster {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dir,
+    cpuSeconds: () => processCpuSeconds(join(data, "postmaster.pid")),
     stop() {
       if (stopped) return;
       stopped = true;
@@ -116,6 +119,36 @@ export function startPostgresCluster(bin = findPgBin()): PostgresCluster {
       }
     },
   };
+}
+
+/**
+ * The postmaster and its children (backends, background workers): CPU
+ * seconds so far, the exited children's included (the kernel adds them to
+ * the postmaster's cutime/cstime). Fields of /proc/<pid>/stat in clock ticks
+ * (100 a second); undefined where there is no /proc.
+ */
+function processCpuSeconds(pidFile: string): number | undefined {
+  const fields = (pid: number | string) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  };
+  try {
+    const postmaster = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+    const own = fields(postmaster);
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const f = fields(name);
+        if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    return ticks / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
