@@ -5,7 +5,7 @@ import { parseAccept } from "hono/utils/accept";
 export type Encoding = "br" | "gzip";
 
 /** JSON smaller than this goes as it is: compressing it saves less than its own headers. */
-const JSON_COMPRESS_THRESHOLD = 1024;
+export const JSON_COMPRESS_THRESHOLD = 1024;
 
 /**
  * The best of `offered` the client accepts (Accept-Encoding with q-values;

@@ -2,7 +2,7 @@ import type { ErrorHandler, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv, Deps } from "../deps.ts";
 import { compressJsonAnswer } from "./compress.ts";
-import { hasAnswerHeaders, securityHeaders } from "./answer-headers.ts";
+import { answerMade, securityHeaders } from "./answer-headers.ts";
 import { crossOriginCheck, hasBody, limitBody, loggedPath } from "./http-middleware.ts";
 import { type LogContext, withLogContext } from "./log.ts";
 
@@ -73,14 +73,16 @@ export function requestPipeline(
     const api = path === "/api" || path.startsWith("/api/");
     // A bodyless GET or HEAD goes straight to its route (no guard applies): no async frame between.
     await withLogContext(ctx, api && hasBody(c.req.raw) ? () => guarded(c, next) : next);
-    if (api) {
+    const made = answerMade(c.res);
+    if (api && made !== "small") {
       // After the route, outside its log context: compressing logs nothing.
-      const compressing = compressJsonAnswer(c, hasAnswerHeaders(c.res));
+      const compressing = compressJsonAnswer(c, made !== undefined);
       if (compressing) await compressing;
     }
     const res = c.res;
     const headers = res.headers;
-    if (!hasAnswerHeaders(res)) for (const [name, value] of list) headers.set(name, value);
+    // An answer of answerJson has them already, unless the compression made another (with the same headers).
+    if (!made || answerMade(res) === undefined) for (const [name, value] of list) headers.set(name, value);
     headers.set("X-Request-Id", ctx.request_id!);
     const status = res.status;
     const seconds = (performance.now() - start) / 1000;
@@ -90,8 +92,7 @@ export function requestPipeline(
     if (!observer) series.set(key, (observer = metrics.http.labels(method, route, String(status))));
     observer.observe(seconds);
     // The request's context given as fields: the line is written outside it (same line, one frame less).
-    const fields = { method, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10, user_id: ctx.user_id, request_id: ctx.request_id };
-    if (PROBES.has(path)) log.debug("http", fields);
-    else log.info("http", fields);
+    const fields = { method, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10, user_id: ctx.user_id, request_id: ctx.request_id! };
+    log.request(PROBES.has(path) ? "debug" : "info", fields);
   };
 }

@@ -11,8 +11,8 @@ import { makeUser } from "../../helpers/fixtures.ts";
 type App = Awaited<ReturnType<typeof createTestApp>>;
 
 /** Every header of an answer but its own request id, as name: value. */
-async function headersOf(t: App, method: string, path: string, token?: string): Promise<Record<string, string>> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+async function headersOf(t: App, method: string, path: string, token?: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}`, ...extra } : extra;
   const res = await t.app.request(path, { method, headers });
   expect(res.status).toBe(200);
   expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
@@ -34,6 +34,15 @@ describe("the headers of the hottest JSON answers", () => {
     const t = await createTestApp();
     const { token } = await makeUser(t.db, t.clock.now());
     expect(await headersOf(t, "GET", "/api/auth/me", token)).toEqual(await headersOf(t, "GET", "/api/auth/api-keys", token));
+  });
+
+  test("with Accept-Encoding, GET /api/auth/me goes uncompressed (too small) with the same headers as another small JSON answer", async () => {
+    const t = await createTestApp();
+    const { token } = await makeUser(t.db, t.clock.now());
+    const accept = { "accept-encoding": "br, gzip" };
+    const me = await headersOf(t, "GET", "/api/auth/me", token, accept);
+    expect(me["content-encoding"]).toBeUndefined();
+    expect(me).toEqual(await headersOf(t, "GET", "/api/auth/api-keys", token, accept));
   });
 
   test("HEAD /api/health carries the same headers as another JSON answer's HEAD", async () => {
