@@ -50,10 +50,10 @@ describe("logs", () => {
     expect(http.user_id).toBe(user.id);
   });
 
-  test("the request line is the line of \"http\" with its fields, at debug or info, in both formats", () => {
+  test('the request line is the line of "http" with its fields, at debug or info, in both formats', () => {
     const lines = [
       { method: "GET", path: "/api/auth/me", status: 200, ms: 0.3, user_id: 12, request_id: "essai-123" },
-      { method: "POST", path: "/api/x y=\"z\"", status: 404, ms: 12, user_id: undefined, request_id: "0f8e2c1a-4b5d-4e6f-8a9b-0c1d2e3f4a5b" },
+      { method: "POST", path: '/api/x y="z"', status: 404, ms: 12, user_id: undefined, request_id: "0f8e2c1a-4b5d-4e6f-8a9b-0c1d2e3f4a5b" },
     ];
     for (const format of ["json", "pretty"] as const) {
       for (const level of ["debug", "info"] as const) {
