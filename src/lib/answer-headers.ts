@@ -17,7 +17,7 @@ export const securityHeaders: Promise<ReadonlyArray<readonly [string, string]>> 
  * (docs/BENCHMARKS.md, "Fourth round"). The hottest JSON answers are
  * therefore made from a prebuilt list: the security headers, the JSON type,
  * and the `Vary: Accept-Encoding` of compress.ts (no Vary on a HEAD, as
- * compress.ts leaves it). The pipeline knows them by this set and leaves
+ * compress.ts leaves it). The pipeline knows them (answerMade) and leaves
  * them as they are; it still adds X-Request-Id, and compresses them as any
  * JSON answer unless they are too small for it: a JSON text of n characters
  * is at most 3n bytes, so under a third of the threshold it never is, and the
