@@ -17,7 +17,7 @@ import { adminRoutes } from "./admin/admin.routes.ts";
 import { contactRoutes } from "./contact/contact.routes.ts";
 import { pricingRoutes, promoRoutes, stripeRoutes, subscriptionRoutes } from "./billing/billing.routes.ts";
 import { chatRoutes } from "./chat/chat.routes.ts";
-import { attachmentRoutes } from "./attachments/attachments.routes.ts";
+import { attachmentLimitRoutes, attachmentRoutes } from "./attachments/attachments.routes.ts";
 import { v1Routes } from "./openai/openai.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 import { sharedCopyRoutes, sharedPageRoutes, sharingRoutes } from "./sharing/sharing.routes.ts";
@@ -46,6 +46,7 @@ function apiRoutes() {
     .route("/promo", promoRoutes)
     .route("/unisson", chatRoutes)
     .route("/attachments", attachmentRoutes)
+    .route("/attachment-limits", attachmentLimitRoutes)
     .route("/shares", sharingRoutes)
     .route("/shared", sharedCopyRoutes);
 }

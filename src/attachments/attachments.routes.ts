@@ -38,15 +38,22 @@ function disposition(kind: "inline" | "attachment", name: string): string {
 }
 
 /**
+ * /api/attachment-limits: the limits the page shows. Not under
+ * /api/attachments: a fixed path beside /api/attachments/:id makes Hono fall
+ * back from RegExpRouter to TrieRouter for the whole app, ~1 µs more on every
+ * request (test/server/system/router.test.ts, docs/BENCHMARKS.md, "Fourth round").
+ */
+export const attachmentLimitRoutes = new Hono<AppEnv>().get("/", (c) => {
+  const { maxMb, perMessage } = c.var.deps.config.attachments;
+  return c.json({ attachments: { max_mb: maxMb, per_message: perMessage, accept: ACCEPTED_MIME } });
+});
+
+/**
  * /api/attachments (docs/API.md, "Attachments"): the upload, the file back to
- * its owner, a thumbnail, and the limits the page shows. The upload's body
- * limit is ATTACHMENT_MAX_MB (app.ts leaves this path out of the 256 KB one).
+ * its owner, a thumbnail. The upload's body limit is ATTACHMENT_MAX_MB (app.ts
+ * leaves this path out of the 256 KB one).
  */
 export const attachmentRoutes = new Hono<AppEnv>()
-  .get("/limits", (c) => {
-    const { maxMb, perMessage } = c.var.deps.config.attachments;
-    return c.json({ attachments: { max_mb: maxMb, per_message: perMessage, accept: ACCEPTED_MIME } });
-  })
   .post(
     "/",
     requireUser,

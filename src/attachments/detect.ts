@@ -43,7 +43,7 @@ const ARCHIVES = new Set([
 /** An SVG document: optional XML declaration, comments and doctype, then the <svg> element. */
 const SVG = /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i;
 
-/** The MIME types the page's picker offers (the `accept` list of GET /api/attachments/limits). */
+/** The MIME types the page's picker offers (the `accept` list of GET /api/attachment-limits). */
 export const ACCEPTED_MIME = [...Object.keys(BY_MIME), "text/plain", "text/markdown", "text/csv"];
 
 /**

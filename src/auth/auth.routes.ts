@@ -1,6 +1,7 @@
 import { frAnswers } from "../i18n/fr-answers.ts";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
+import { answerJson } from "../lib/answer-headers.ts";
 import { clientIp } from "../lib/client-ip.ts";
 import { ipRateLimit } from "../lib/ip-rate-limit.ts";
 import { consumeLimit } from "../lib/rate-limit.ts";
@@ -51,7 +52,8 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json(signedIn, 200);
   })
   // The session read by the handler itself, with only the columns shown: every signed-in page load asks, one step instead of requireUser's two.
-  .get("/me", async (c) => c.json(toPublicUser(await signedIn(c, findSessionShown), c.get("deps").clock.now()), 200))
+  // Every page load asks it: its answer is made with the pipeline's headers in place (answer-headers.ts).
+  .get("/me", async (c) => answerJson(c, toPublicUser(await signedIn(c, findSessionShown), c.get("deps").clock.now()), 200))
   .post("/logout", requireUser, async (c) => {
     await revokeSession(c.var.deps.db, c.var.sessionId, c.var.deps.clock.now());
     return c.json({ success: true, message: frAnswers.loggedOut }, 200);

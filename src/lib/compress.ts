@@ -5,7 +5,7 @@ import { parseAccept } from "hono/utils/accept";
 export type Encoding = "br" | "gzip";
 
 /** JSON smaller than this goes as it is: compressing it saves less than its own headers. */
-const JSON_COMPRESS_THRESHOLD = 1024;
+export const JSON_COMPRESS_THRESHOLD = 1024;
 
 /**
  * The best of `offered` the client accepts (Accept-Encoding with q-values;
@@ -47,14 +47,15 @@ const ATTACHMENT = /^attachment\b/i;
  * it is to be compressed: asking Bun for it turns a string answer into a
  * stream, which cost ~1-2 µs on every JSON answer (docs/BENCHMARKS.md,
  * "Per-request cost"). Synchronous, and undefined, when there is nothing to
- * compress: no promise on the common path.
+ * compress: no promise on the common path. `varied`: the answer carries its
+ * Vary already (answerJson, answer-headers.ts).
  */
-export function compressJsonAnswer(c: Context): Promise<void> | undefined {
+export function compressJsonAnswer(c: Context, varied = false): Promise<void> | undefined {
   const res = c.res;
   if (c.req.method === "HEAD" || NO_BODY.has(res.status)) return;
   const headers = res.headers;
   if (!JSON_TYPE.test(headers.get("Content-Type") ?? "") || headers.has("Content-Encoding")) return;
-  headers.append("Vary", "Accept-Encoding");
+  if (!varied) headers.append("Vary", "Accept-Encoding");
   const accept = c.req.raw.headers.get("Accept-Encoding") ?? undefined;
   if (!accept) return;
   if (ATTACHMENT.test(headers.get("Content-Disposition") ?? "")) {

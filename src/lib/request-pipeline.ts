@@ -2,7 +2,8 @@ import type { ErrorHandler, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv, Deps } from "../deps.ts";
 import { compressJsonAnswer } from "./compress.ts";
-import { crossOriginCheck, hasBody, limitBody, loggedPath, securityHeaderList } from "./http-middleware.ts";
+import { answerMade, securityHeaders } from "./answer-headers.ts";
+import { crossOriginCheck, hasBody, limitBody, loggedPath } from "./http-middleware.ts";
 import { type LogContext, withLogContext } from "./log.ts";
 
 /** Paths polled by machines (healthchecks, scrapers): their lines only at debug. */
@@ -24,7 +25,8 @@ export type AppVariables = Pick<AppEnv["Variables"], "deps" | "rateLimits" | "sl
  *  - the app's variables (deps, rate limits, open slots);
  *  - under /api: the cross-site guard and the body limit before the route,
  *    the JSON compression after it (compress.ts);
- *  - the security headers (Hono's secureHeaders, computed once) and the
+ *  - the security headers (Hono's secureHeaders, computed once; already in
+ *    place on an answer made by answerJson, answer-headers.ts) and the
  *    request id on the answer;
  *  - the latency histogram by route pattern (never the raw path: bounded
  *    labels, no tokens), its series found once per (method, status, route):
@@ -42,8 +44,7 @@ export function requestPipeline(
   const series = new Map<string, { observe(seconds: number): void }>();
   const checkOrigin = crossOriginCheck(deps.config.publicUrl);
   const limit = limitBody(opts.maxBodyBytes);
-  const pendingHeaders = securityHeaderList();
-  let securityHeaders: Awaited<typeof pendingHeaders> | undefined;
+  let security: Awaited<typeof securityHeaders> | undefined;
 
   /** /api with a body: the cross-site guard and the body limit before the route. */
   const guarded: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -62,7 +63,7 @@ export function requestPipeline(
 
   return async (c, next) => {
     const start = performance.now();
-    const list = (securityHeaders ??= await pendingHeaders);
+    const list = (security ??= await securityHeaders);
     const given = c.req.header("x-request-id");
     const ctx: LogContext = { request_id: given && CLIENT_ID.test(given) ? given : crypto.randomUUID() };
     c.set("deps", vars.deps);
@@ -72,14 +73,16 @@ export function requestPipeline(
     const api = path === "/api" || path.startsWith("/api/");
     // A bodyless GET or HEAD goes straight to its route (no guard applies): no async frame between.
     await withLogContext(ctx, api && hasBody(c.req.raw) ? () => guarded(c, next) : next);
-    if (api) {
+    const made = answerMade(c.res);
+    if (api && made !== "small") {
       // After the route, outside its log context: compressing logs nothing.
-      const compressing = compressJsonAnswer(c);
+      const compressing = compressJsonAnswer(c, made !== undefined);
       if (compressing) await compressing;
     }
     const res = c.res;
     const headers = res.headers;
-    for (const [name, value] of list) headers.set(name, value);
+    // An answer of answerJson has them already, unless the compression made another (with the same headers).
+    if (!made || answerMade(res) === undefined) for (const [name, value] of list) headers.set(name, value);
     headers.set("X-Request-Id", ctx.request_id!);
     const status = res.status;
     const seconds = (performance.now() - start) / 1000;
@@ -89,8 +92,7 @@ export function requestPipeline(
     if (!observer) series.set(key, (observer = metrics.http.labels(method, route, String(status))));
     observer.observe(seconds);
     // The request's context given as fields: the line is written outside it (same line, one frame less).
-    const fields = { method, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10, user_id: ctx.user_id, request_id: ctx.request_id };
-    if (PROBES.has(path)) log.debug("http", fields);
-    else log.info("http", fields);
+    const fields = { method, path: loggedPath(path), status, ms: Math.round(seconds * 10_000) / 10, user_id: ctx.user_id, request_id: ctx.request_id! };
+    log.request(PROBES.has(path) ? "debug" : "info", fields);
   };
 }

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../deps.ts";
+import { answerJson } from "../lib/answer-headers.ts";
 import { errorMessage } from "../lib/errors.ts";
 import { readiness } from "./readiness.ts";
 import { pingDatabase, warmDatabase } from "../db/health.ts";
@@ -13,11 +14,12 @@ const HEALTHY: { status: string; version: string } = { status: "ok", version: AP
 export const systemRoutes = new Hono<AppEnv>()
   .get("/health", (c) => {
     // A cheap real read: a healthy process with a broken database is not healthy. On SQLite it answers at once: no async frame.
+    // Polled by load balancers: its answer is made with the pipeline's headers in place (answer-headers.ts).
     const pinging = pingDatabase(c.get("deps").db);
-    if (!pinging) return c.json(HEALTHY, 200);
+    if (!pinging) return answerJson(c, HEALTHY, 200);
     return (async () => {
       await pinging;
-      return c.json(HEALTHY, 200);
+      return answerJson(c, HEALTHY, 200);
     })();
   })
   .get("/health/ready", async (c) => {

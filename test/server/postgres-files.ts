@@ -90,6 +90,7 @@ export const POSTGRES_FILES = [
   "test/server/scaling/two-servers.test.ts",
   "test/server/security/secrets.test.ts",
   "test/server/sharing/shared-links.test.ts",
+  "test/server/system/answer-headers.test.ts",
   "test/server/system/compression.test.ts",
   "test/server/system/config.test.ts",
   "test/server/system/errors.test.ts",

@@ -176,10 +176,10 @@ describe("POST /api/attachments: refusals, in French, naming the file", () => {
   });
 });
 
-describe("GET /api/attachments/limits", () => {
+describe("GET /api/attachment-limits", () => {
   test("tells the page the limits and the accepted types", async () => {
     const t = await chatApp(fakes(), { env: { ATTACHMENT_MAX_MB: "7", ATTACHMENTS_PER_MESSAGE: "3" } });
-    const res = await t.call("GET", "/api/attachments/limits");
+    const res = await t.call("GET", "/api/attachment-limits");
     expect(res.body.attachments).toMatchObject({ max_mb: 7, per_message: 3 });
     expect(res.body.attachments.accept).toContain("application/pdf");
   });

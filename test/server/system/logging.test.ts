@@ -50,6 +50,30 @@ describe("logs", () => {
     expect(http.user_id).toBe(user.id);
   });
 
+  test('the request line is the line of "http" with its fields, at debug or info, in both formats', () => {
+    const lines = [
+      { method: "GET", path: "/api/auth/me", status: 200, ms: 0.3, user_id: 12, request_id: "essai-123" },
+      { method: "POST", path: '/api/x y="z"', status: 404, ms: 12, user_id: undefined, request_id: "0f8e2c1a-4b5d-4e6f-8a9b-0c1d2e3f4a5b" },
+    ];
+    for (const format of ["json", "pretty"] as const) {
+      for (const level of ["debug", "info"] as const) {
+        const log = createMemoryLogger("debug", format);
+        for (const fields of lines) {
+          log.request(level, fields);
+          log[level]("http", fields);
+        }
+        // The time aside (two calls may straddle a millisecond).
+        const noTime = log.lines.map((l) => l.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/, "T"));
+        expect(noTime).toHaveLength(4);
+        expect(noTime[0]).toBe(noTime[1]!);
+        expect(noTime[2]).toBe(noTime[3]!);
+      }
+    }
+    const info = createMemoryLogger("info", "pretty");
+    info.request("debug", lines[0]!);
+    expect(info.lines).toEqual([]);
+  });
+
   test("a value spanning several lines stays on one line, in both formats", () => {
     for (const format of ["json", "pretty"] as const) {
       const log = createMemoryLogger("debug", format);

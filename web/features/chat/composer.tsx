@@ -32,7 +32,7 @@ export function Composer({
   placeholder: string;
   submitLabel: string;
   large?: boolean;
-  /** The server's limits by default (GET /api/attachments/limits). */
+  /** The server's limits by default (GET /api/attachment-limits). */
   limits?: AttachmentLimits;
 }) {
   const served = useAttachmentLimits();

@@ -4,9 +4,9 @@ import { type AttachmentLimits, DEFAULT_LIMITS } from "./attachment-rules.ts";
 
 let asked: Promise<AttachmentLimits> | null = null;
 
-/** GET /api/attachments/limits once per page load; the defaults (10 MB, 5 files) if it fails. */
+/** GET /api/attachment-limits once per page load; the defaults (10 MB, 5 files) if it fails. */
 function serverLimits(): Promise<AttachmentLimits> {
-  asked ??= unwrap(api.attachments.limits.$get())
+  asked ??= unwrap(api["attachment-limits"].$get())
     .then(({ attachments: a }): AttachmentLimits => ({ maxMb: a.max_mb, perMessage: a.per_message, accept: a.accept }))
     .catch(() => {
       asked = null; // asked again next time
