@@ -48,8 +48,9 @@ describe.skipIf(!!skip)("e2e: ask, clarify, answer, history", () => {
       .first()
       .waitFor();
     // Each model's own answer opens on demand.
+    // In the consolidated answer: the live panel, kept after the run with its bar, has sections of that class too.
     await page.getByRole("button", { name: "Voir la réponse de GPT-4" }).click();
-    await page.locator(".model-answer").waitFor();
+    await page.locator(".final-answer .model-answer").waitFor();
     // The quota went down by one, and the badge says so (trial: 4 left).
     await page.getByText("4 • 7j").waitFor();
 
