@@ -183,6 +183,15 @@ export function postgresTestUrl(): string | undefined {
   return ownCluster.url;
 }
 
+/**
+ * One connection to the cluster's `postgres` database, for a statement or
+ * two (CREATE or DROP DATABASE). Bun's client opens its whole pool at the
+ * first query (10 connections by default), and each connection costs the
+ * server about 26 ms of CPU here: the suite made thousands of them for
+ * nothing (docs/TESTING.md).
+ */
+export const adminClient = (admin: string) => new SQL({ url: admin, max: 1 });
+
 export type PostgresDatabase = { url: string; drop(): Promise<void> };
 
 /** A new empty database on the test cluster, dropped by `drop()` (connections to it are closed first). */
@@ -190,7 +199,7 @@ export async function freshPostgresDatabase(): Promise<PostgresDatabase | undefi
   const admin = postgresTestUrl();
   if (!admin) return undefined;
   const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const sql = new SQL(admin);
+  const sql = adminClient(admin);
   try {
     await sql.unsafe(`CREATE DATABASE "${name}"`);
   } finally {
@@ -201,7 +210,7 @@ export async function freshPostgresDatabase(): Promise<PostgresDatabase | undefi
   return {
     url: url.toString(),
     async drop() {
-      const s = new SQL(admin);
+      const s = adminClient(admin);
       try {
         await s.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       } finally {

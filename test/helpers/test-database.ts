@@ -1,7 +1,7 @@
 import { SQL } from "bun";
 import { postgresClient, stopListening } from "../../src/db/pg/client.ts";
 import { runPgMigrations } from "../../src/db/pg/migrate.ts";
-import { postgresTestUrl } from "./postgres.ts";
+import { adminClient, postgresTestUrl } from "./postgres.ts";
 
 /**
  * Which database the test apps of this process use: SQLite in memory (the
@@ -25,13 +25,13 @@ function withName(url: string, name: string): string {
 
 async function migratedTemplate(admin: string): Promise<string> {
   const name = `tpl_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const sql = new SQL(admin);
+  const sql = adminClient(admin);
   try {
     await sql.unsafe(`CREATE DATABASE "${name}"`);
   } finally {
     await sql.close();
   }
-  const client = new SQL(withName(admin, name));
+  const client = new SQL({ url: withName(admin, name), max: 1 });
   try {
     await runPgMigrations(client);
   } finally {
@@ -67,7 +67,7 @@ async function dropEndedFiles(admin: string): Promise<void> {
   if (ended.length === 0) return;
   appDatabases = appDatabases.filter((d) => d.file === Bun.main);
   await Promise.allSettled(ended.flatMap((d) => d.handles.map((h) => stopListening(h))));
-  const sql = new SQL(admin);
+  const sql = adminClient(admin);
   try {
     for (const d of ended) await sql.unsafe(`DROP DATABASE IF EXISTS "${d.name}" WITH (FORCE)`);
   } finally {
@@ -92,7 +92,7 @@ export async function freshAppDatabaseUrl(): Promise<string> {
   template ??= migratedTemplate(admin);
   const tpl = await template;
   const name = `app_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const sql = new SQL(admin);
+  const sql = adminClient(admin);
   try {
     await sql.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${tpl}" STRATEGY FILE_COPY`);
   } finally {
@@ -102,5 +102,11 @@ export async function freshAppDatabaseUrl(): Promise<string> {
   return withName(admin, name);
 }
 
-/** Small pools that let go of idle connections: a test file makes many apps, the cluster allows 300 connections. */
-export const TEST_POOL = { max: 4, idleTimeout: 2 };
+/**
+ * Small pools that let go of idle connections: a test file makes many apps,
+ * the cluster allows 300 connections. Two, not four: Bun's client opens the
+ * whole pool at the first query, and each connection costs the server about
+ * 26 ms of CPU (docs/TESTING.md); a transaction and a read beside it still
+ * each have one.
+ */
+export const TEST_POOL = { max: 2, idleTimeout: 2 };
