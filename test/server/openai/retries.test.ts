@@ -31,6 +31,21 @@ async function storedAnswer(t: App, id: number): Promise<string | undefined> {
   return last?.sender === "assistant" ? last.content : undefined;
 }
 
+/**
+ * Asks, and leaves once the run has started (charged), before its answer: a
+ * fixed 100 ms could end before a loaded server even began the run, which
+ * then never existed (the tests waited for it until their timeout). The
+ * client's error (the abort).
+ */
+async function leaveOnceStarted(t: App): Promise<unknown> {
+  const before = await balance(t);
+  const leave = new AbortController();
+  const gone = post(t, { model: "unisson", messages: ask }, {}, leave.signal).catch((e) => e);
+  while ((await balance(t)) === before) await Bun.sleep(20);
+  leave.abort();
+  return await gone;
+}
+
 function post(t: App, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return fetch(`${t.url}/v1/chat/completions`, {
     method: "POST",
@@ -70,8 +85,8 @@ describe("/v1: one run per question however often the client retries", () => {
 
   test("a client gone before the answer was stored gets it by asking again, with no second run", async () => {
     const t = await apiApp(fakes());
-    fakes().control.setAll({ latencyMs: 300 });
-    const gone = await post(t, { model: "unisson", messages: ask }, {}, AbortSignal.timeout(100)).catch((e) => e);
+    fakes().control.setAll({ latencyMs: 1_000 }); // the client leaves within it (leaveOnceStarted)
+    const gone = await leaveOnceStarted(t);
     expect(gone).toBeInstanceOf(Error);
     let stored: string | undefined;
     while (!stored) {
@@ -88,14 +103,8 @@ describe("/v1: one run per question however often the client retries", () => {
 
   test("an answer not delivered but finished more than 10 minutes ago: the same question is a new question", async () => {
     const t = await apiApp(fakes());
-    fakes().control.setAll({ latencyMs: 300 });
-    // The client leaves once its run has started (charged), before the answer: a fixed 100 ms could end before a
-    // loaded server even began the run, which then never existed (the test waited for it until its timeout).
-    const leave = new AbortController();
-    const gone = post(t, { model: "unisson", messages: ask }, {}, leave.signal).catch(() => {});
-    while ((await balance(t)) === 5) await Bun.sleep(20);
-    leave.abort();
-    await gone;
+    fakes().control.setAll({ latencyMs: 1_000 }); // the client leaves within it (leaveOnceStarted)
+    await leaveOnceStarted(t);
     while (!(await storedAnswer(t, (await conversations(t))[0]!.id))) await Bun.sleep(100);
     t.clock.advance(10 * 60_000 + 1);
     await t.openai.chat.completions.create({ model: "unisson", messages: ask });
