@@ -8,9 +8,18 @@ import { createLogger, type Logger } from "./lib/log.ts";
 import { createMailer } from "./lib/mail/index.ts";
 import { createMetrics } from "./system/metrics.ts";
 
-/** Builds the real dependencies from config (the tests build their own); the CLI passes a logger that keeps stdout for its output. */
-export function buildDeps(config: Config, log: Logger = createLogger(config.logLevel, undefined, config.logFormat), busyTimeoutMs?: number): Deps {
-  const db = openDatabase(config, busyTimeoutMs);
+/**
+ * Builds the real dependencies from config (the tests build their own); the
+ * CLI passes a logger that keeps stdout for its output, and a smaller
+ * PostgreSQL pool (`pool`).
+ */
+export function buildDeps(
+  config: Config,
+  log: Logger = createLogger(config.logLevel, undefined, config.logFormat),
+  busyTimeoutMs?: number,
+  pool?: { max: number },
+): Deps {
+  const db = openDatabase(config, busyTimeoutMs, pool);
   return {
     db,
     config,
