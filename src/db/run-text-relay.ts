@@ -1,6 +1,7 @@
 import type { LooseRunEvent as RunEvent } from "../contracts/run-events.ts";
 import { type Db, dialectOf } from "./client.ts";
 import { listenRunText, notifyRunText } from "./pg/run-text-channel.ts";
+import { RunFollowers } from "./run-followers.ts";
 
 /**
  * How the models' text pieces of a run reach the streams that follow it from
@@ -64,8 +65,14 @@ function parsed(payload: string): { runId: number; events: RunEvent[] } | null {
 
 export function createRunTextRelay(db: Db): RunTextRelay {
   if (dialectOf(db) !== "postgres") return { publish: () => {}, follow: () => () => {} };
-  const followers = new Map<number, Set<(e: RunEvent) => void>>();
-  let listening = false;
+  // Not listening (the database is down): followers get the texts from the checkpoints.
+  const followers: RunFollowers<(e: RunEvent) => void> = new RunFollowers(() =>
+    listenRunText(db, (payload) => {
+      const told = parsed(payload);
+      if (!told) return;
+      for (const listener of followers.of(told.runId)) for (const e of told.events) listener(e);
+    }),
+  );
   // One NOTIFY after the other: sent on different pooled connections at once, two could arrive out of order.
   let sending: Promise<unknown> = Promise.resolve();
   return {
@@ -75,25 +82,6 @@ export function createRunTextRelay(db: Db): RunTextRelay {
         sending = sending.then(() => notifyRunText(db, payload)).catch(() => {});
       }
     },
-    follow(runId, onPiece) {
-      if (!listening) {
-        listening = true;
-        listenRunText(db, (payload) => {
-          const told = parsed(payload);
-          if (!told) return;
-          for (const listener of followers.get(told.runId) ?? []) for (const e of told.events) listener(e);
-        }).catch(() => {
-          // Not listening (the database is down): followers get the texts from the checkpoints; the next follower tries again.
-          listening = false;
-        });
-      }
-      const set = followers.get(runId) ?? new Set();
-      set.add(onPiece);
-      followers.set(runId, set);
-      return () => {
-        set.delete(onPiece);
-        if (set.size === 0 && followers.get(runId) === set) followers.delete(runId);
-      };
-    },
+    follow: (runId, onPiece) => followers.add(runId, onPiece),
   };
 }

@@ -1,5 +1,6 @@
 import { type Db, dialectOf } from "./client.ts";
 import { listenRuns, notifyRun } from "./pg/run-channel.ts";
+import { RunFollowers } from "./run-followers.ts";
 
 /**
  * How a client following a run that another server process carries out
@@ -27,35 +28,21 @@ export async function announceRunChange(db: Db, runId: number): Promise<void> {
 
 export function createRunWakeups(db: Db): RunWakeups {
   if (dialectOf(db) !== "postgres") return { rereadMs: SQLITE_REREAD_MS, follow: () => () => {} };
-  const followers = new Map<number, Set<() => void>>();
-  let listening = false;
-  const wakeAll = () => {
-    for (const set of followers.values()) for (const wake of set) wake();
-  };
+  // Not listening (the database is down): the followers' slow re-read carries on.
+  const followers: RunFollowers<() => void> = new RunFollowers(() =>
+    listenRuns(
+      db,
+      (id) => {
+        for (const wake of followers.of(id)) wake();
+      },
+      // After each (re)subscription, when notifications may have been missed.
+      () => {
+        for (const wake of followers.all()) wake();
+      },
+    ),
+  );
   return {
     rereadMs: POSTGRES_REREAD_MS,
-    follow(runId, wake) {
-      // The LISTEN starts with the first follower (the CLI and idle servers open no connection for it) and stays.
-      if (!listening) {
-        listening = true;
-        listenRuns(
-          db,
-          (id) => {
-            for (const w of followers.get(id) ?? []) w();
-          },
-          wakeAll,
-        ).catch(() => {
-          // Not listening (the database is down): the followers' slow re-read carries on, the next follower tries again.
-          listening = false;
-        });
-      }
-      const set = followers.get(runId) ?? new Set();
-      set.add(wake);
-      followers.set(runId, set);
-      return () => {
-        set.delete(wake);
-        if (set.size === 0 && followers.get(runId) === set) followers.delete(runId);
-      };
-    },
+    follow: (runId, wake) => followers.add(runId, wake),
   };
 }
