@@ -7,9 +7,14 @@ const axeSource: string = require("axe-core").source;
 
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
 
-/** The violations axe-core finds in the page (injected through the DevTools protocol, so the page's CSP does not apply). */
+/**
+ * The violations axe-core finds in the page (injected through the DevTools
+ * protocol, so the page's CSP does not apply). Injected once per document:
+ * compiling its 500 KB again for each check of the same page cost the
+ * browser about as much as the check.
+ */
 async function axeViolations(page: Page, runOnly?: string[]): Promise<Violation[]> {
-  await page.evaluate(axeSource);
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   return (await page.evaluate(async (only) => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Violation[] }> } }).axe;
     const r = await axe.run(document, { resultTypes: ["violations"], ...(only ? { runOnly: { type: "rule", values: only } } : {}) });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, afterEach, beforeAll } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -34,6 +34,8 @@ export type E2E = {
   browser: Browser;
   /** A fresh context and page (own storage) at the phone or desktop size; console errors are collected. */
   newPage(size?: { width: number; height: number }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  /** Closes the pages opened so far (useE2E does it after each test). */
+  closePages(): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -48,7 +50,12 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const dir = tempDir("unisson-e2e-");
   const server = await startBinary({ DATA_DIR: dir.path, SMTP_URL: smtp.url, LOG_LEVEL: "warn", ...fakes.env, ...env }, dir.path);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const contexts: BrowserContext[] = [];
+  let contexts: BrowserContext[] = [];
+  const closePages = async () => {
+    const open = contexts;
+    contexts = [];
+    await Promise.all(open.map((c) => c.close().catch(() => {})));
+  };
   return {
     url: server.url,
     dataDir: dir.path,
@@ -67,8 +74,9 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
       page.on("pageerror", (e) => errors.push(String(e)));
       return { page, context, errors };
     },
+    closePages,
     async stop() {
-      for (const c of contexts) await c.close().catch(() => {});
+      await closePages();
       await browser.close().catch(() => {});
       server.proc.kill();
       await server.proc.exited;
@@ -104,12 +112,18 @@ export async function registerThroughUi(page: Page, who: { first: string; last: 
 /**
  * The usual setup of a describe block: one E2E world (fakes, executable,
  * browser) started before its tests and stopped after; call `e()` inside tests.
+ * Each test's pages are closed when it ends: a page left open keeps running
+ * (its timers, and a CPU-throttled one spins about 90 % of a core until the
+ * browser closes: docs/TESTING.md).
  */
 export function useE2E(env: Record<string, string> = {}): () => E2E {
   let e: E2E | undefined;
   beforeAll(async () => {
     e = await startE2E(env);
   }, 60_000);
+  afterEach(async () => {
+    await e?.closePages();
+  });
   afterAll(async () => {
     await e?.stop();
   });

@@ -35,6 +35,9 @@ export async function registerThroughApi(page: Page, who: { first: string; last:
   if (!res.ok()) throw new Error(`register: ${res.status()} ${await res.text()}`);
   const body = (await res.json()) as { token: string; user: unknown };
   await page.goto("/");
+  // The login screen mounted first: a page that mounted after the session was stored would open the app and load its
+  // code while the test goes on (it wrote the stored user back over a test's, and its chunks counted as the next page's).
+  await page.getByRole("heading", { name: "Connexion" }).waitFor();
   await page.evaluate(({ token, user }) => {
     localStorage.setItem("unisson_token", token);
     localStorage.setItem("unisson_user", JSON.stringify(user));
