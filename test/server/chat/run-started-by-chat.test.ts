@@ -72,6 +72,9 @@ describe("POST /chat with start_run: the run starts with the clarification pre-p
 
   test("no clarification: the event stream of POST /process carries the models' text of the run already going", async () => {
     const t = await chatApp(fakes());
+    // The models still writing when /process joins, however late a loaded machine gets there (they wrote all at once,
+    // and the run could be past its models when the stream opened: no model_delta, one CI run in several).
+    fakes().control.setAll({ durationMs: 3_000, synthesisDurationMs: 0 }).set("claudeHaiku", { durationMs: 0 });
     const id = (await askStarting(t)).body.conversation_id;
     const res = await t.app.request(PROCESS, {
       method: "POST",
