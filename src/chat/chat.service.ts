@@ -86,10 +86,12 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
         council.members.map((m) => m.name),
       ),
     );
-  if (turn.hadClarification) return await reply(deps, await save(deps, user.id, existing, files, [userMessage]), false, true);
-  if (input.start_run) return await askWithRunStarted(deps, user, existing, userMessage, clarify);
-  const questions = await clarify(ctx.conversationId);
-  if (questions.length > 0) return await reply(deps, await save(deps, user.id, existing, files, [userMessage, clarificationMessage(questions)]), true, false);
+  // The clarification pre-pass, at most once per question.
+  if (!turn.hadClarification) {
+    if (input.start_run) return await askWithRunStarted(deps, user, existing, userMessage, clarify);
+    const questions = await clarify(ctx.conversationId);
+    if (questions.length > 0) return await reply(deps, await save(deps, user.id, existing, files, [userMessage, clarificationMessage(questions)]), true, false);
+  }
   return await reply(deps, await save(deps, user.id, existing, files, [userMessage]), false, true);
 }
 

@@ -187,8 +187,9 @@ export function postgresTestUrl(): string | undefined {
  * One connection to the cluster's `postgres` database, for a statement or
  * two (CREATE or DROP DATABASE). Bun's client opens its whole pool at the
  * first query (10 connections by default), and each connection costs the
- * server about 26 ms of CPU here: the suite made thousands of them for
- * nothing (docs/TESTING.md).
+ * server several milliseconds of CPU (forking, catalog caches, exit: 5 to
+ * 26 ms measured here): the suite made thousands of them for nothing
+ * (docs/TESTING.md).
  */
 export const adminClient = (admin: string) => new SQL({ url: admin, max: 1 });
 

@@ -105,8 +105,8 @@ export async function freshAppDatabaseUrl(): Promise<string> {
 /**
  * Small pools that let go of idle connections: a test file makes many apps,
  * the cluster allows 300 connections. Two, not four: Bun's client opens the
- * whole pool at the first query, and each connection costs the server about
- * 26 ms of CPU (docs/TESTING.md); a transaction and a read beside it still
- * each have one.
+ * whole pool at the first query, and each connection costs the server
+ * several milliseconds of CPU (docs/TESTING.md); a transaction and a read
+ * beside it still each have one. One is too few (tests hang: TESTING.md).
  */
 export const TEST_POOL = { max: 2, idleTimeout: 2 };
