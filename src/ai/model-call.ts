@@ -95,7 +95,8 @@ async function attempt(model: ModelDef, req: CompletionRequest, opts: CallOption
     const latencyMs = Math.round(performance.now() - started);
     const costEur = callCost(model.price, res.tokensIn, res.tokensOut);
     // The SDKs end an aborted stream without an error: our abort decides. The tokens it reported go to the ledger with their cost.
-    if (cause !== null) return { ok: false, latencyMs, costEur, ...classifyError(null, cause), streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
+    if (cause !== null)
+      return { ok: false, latencyMs, costEur, ...classifyError(null, cause), streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
     const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose, opts.validate);
     if (problem) return { ok: false, latencyMs, costEur, ...problem, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
     return { ok: true, latencyMs, costEur, ...res, streamed };
