@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_PRICES, type Price } from "./ai/prices.ts";
+import { ARGON2_MEMORY_MIB_DEFAULT, ARGON2_MEMORY_MIB_MIN } from "./auth/password-hash.ts";
 import { addressList, corsOrigins, count, durationMs, ms, optionalText, optionalUrl, perWindow, port, price } from "./config/env-fields.ts";
 import { isPostgresUrl, readablePostgresUrl, safeUrl, withPassword } from "./db/pg/postgres-url.ts";
 import type { BuiltinKey } from "./db/schema/council.ts";
@@ -125,6 +126,8 @@ const envSchema = z.object({
   ATTACHMENT_PAGES_PRO: count(1, 10_000).default(300),
   ATTACHMENT_EXTRACT_TIMEOUT_MS: ms(500, 600_000).default(20_000),
   ATTACHMENT_EXTRACT_MAX_MB: count(64, 8_192).default(1024),
+  // Memory of each argon2id hash or check (src/auth/password-hash.ts): OWASP's floor to what a server can spare.
+  ARGON2_MEMORY_MIB: count(ARGON2_MEMORY_MIB_MIN, 1024).default(ARGON2_MEMORY_MIB_DEFAULT),
   BACKUP_KEEP: z.coerce
     .number({ error: "doit être un nombre entier" })
     .int("doit être un nombre entier")
@@ -158,6 +161,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     /** What seals the council members' API keys; undefined: the key file DATA_DIR/secret.key (SQLite only). */
     secretKey: e.SECRET_KEY,
     twoFactor: e.TWO_FACTOR,
+    /** argon2id's memory for new hashes; older ones are rehashed at sign-in. */
+    passwordHash: { memoryMib: e.ARGON2_MEMORY_MIB },
     trustedProxies: e.TRUSTED_PROXIES,
     /** Origins whose pages may call /v1 from a browser ("*" = any: keys are bearer tokens, not cookies); the page's /api never. */
     apiCorsOrigins: e.API_CORS_ORIGINS,

@@ -81,7 +81,7 @@ export function registerUsers(program: Command) {
         opts(cmd),
         async (deps) => {
           const now = deps.clock.now();
-          let row = await createUser(deps.db, now, {
+          let row = await createUser(deps.db, deps.config.passwordHash, now, {
             email: input.email,
             password: input.password,
             firstName: input.first_name,

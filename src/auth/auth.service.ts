@@ -33,7 +33,7 @@ export async function register(
   meta: RequestMeta,
 ): Promise<SignedIn> {
   await assertNotCommonPassword(input.password);
-  const user = await createUser(deps.db, deps.clock.now(), {
+  const user = await createUser(deps.db, deps.config.passwordHash, deps.clock.now(), {
     email: input.email,
     password: input.password,
     firstName: input.first_name,

@@ -3,27 +3,26 @@ import type { Deps } from "../deps.ts";
 import { MINUTE } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
 import { rateLimited, type RateLimitStore } from "../lib/rate-limit.ts";
-import { randomToken } from "../lib/tokens.ts";
-import { findUserByEmail } from "../users/users.queries.ts";
-
-// Module state: one constant hash per process, for the timing of unknown e-mails (checkCredentials).
-let dummyHash: Promise<string> | undefined;
-/**
- * A real argon2id hash of a random secret, made once: an unknown e-mail is
- * verified against it so that it costs the same time as a wrong password.
- */
-function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= Bun.password.hash(randomToken(16), { algorithm: "argon2id" });
-  return dummyHash;
-}
+import { findUserByEmail, updateUser } from "../users/users.queries.ts";
+import { dummyPasswordHash, hashOutdated, hashPassword, verifyPassword } from "./password-hash.ts";
 
 /** The account of these credentials, or 401 with one message for unknown e-mail and wrong password alike. */
-export async function checkCredentials(deps: Pick<Deps, "db">, email: string, password: string): Promise<UserRow> {
+export async function checkCredentials(deps: Pick<Deps, "db" | "config">, email: string, password: string): Promise<UserRow> {
   const user = await findUserByEmail(deps.db, email);
-  const hash = user?.passwordHash ?? (await dummyPasswordHash());
-  const ok = await Bun.password.verify(password, hash).catch(() => false);
+  const hash = user?.passwordHash ?? (await dummyPasswordHash(deps.config.passwordHash));
+  const ok = await verifyPassword(password, hash);
   if (!user || !ok) throw new AppError("INVALID_CREDENTIALS");
   return user;
+}
+
+/**
+ * A hash made with other settings than ARGON2_MEMORY_MIB's (set
+ * since) is made again from the password just checked: the only moment the
+ * server holds it.
+ */
+async function rehashIfOutdated(deps: Pick<Deps, "db" | "config" | "clock">, user: UserRow, password: string): Promise<void> {
+  if (!hashOutdated(user.passwordHash, deps.config.passwordHash)) return;
+  await updateUser(deps.db, user.id, { passwordHash: await hashPassword(password, deps.config.passwordHash), updatedAt: deps.clock.now() });
 }
 
 /**
@@ -53,7 +52,12 @@ export type CheckedLogin = { user: UserRow; locked: boolean };
  * password is checked (and taken back when it was right), so attempts sent
  * in parallel each see the ones before them and wait accordingly.
  */
-export async function checkCredentialsThrottled(deps: Pick<Deps, "db">, store: RateLimitStore, email: string, password: string): Promise<CheckedLogin> {
+export async function checkCredentialsThrottled(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  store: RateLimitStore,
+  email: string,
+  password: string,
+): Promise<CheckedLogin> {
   const key = failureKey(email);
   const attempt = await store.hit(key, LOGIN_THROTTLE.windowMs);
   const failuresBefore = attempt.count - 1;
@@ -62,6 +66,7 @@ export async function checkCredentialsThrottled(deps: Pick<Deps, "db">, store: R
   try {
     const user = await checkCredentials(deps, email, password);
     await store.undo(key);
+    await rehashIfOutdated(deps, user, password);
     return { user, locked: failuresBefore >= LOGIN_THROTTLE.lockAfter };
   } catch (e) {
     if (e instanceof AppError && e.code === "INVALID_CREDENTIALS" && attempt.count > LOGIN_THROTTLE.lockAfter) {

@@ -6,6 +6,7 @@ import { sendInBackground } from "../lib/mail/index.ts";
 import { passwordChangedMail, passwordResetMail } from "../lib/mail/templates.ts";
 import { randomToken, sha256 } from "../lib/tokens.ts";
 import { findUserByEmail, findUserById, updateUser } from "../users/users.queries.ts";
+import { hashPassword } from "./password-hash.ts";
 import { assertNotCommonPassword } from "./passwords.ts";
 import { findLiveResetToken, insertResetToken, useResetTokens } from "./auth.queries.ts";
 import { revokeCredentials } from "./revoke-access.ts";
@@ -64,7 +65,7 @@ export async function resetPassword(deps: Deps, token: string, newPassword: stri
   // Cheap refusal first: a bad token never costs an argon2 hash.
   if (!(await findLiveResetToken(deps.db, tokenHash, deps.clock.now()))) throw new AppError("RESET_TOKEN_INVALID");
   await assertNotCommonPassword(newPassword);
-  const passwordHash = await Bun.password.hash(newPassword, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(newPassword, deps.config.passwordHash);
   const user = await transaction(deps.db, async (tx) => {
     const now = deps.clock.now();
     const row = await findLiveResetToken(tx, tokenHash, now);

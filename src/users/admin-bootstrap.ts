@@ -25,7 +25,7 @@ export async function ensureAdmin(deps: Pick<Deps, "db" | "config" | "clock" | "
     return;
   }
   const password = config.admin.password ?? randomToken(12);
-  await createUser(db, clock.now(), { email, password, firstName: "Admin", lastName: "Unisson", isAdmin: true });
+  await createUser(db, config.passwordHash, clock.now(), { email, password, firstName: "Admin", lastName: "Unisson", isAdmin: true });
   if (config.admin.password) log.info("admin created", { email });
   else log.info(frOps.bootstrap.created(email, password));
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { initialEntitlements } from "../billing/entitlements.ts";
 import type { UserRow } from "../db/schema/index.ts";
+import { hashPassword, type PasswordHashCost } from "../auth/password-hash.ts";
 import { AppError } from "../lib/errors.ts";
 import { findUserByEmail, insertUser } from "./users.queries.ts";
 
@@ -14,11 +15,11 @@ export type CreateUserInput = {
 
 /**
  * Creates an account on the 7-day / 5-request trial (register, CLI, first admin).
- * The password is hashed with argon2id (Bun.password).
+ * The password is hashed with argon2id at the operator's cost (src/auth/password-hash.ts).
  */
-export async function createUser(db: Db, now: Date, input: CreateUserInput): Promise<UserRow> {
+export async function createUser(db: Db, cost: PasswordHashCost, now: Date, input: CreateUserInput): Promise<UserRow> {
   if (await findUserByEmail(db, input.email)) throw new AppError("EMAIL_TAKEN");
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.password, cost);
   try {
     return await insertUser(db, {
       email: input.email,

@@ -12,6 +12,7 @@ import { createTestClock, type TestClock } from "./clock.ts";
 import { createMemoryLogger } from "./memory-logger.ts";
 import { createMailer } from "../../src/lib/mail/index.ts";
 import { createMetrics } from "../../src/system/metrics.ts";
+import { TEST_PASSWORD_HASH_ENV } from "./password-cost.ts";
 
 export type TestEnv = Record<string, string | undefined>;
 
@@ -20,7 +21,14 @@ export const TEST_SECRET_KEY = "clé-de-test-des-clés-du-conseil-32+";
 
 /** A config as an operator would set it, with a test's variables on top. */
 export function testConfig(env: TestEnv = {}): Config {
-  return loadConfig({ DATABASE_PATH: ":memory:", PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "debug", SECRET_KEY: TEST_SECRET_KEY, ...env });
+  return loadConfig({
+    DATABASE_PATH: ":memory:",
+    PUBLIC_URL: "http://localhost:3000",
+    LOG_LEVEL: "debug",
+    SECRET_KEY: TEST_SECRET_KEY,
+    ...TEST_PASSWORD_HASH_ENV,
+    ...env,
+  });
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

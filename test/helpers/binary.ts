@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { TEST_PASSWORD_HASH_ENV } from "./password-cost.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBinary } from "../../scripts/build-binary.ts";
@@ -59,7 +60,7 @@ export async function startBinary(env: Record<string, string>, cwd: string) {
   const port = freePort();
   const proc = Bun.spawn([ensureBinary(), "serve"], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), ...env },
+    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), ...TEST_PASSWORD_HASH_ENV, ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -90,6 +91,11 @@ function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
 
 /** Runs the executable as the CLI; returns exit code and output. */
 export function runBinary(args: string[], env: Record<string, string>, cwd: string) {
-  const r = Bun.spawnSync([ensureBinary(), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync([ensureBinary(), ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", ...TEST_PASSWORD_HASH_ENV, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }

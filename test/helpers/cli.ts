@@ -1,4 +1,5 @@
 import { afterEach, setDefaultTimeout } from "bun:test";
+import { TEST_PASSWORD_HASH_ENV } from "./password-cost.ts";
 import { join } from "node:path";
 import { openDb, type Db } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
@@ -26,7 +27,7 @@ function cliCommand(): string[] {
 export function runCli(args: string[], dataDir: string, env: Record<string, string> = {}, runAs: string[] = []): CliResult {
   const r = Bun.spawnSync([...runAs, ...cliCommand(), "--data-dir", dataDir, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", ...TEST_PASSWORD_HASH_ENV, ...env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -42,7 +43,7 @@ export function runCli(args: string[], dataDir: string, env: Record<string, stri
 export async function runCliAsync(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<CliResult> {
   const p = Bun.spawn([...cliCommand(), "--data-dir", dataDir, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", ...TEST_PASSWORD_HASH_ENV, ...env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

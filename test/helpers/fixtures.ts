@@ -5,12 +5,13 @@ import { DAY } from "../../src/lib/clock.ts";
 import { insertUser, type NewUser } from "../../src/users/users.queries.ts";
 import { PLAN_ALLOWANCE } from "../../src/contracts/pricing.ts";
 import { TRIAL_DAYS } from "../../src/users/quota.ts";
+import { TEST_PASSWORD_HASH_COST } from "./password-cost.ts";
 
 export const TEST_PASSWORD = "Motdepasse1";
 let hash: string | undefined;
-/** argon2id is slow on purpose: hash the shared test password once per process. */
+/** argon2id is slow on purpose: hash the shared test password once per process, at the tests' cost (password-cost.ts). */
 function testHash(): string {
-  hash ??= Bun.password.hashSync(TEST_PASSWORD, { algorithm: "argon2id" });
+  hash ??= Bun.password.hashSync(TEST_PASSWORD, { algorithm: "argon2id", memoryCost: TEST_PASSWORD_HASH_COST.memoryMib * 1024, timeCost: 2 });
   return hash;
 }
 

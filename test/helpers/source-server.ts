@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { TEST_PASSWORD_HASH_ENV } from "./password-cost.ts";
 import { freePort } from "./binary.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -14,7 +15,7 @@ export async function startSourceServer(env: Record<string, string>, cwd = root)
   const port = freePort();
   const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
+    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...TEST_PASSWORD_HASH_ENV, ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -42,6 +42,7 @@ export const POSTGRES_FILES = [
   "test/server/attachments/webp.test.ts",
   "test/server/auth/fuzz.test.ts",
   "test/server/auth/login.test.ts",
+  "test/server/auth/password-hash.test.ts",
   "test/server/auth/rate-limit.test.ts",
   "test/server/auth/register.test.ts",
   "test/server/auth/reset.test.ts",
