@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { SQL } from "bun";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../helpers/binary.ts";
 import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
 import { addRows, seedEveryTable } from "../helpers/every-table.ts";
-import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
+import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl, pgClient } from "../helpers/postgres.ts";
 
 const dataDir = useDataDirs();
 const PASSWORD = "Nuage-Bleu-42";
@@ -70,7 +69,7 @@ describe.skipIf(!available)("unisson db copy", () => {
     expect(there.code).toBe(0);
     expect(there.json().tables.length).toBe(29);
 
-    const pg = new SQL(url);
+    const pg = pgClient(url);
     try {
       for (const [name, rows] of Object.entries(source)) {
         const [row] = await pg.unsafe(`SELECT count(*)::int AS n FROM "${name}"`);
@@ -125,7 +124,7 @@ describe.skipIf(!available)("unisson db copy", () => {
     }
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const pg = new SQL(url);
+    const pg = pgClient(url);
     const [row] =
       await pg`SELECT count(*)::int AS users, count(*) FILTER (WHERE (SELECT count(*) FROM conversations c WHERE c.user_id = u.id) <> 1)::int AS lonely FROM users u`;
     await pg.close();
@@ -142,7 +141,7 @@ describe.skipIf(!available)("unisson db copy", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("La base de destination n'est pas vide");
     expect(again.stderr).toContain("users");
-    const pg = new SQL(url);
+    const pg = pgClient(url);
     const [row] = await pg`SELECT count(*)::int AS n FROM users`;
     await pg.close();
     expect(row.n).toBe(2);

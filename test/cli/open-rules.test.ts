@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { SQL } from "bun";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -7,7 +6,7 @@ import { openDb } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { migrations, pgMigrations } from "../../src/db/migrations/index.ts";
 import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
-import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
+import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl, pgClient } from "../helpers/postgres.ts";
 
 const dataDir = useDataDirs();
 
@@ -125,7 +124,7 @@ describe.skipIf(postgresTestUrl() === undefined)("CLI database opening rules on 
     pgDatabases.push(pg);
     const dir = await dataDir({ empty: true });
     expect(runCli(["migrate"], dir, { DATABASE_URL: pg.url }).code).toBe(0);
-    const client = new SQL(pg.url);
+    const client = pgClient(pg.url);
     await client`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`;
     await client.close();
     const r = runCli(["users", "list"], dir, { DATABASE_URL: pg.url });

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { SQL } from "bun";
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import { basename, join } from "node:path";
 import { dbPath, runCli, runCliAsync, useDataDirs } from "../helpers/cli.ts";
-import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl } from "../helpers/postgres.ts";
+import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl, pgClient } from "../helpers/postgres.ts";
 import { TEST_SECRET_KEY } from "../helpers/app.ts";
 import { freePort } from "../helpers/binary.ts";
 import { startSourceServer } from "../helpers/source-server.ts";
@@ -77,7 +76,7 @@ describe.skipIf(postgresTestUrl() === undefined)("a PostgreSQL database without 
   test("`serve` and `migrate` refuse one holding a table of Unisson's names, naming it, and change nothing", async () => {
     const pg = (await freshPostgresDatabase())!;
     pgDatabases.push(pg);
-    const client = new SQL(pg.url);
+    const client = pgClient(pg.url);
     await client`CREATE TABLE users (id serial PRIMARY KEY, login text)`;
     const dir = await dataDir({ empty: true });
     // `serve` on PostgreSQL needs SECRET_KEY, refused before the database is opened (test/cli/secret-key-start.test.ts):
@@ -97,7 +96,7 @@ describe.skipIf(postgresTestUrl() === undefined)("a PostgreSQL database without 
   test("another application's database gets the same line", async () => {
     const pg = (await freshPostgresDatabase())!;
     pgDatabases.push(pg);
-    const client = new SQL(pg.url);
+    const client = pgClient(pg.url);
     await client`CREATE TABLE clients (id serial PRIMARY KEY, nom text)`;
     await client.close();
     const r = runCli(["users", "list"], await dataDir({ empty: true }), { DATABASE_URL: pg.url });

@@ -184,14 +184,29 @@ export function postgresTestUrl(): string | undefined {
 }
 
 /**
- * One connection to the cluster's `postgres` database, for a statement or
- * two (CREATE or DROP DATABASE). Bun's client opens its whole pool at the
+ * A client of one connection, for a test's statement or two on any database
+ * of the cluster (CREATE or DROP DATABASE, a row read or changed beside the
+ * app). Never `new SQL(url)`: Bun's client opens its whole pool at the
  * first query (10 connections by default), and each connection costs the
  * server several milliseconds of CPU (forking, catalog caches, exit: 5 to
  * 26 ms measured here): the suite made thousands of them for nothing
  * (docs/TESTING.md).
  */
-export const adminClient = (admin: string) => new SQL({ url: admin, max: 1 });
+export const pgClient = (url: string) => new SQL({ url, max: 1 });
+
+// Module state: this process's connection to the cluster's `postgres` database (adminConnection).
+let admin: { url: string; sql: SQL } | undefined;
+
+/**
+ * The one connection of this process that creates and drops databases,
+ * kept between statements (a test process makes hundreds of databases: one
+ * connection each was a third of the pass's connections). It closes itself
+ * after 10 idle seconds, and opens again at the next statement.
+ */
+export function adminConnection(url: string): SQL {
+  if (admin?.url !== url) admin = { url, sql: new SQL({ url, max: 1, idleTimeout: 10 }) };
+  return admin.sql;
+}
 
 export type PostgresDatabase = { url: string; drop(): Promise<void> };
 
@@ -200,23 +215,13 @@ export async function freshPostgresDatabase(): Promise<PostgresDatabase | undefi
   const admin = postgresTestUrl();
   if (!admin) return undefined;
   const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const sql = adminClient(admin);
-  try {
-    await sql.unsafe(`CREATE DATABASE "${name}"`);
-  } finally {
-    await sql.close();
-  }
+  await adminConnection(admin).unsafe(`CREATE DATABASE "${name}"`);
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {
-      const s = adminClient(admin);
-      try {
-        await s.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await s.close();
-      }
+      await adminConnection(admin).unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { SQL } from "bun";
 import { postgresClient, stopListening } from "../../src/db/pg/client.ts";
 import { runPgMigrations } from "../../src/db/pg/migrate.ts";
-import { adminClient, postgresTestUrl } from "./postgres.ts";
+import { adminConnection, postgresTestUrl } from "./postgres.ts";
 
 /**
  * Which database the test apps of this process use: SQLite in memory (the
@@ -25,12 +25,7 @@ function withName(url: string, name: string): string {
 
 async function migratedTemplate(admin: string): Promise<string> {
   const name = `tpl_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const sql = adminClient(admin);
-  try {
-    await sql.unsafe(`CREATE DATABASE "${name}"`);
-  } finally {
-    await sql.close();
-  }
+  await adminConnection(admin).unsafe(`CREATE DATABASE "${name}"`);
   const client = new SQL({ url: withName(admin, name), max: 1 });
   try {
     await runPgMigrations(client);
@@ -67,12 +62,7 @@ async function dropEndedFiles(admin: string): Promise<void> {
   if (ended.length === 0) return;
   appDatabases = appDatabases.filter((d) => d.file === Bun.main);
   await Promise.allSettled(ended.flatMap((d) => d.handles.map((h) => stopListening(h))));
-  const sql = adminClient(admin);
-  try {
-    for (const d of ended) await sql.unsafe(`DROP DATABASE IF EXISTS "${d.name}" WITH (FORCE)`);
-  } finally {
-    await sql.close();
-  }
+  for (const d of ended) await adminConnection(admin).unsafe(`DROP DATABASE IF EXISTS "${d.name}" WITH (FORCE)`);
   for (const d of ended) for (const h of d.handles) void postgresClient(h)?.close({ timeout: 0 });
 }
 
@@ -92,12 +82,7 @@ export async function freshAppDatabaseUrl(): Promise<string> {
   template ??= migratedTemplate(admin);
   const tpl = await template;
   const name = `app_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const sql = adminClient(admin);
-  try {
-    await sql.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${tpl}" STRATEGY FILE_COPY`);
-  } finally {
-    await sql.close();
-  }
+  await adminConnection(admin).unsafe(`CREATE DATABASE "${name}" TEMPLATE "${tpl}" STRATEGY FILE_COPY`);
   appDatabases.push({ file: Bun.main, name, handles: [] });
   return withName(admin, name);
 }

@@ -1,4 +1,4 @@
-import { SQL } from "bun";
+import { pgClient } from "../../helpers/postgres.ts";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../src/db/client.ts";
 
@@ -12,7 +12,7 @@ type Target = { db: Db; config: { databaseUrl?: string } };
 
 async function exec(t: Target, statements: string[]) {
   if (t.config.databaseUrl) {
-    const client = new SQL(t.config.databaseUrl);
+    const client = pgClient(t.config.databaseUrl);
     try {
       for (const s of statements) await client.unsafe(s);
     } finally {

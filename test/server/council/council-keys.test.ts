@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { SQL } from "bun";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { backupDatabase } from "../../../src/admin/backup.ts";
@@ -7,7 +6,7 @@ import { findMember, updateMember } from "../../../src/council/council.store.ts"
 import { loadSecretKey, openSecret, sealedKey } from "../../../src/council/secret-box.ts";
 import { createTestApp, TEST_SECRET_KEY } from "../../helpers/app.ts";
 import { runCli, useDataDirs, withDb } from "../../helpers/cli.ts";
-import { freshPostgresDatabase, postgresTestUrl } from "../../helpers/postgres.ts";
+import { freshPostgresDatabase, postgresTestUrl, pgClient } from "../../helpers/postgres.ts";
 import { SQLITE_ONLY } from "../../helpers/test-database.ts";
 import { askReady, chatApp, useFakeProviders } from "../chat/chat.helpers.ts";
 import { addLlama, LLAMA } from "./council.helpers.ts";
@@ -72,7 +71,7 @@ describe.skipIf(SQLITE_ONLY || postgresTestUrl() === undefined)("unisson db copy
       const r = runCli(["db", "copy", "--to", target.url], dir);
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(LLAMA.key);
-      const pg = new SQL(target.url);
+      const pg = pgClient(target.url);
       try {
         const rows = await pg`SELECT * FROM council_members`;
         expect(JSON.stringify(rows)).not.toContain(LLAMA.key);

@@ -1,12 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { SQL } from "bun";
 import { getSettings, listMembers } from "../../../src/council/council.store.ts";
 import { openDb } from "../../../src/db/client.ts";
 import { runMigrations } from "../../../src/db/migrate.ts";
 import { migrations, pgMigrations } from "../../../src/db/migrations/index.ts";
 import { runPgMigrations } from "../../../src/db/pg/migrate.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
-import { freshPostgresDatabase, postgresTestUrl } from "../../helpers/postgres.ts";
+import { freshPostgresDatabase, postgresTestUrl, pgClient } from "../../helpers/postgres.ts";
 
 const SIX = ["GPT-4", "Claude 3 Haiku", "Claude Opus 4.1", "Gemini Pro", "Mistral Large", "Sonar Pro"];
 const beforeCouncil = <T extends { tag: string }>(list: T[]) =>
@@ -33,7 +32,7 @@ test("a SQLite database made before the council keeps its data and gets exactly 
 describe.skipIf(postgresTestUrl() === undefined)("PostgreSQL", () => {
   test("a database made before the council gets exactly the six members, in today's synthesis order", async () => {
     const target = (await freshPostgresDatabase())!;
-    const sql = new SQL(target.url);
+    const sql = pgClient(target.url);
     try {
       await runPgMigrations(sql, beforeCouncil(pgMigrations));
       await sql`INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) VALUES ('ancien@example.fr', 'x', 'A', 'B', now(), now())`;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { SQL } from "bun";
+import { pgClient } from "../../helpers/postgres.ts";
 import { join } from "node:path";
 import { freePort, tempDir } from "../../helpers/binary.ts";
 import { TEST_SECRET_KEY } from "../../helpers/app.ts";
@@ -44,7 +44,7 @@ async function events(t: Server, id: number, lastEventId?: number): Promise<Resp
 }
 
 async function value(url: string, query: string): Promise<unknown> {
-  const sql = new SQL(url);
+  const sql = pgClient(url);
   try {
     const [row] = await sql.unsafe(query);
     return row?.v;
@@ -176,7 +176,9 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
       heartbeatAt: long,
       events: [],
     });
-    await new SQL(url).unsafe(`UPDATE users SET plan_queries = 4 WHERE id = ${a.userId}`);
+    const sql = pgClient(url);
+    await sql.unsafe(`UPDATE users SET plan_queries = 4 WHERE id = ${a.userId}`);
+    await sql.close();
     const counts = await Promise.all([sweepDeadServersRuns(a.deps), sweepDeadServersRuns(b.deps), sweepDeadServersRuns(a.deps)]);
     expect(counts.reduce((x, y) => x + y, 0)).toBe(1);
     expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);

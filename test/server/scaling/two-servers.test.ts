@@ -1,11 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { SQL } from "bun";
 import { join } from "node:path";
 import { freePort, tempDir } from "../../helpers/binary.ts";
 import { createTestApp, TEST_SECRET_KEY, type TestApp } from "../../helpers/app.ts";
 import { runCliAsync } from "../../helpers/cli.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
-import { freshPostgresDatabase } from "../../helpers/postgres.ts";
+import { freshPostgresDatabase, pgClient } from "../../helpers/postgres.ts";
 import { onPostgres } from "../../helpers/test-database.ts";
 import { runJobsOnce } from "../../../src/jobs/scheduler.ts";
 import type { Job } from "../../../src/jobs/job.ts";
@@ -26,7 +25,7 @@ async function twoServers(): Promise<[TestApp, TestApp]> {
 }
 
 async function count(url: string, query: string): Promise<number> {
-  const sql = new SQL(url);
+  const sql = pgClient(url);
   try {
     const [row] = await sql.unsafe(query);
     return Number(row.n);
