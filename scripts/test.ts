@@ -102,9 +102,10 @@ if (postgres) jobs.push(...pgJobs);
 const committedTimings = join(root, "test", "timings.json");
 const localTimings = join(root, "build", "test-timings.json");
 const timings = readTimings([committedTimings, localTimings]);
-// While one process waits on a server, a browser or a timer, another runs: five lanes on two cores left the machine
-// idle 80 core-seconds of a run against 122 with four, for 1-2 % more CPU (docs/TESTING.md).
-const laneCount = Number(process.env.TEST_LANES) || Math.max(2, Math.round(availableParallelism() * 2.5));
+// While one process waits on a server, a browser or a timer, another runs: six lanes on two cores left the machine idle
+// 21-47 core-seconds of a run, against 122 with four, for the same CPU (docs/TESTING.md). At most 16: each PostgreSQL
+// process holds connections of its own, and the test cluster allows 300.
+const laneCount = Number(process.env.TEST_LANES) || Math.min(16, Math.max(2, availableParallelism() * 3));
 const lanes = planLanes(jobs, laneCount, timings);
 console.log(`${files.length} fichiers, ${jobs.length} passes, ${lanes.length} processus en parallèle`);
 
