@@ -5,13 +5,14 @@ import { DAY } from "../../src/lib/clock.ts";
 import { insertUser, type NewUser } from "../../src/users/users.queries.ts";
 import { PLAN_ALLOWANCE } from "../../src/contracts/pricing.ts";
 import { TRIAL_DAYS } from "../../src/users/quota.ts";
+import { hashPassword } from "../../src/auth/password-hash.ts";
 import { TEST_PASSWORD_HASH_COST } from "./password-cost.ts";
 
 export const TEST_PASSWORD = "Motdepasse1";
-let hash: string | undefined;
+let hash: Promise<string> | undefined;
 /** argon2id is slow on purpose: hash the shared test password once per process, at the tests' cost (password-cost.ts). */
-function testHash(): string {
-  hash ??= Bun.password.hashSync(TEST_PASSWORD, { algorithm: "argon2id", memoryCost: TEST_PASSWORD_HASH_COST.memoryMib * 1024, timeCost: 2 });
+function testHash(): Promise<string> {
+  hash ??= hashPassword(TEST_PASSWORD, TEST_PASSWORD_HASH_COST);
   return hash;
 }
 
@@ -23,7 +24,7 @@ export async function makeUser(db: Db, now: Date, values: Partial<NewUser> = {})
   const plan = values.subscriptionType ?? "trial";
   const user = await insertUser(db, {
     email: `user${seq}-${Math.random().toString(36).slice(2, 8)}@example.fr`,
-    passwordHash: testHash(),
+    passwordHash: await testHash(),
     firstName: "Camille",
     lastName: `Martin${seq}`,
     subscriptionType: plan,

@@ -195,7 +195,7 @@ export function postgresTestUrl(): string | undefined {
 export const pgClient = (url: string) => new SQL({ url, max: 1 });
 
 // Module state: this process's connection to the cluster's `postgres` database (adminConnection).
-let admin: { url: string; sql: SQL } | undefined;
+let adminSession: { url: string; sql: SQL } | undefined;
 
 /**
  * The one connection of this process that creates and drops databases,
@@ -204,8 +204,8 @@ let admin: { url: string; sql: SQL } | undefined;
  * after 10 idle seconds, and opens again at the next statement.
  */
 export function adminConnection(url: string): SQL {
-  if (admin?.url !== url) admin = { url, sql: new SQL({ url, max: 1, idleTimeout: 10 }) };
-  return admin.sql;
+  if (adminSession?.url !== url) adminSession = { url, sql: new SQL({ url, max: 1, idleTimeout: 10 }) };
+  return adminSession.sql;
 }
 
 export type PostgresDatabase = { url: string; drop(): Promise<void> };

@@ -1,7 +1,6 @@
-import { SQL } from "bun";
 import { postgresClient, stopListening } from "../../src/db/pg/client.ts";
 import { runPgMigrations } from "../../src/db/pg/migrate.ts";
-import { adminConnection, postgresTestUrl } from "./postgres.ts";
+import { adminConnection, pgClient, postgresTestUrl } from "./postgres.ts";
 
 /**
  * Which database the test apps of this process use: SQLite in memory (the
@@ -26,7 +25,7 @@ function withName(url: string, name: string): string {
 async function migratedTemplate(admin: string): Promise<string> {
   const name = `tpl_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await adminConnection(admin).unsafe(`CREATE DATABASE "${name}"`);
-  const client = new SQL({ url: withName(admin, name), max: 1 });
+  const client = pgClient(withName(admin, name));
   try {
     await runPgMigrations(client);
   } finally {
