@@ -81,6 +81,16 @@ describe("creating a shared link", () => {
     expect(flag.body.detail).toBe("« Inclure les réponses de chaque modèle » doit valoir true ou false.");
   });
 
+  test("the 101st live link of an account: 409 with the spec's French message, nothing created", async () => {
+    const t = await sharingApp();
+    const id = await answered(t);
+    for (let i = 0; i < 100; i++) expect((await share(t, { conversation_id: id })).status).toBe(201);
+    const res = await share(t, { conversation_id: id });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe("Vous avez déjà 100 liens partagés : révoquez-en un dans « Mon compte » avant d'en créer un autre.");
+    expect(await t.db.select().from(sharedLinks)).toHaveLength(100);
+  });
+
   test("without a session: 401", async () => {
     const t = await sharingApp();
     const id = await answered(t);
