@@ -80,8 +80,9 @@ async function toBody(o: MemberOptions) {
 
 const euros = (n: number | null) => (n === null ? "" : String(n).replace(".", ","));
 
+/** The members, then one line for each member that fails or is never called, with its French reason. */
 function membersTable(members: CouncilMemberView[]): string {
-  return table(
+  const rows = table(
     ["Nom", "Fournisseur", "Modèle", "Adresse", "Actif", "Vision", "Entrée €/M", "Sortie €/M", "Synthèse", "Clé"],
     members.map((m) => [
       m.name,
@@ -93,9 +94,11 @@ function membersTable(members: CouncilMemberView[]): string {
       euros(m.price_in),
       euros(m.price_out),
       m.synthesis_rank,
-      m.api_key ?? t.none,
+      m.api_key ?? (m.api_key_source === "unreadable" ? t.unreadable : t.none),
     ]),
   );
+  const reasons = members.filter((m) => m.status.ok === false && m.status.error).map((m) => t.reason(m.name, m.status.error!));
+  return [rows, ...reasons].join("\n");
 }
 
 export function registerCouncil(program: Command) {
@@ -120,7 +123,8 @@ export function registerCouncil(program: Command) {
     async (name: string, o: MemberOptions, cmd: Command) => {
       const patch = parseInput(memberPatchSchema, await toBody(o));
       const member = await withDeps(opts(cmd), async (deps) => await updateCouncilMember(deps, name, patch, cliActor()));
-      print(opts(cmd), member, () => `${t.updated(member.name)}\n\n${membersTable([member])}`);
+      const cleared = member.key_cleared ? `\n${t.keyCleared}` : "";
+      print(opts(cmd), member, () => `${t.updated(member.name)}${cleared}\n\n${membersTable([member])}`);
     },
   );
 

@@ -20,14 +20,16 @@ import { councilSecretKey, memberForPanel } from "./council-effective.ts";
  * 4 characters ever come back.
  */
 
-function toView(deps: Deps, row: CouncilMemberRow, status = NO_STATUS): CouncilMemberView {
+function toView(deps: Deps, row: CouncilMemberRow, probed = NO_STATUS): CouncilMemberView {
   const { resolved: m, maskedKey, keySource } = memberForPanel(deps.config, row);
+  // A member that is never called shows why instead of an older probe's result.
+  const status = m.keyProblem === null ? probed : { ...NO_STATUS, ok: false, error: m.keyProblem };
   return {
     name: row.name,
     specialty: row.specialty,
     provider: row.provider,
     model: m.modelId,
-    base_url: m.clientSpec.baseUrl ?? null,
+    base_url: m.baseUrl ?? null,
     enabled: row.enabled,
     vision: row.vision,
     price_in: m.price.inEur,
@@ -114,7 +116,7 @@ export async function addCouncilMember(deps: Deps, input: MemberAdd, actor: stri
   return view;
 }
 
-export async function updateCouncilMember(deps: Deps, name: string, patch: MemberPatch, actor: string): Promise<CouncilMemberView> {
+export async function updateCouncilMember(deps: Deps, name: string, patch: MemberPatch, actor: string): Promise<CouncilMemberView & { key_cleared: boolean }> {
   const members = await listMembers(deps.db);
   const before = memberOrFail(members, name);
   if (patch.name !== undefined) refuseTakenName(members, patch.name, before.name);
@@ -126,11 +128,14 @@ export async function updateCouncilMember(deps: Deps, name: string, patch: Membe
     members.map((m) => (m.id === before.id ? { ...m, enabled } : m)),
     before.name,
   );
-  const row = await uniqueName(patch.name ?? before.name, async () => await storeUpdate(deps.db, before.name, columns(deps, patch), deps.clock.now()));
+  // A key typed for one address is never sent to another (issue 44): a new base URL drops it unless the same change gives one.
+  const keyCleared = baseUrl !== before.baseUrl && patch.api_key === undefined && before.apiKeyEnc !== null;
+  const set = { ...columns(deps, patch), ...(keyCleared && { apiKeyEnc: null, apiKeyLast4: null }) };
+  const row = await uniqueName(patch.name ?? before.name, async () => await storeUpdate(deps.db, before.name, set, deps.clock.now()));
   if (!row) throw new AppError("COUNCIL_MEMBER_NOT_FOUND", COUNCIL_TEXTS.unknownMember(name));
   const view = toView(deps, row);
   await audit(deps, actor, "council.update", row.name, diff(audited(toView(deps, before)), audited(view)));
-  return view;
+  return { ...view, key_cleared: keyCleared };
 }
 
 export async function setCouncilSynthesisers(deps: Deps, names: readonly string[], actor: string): Promise<string[]> {

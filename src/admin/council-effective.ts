@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import { resolveMember } from "../council/resolve-member.ts";
-import { loadSecretKey, type SecretKey } from "../council/secret-box.ts";
+import { lastFour, loadSecretKey, openStoredKey, type SecretKey } from "../council/secret-box.ts";
 import type { CouncilMemberRow } from "../db/schema/index.ts";
 import { maskedKey } from "./council.view.ts";
 
@@ -17,14 +17,17 @@ export function councilSecretKey(config: Config): SecretKey {
  * A member as the panel shows it: what it really runs with (the runtime's
  * resolveMember: a seeded member's NULL columns follow MODEL_*, *_BASE_URL,
  * AI_PRICE_*, AI_TIMEOUT_MS), and its key as its last 4 characters, the
- * stored one or else its *_API_KEY variable's. The key itself is never opened here.
+ * stored one or else its *_API_KEY variable's, and only a key it is really
+ * called with: a stored key that cannot be opened shows none ("unreadable"),
+ * an *_API_KEY withheld from another address neither (`keyProblem` says why).
  */
 export function memberForPanel(config: Config, row: CouncilMemberRow) {
-  const resolved = resolveMember(row, config, undefined);
-  const envKey = row.apiKeyEnc ? undefined : resolved.clientSpec.apiKey;
+  const own = openStoredKey(() => councilSecretKey(config), row.apiKeyEnc);
+  const resolved = resolveMember(row, config, own);
+  const usedKey = resolved.clientSpec?.apiKey;
   return {
     resolved,
-    maskedKey: maskedKey(row.apiKeyLast4 ?? envKey?.slice(-4)),
-    keySource: row.apiKeyEnc ? ("stored" as const) : envKey ? ("environment" as const) : null,
+    maskedKey: maskedKey(usedKey && lastFour(usedKey)),
+    keySource: own.state === "none" ? (usedKey ? ("environment" as const) : null) : own.state === "open" ? ("stored" as const) : ("unreadable" as const),
   };
 }

@@ -2,7 +2,7 @@ import { callModel } from "../ai/model-call.ts";
 import { PROBE_REQUEST } from "../ai/probe.job.ts";
 import { listMembers } from "../council/council.store.ts";
 import { resolveMember } from "../council/resolve-member.ts";
-import { openSecret, SecretKeyError } from "../council/secret-box.ts";
+import { openStoredKey } from "../council/secret-box.ts";
 import type { Deps } from "../deps.ts";
 import { councilSecretKey } from "./council-effective.ts";
 import { memberOrFail } from "./council-rules.ts";
@@ -29,16 +29,11 @@ function firstWords(text: string): string {
  */
 export async function testCouncilMember(deps: Deps, name: string): Promise<MemberTestResult> {
   const row = memberOrFail(await listMembers(deps.db), name);
-  let key: string | undefined;
-  try {
-    key = row.apiKeyEnc ? openSecret(councilSecretKey(deps.config), row.apiKeyEnc) : undefined;
-  } catch (e) {
-    // Sealed under another SECRET_KEY: the operator types the key again (the French text says so).
-    if (e instanceof SecretKeyError) return { name: row.name, latency_ms: 0, ok: false, error: e.message };
-    throw e;
-  }
-  const { enabled: _enabled, clientSpec, ...model } = resolveMember(row, deps.config, key);
-  const client = model.modelId ? deps.ai.council.clientFor(clientSpec) : null;
+  const own = openStoredKey(() => councilSecretKey(deps.config), row.apiKeyEnc);
+  const { enabled: _enabled, clientSpec, baseUrl: _baseUrl, keyProblem, ...model } = resolveMember(row, deps.config, own);
+  // A key this server cannot open, or an *_API_KEY meant for another address: no call at all (the French text says why).
+  if (keyProblem !== null) return { name: row.name, latency_ms: 0, ok: false, error: keyProblem };
+  const client = model.modelId && clientSpec ? deps.ai.council.clientFor(clientSpec) : null;
   const outcome = await callModel(deps, { ...model, client }, PROBE_REQUEST, { purpose: "probe", timeoutMs: Math.min(TEST_TIMEOUT_MS, model.timeoutMs) });
   const base = { name: row.name, latency_ms: outcome.latencyMs };
   return outcome.ok ? { ...base, ok: true, first_words: firstWords(outcome.text) } : { ...base, ok: false, error: outcome.reason };

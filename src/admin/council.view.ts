@@ -17,8 +17,12 @@ export type CouncilMemberView = {
   timeout_ms: number | null;
   synthesis_rank: number | null;
   api_key: string | null;
-  /** Where that key comes from: typed in the panel or the CLI (sealed in the database), or a *_API_KEY variable. */
-  api_key_source: "stored" | "environment" | null;
+  /**
+   * Where that key comes from: typed in the panel or the CLI (sealed in the
+   * database), or a *_API_KEY variable; "unreadable": a stored key this server
+   * cannot open (api_key null, the member never called, status.error says why).
+   */
+  api_key_source: "stored" | "environment" | "unreadable" | null;
   status: MemberStatus;
 };
 

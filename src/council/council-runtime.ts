@@ -8,7 +8,7 @@ import { DEFAULT_MODERATION_MODEL } from "../contracts/moderation.ts";
 import { councilVersion, getSettings, listMembers } from "./council.store.ts";
 import { createClientCache } from "./member-clients.ts";
 import { resolveMember } from "./resolve-member.ts";
-import { loadSecretKey, openSecret, type SecretKey } from "./secret-box.ts";
+import { loadSecretKey, openStoredKey, type SecretKey } from "./secret-box.ts";
 
 /** What a run takes once, at its start, and keeps to its end (a change of the council applies to the next run). */
 export type Council = {
@@ -106,7 +106,7 @@ async function check(rt: CouncilRuntime): Promise<Council> {
   rt.availability.sync(
     members.map((m) => ({ key: m.key, configured: m.client !== null, signature: JSON.stringify([m.provider, m.modelId, m.client !== null, m.clientSpec]) })),
   );
-  const enabled = members.filter((m) => m.enabled).map(({ enabled: _e, clientSpec: _c, ...m }) => m);
+  const enabled = members.filter((m) => m.enabled).map(({ enabled: _e, clientSpec: _c, baseUrl: _b, keyProblem: _k, ...m }) => m);
   const council: Council = {
     version: settings.version,
     members: enabled,
@@ -121,19 +121,12 @@ async function check(rt: CouncilRuntime): Promise<Council> {
 }
 
 function toModel(rt: CouncilRuntime, row: CouncilMemberRow) {
-  const resolved = resolveMember(row, rt.config, openKey(rt, row));
-  return { ...resolved, client: resolved.modelId ? rt.clientFor(resolved.clientSpec) : null };
-}
-
-/** The member's own key in clear, or undefined (none, or sealed with another key: then it counts as having none). */
-function openKey(rt: CouncilRuntime, row: CouncilMemberRow): string | undefined {
-  if (!row.apiKeyEnc) return undefined;
-  try {
-    rt.secretKey ??= loadSecretKey(rt.config);
-    return openSecret(rt.secretKey, row.apiKeyEnc);
-  } catch {
-    return undefined;
-  }
+  const resolved = resolveMember(
+    row,
+    rt.config,
+    openStoredKey(() => (rt.secretKey ??= loadSecretKey(rt.config)), row.apiKeyEnc),
+  );
+  return { ...resolved, client: resolved.modelId && resolved.clientSpec ? rt.clientFor(resolved.clientSpec) : null };
 }
 
 /** On PostgreSQL, one LISTEN per process marks the snapshot stale when any server changes the council. */

@@ -68,6 +68,20 @@ export function openSecret(key: SecretKey, sealed: string): string {
   }
 }
 
+/** A member's stored key: none, opened, or sealed with a key this process does not have (SECRET_KEY changed, secret.key lost). */
+export type StoredKey = { state: "none" } | { state: "open"; key: string } | { state: "unreadable" };
+
+/** Opens a stored key; `load` gives the sealing key (its failure, such as a damaged secret.key, also reads as unreadable). */
+export function openStoredKey(load: () => SecretKey, sealed: string | null): StoredKey {
+  if (!sealed) return { state: "none" };
+  try {
+    return { state: "open", key: openSecret(load(), sealed) };
+  } catch (e) {
+    if (e instanceof SecretKeyError) return { state: "unreadable" };
+    throw e;
+  }
+}
+
 /** What is ever shown of a key: its last 4 characters. */
 export function lastFour(plain: string): string {
   return plain.slice(-4);

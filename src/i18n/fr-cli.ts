@@ -79,6 +79,10 @@ export const frCli = {
     provider: (kinds: readonly string[]) => `Type de fournisseur inconnu : choisissez parmi ${kinds.join(", ")}.`,
     emptyKey: "Aucune clé d'API lue sur l'entrée standard.",
     none: "aucune",
+    unreadable: "illisible",
+    keyCleared:
+      "L'adresse a changé : la clé d'API enregistrée est effacée (elle n'est jamais envoyée à une autre adresse). Donnez celle de la nouvelle adresse avec --api-key.",
+    reason: (name: string, reason: string) => `${name} : ${reason}`,
     settings: {
       saved: "Réglages du conseil enregistrés.",
       peerReview: (on: boolean) => `Délibération : ${on ? "activée" : "désactivée"}`,

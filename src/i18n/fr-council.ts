@@ -5,4 +5,8 @@ export const frCouncil = {
   keyFileInvalid: (file: string) => `Le fichier de clé ${file} est illisible (32 octets en base64 attendus) : restaurez-le ou définissez SECRET_KEY.`,
   sealedUnreadable:
     "Clé d'API du conseil illisible : elle a été chiffrée avec une autre SECRET_KEY (ou un autre fichier secret.key) ; saisissez-la de nouveau.",
+  keyUnreadable:
+    "Indisponible : sa clé d'API enregistrée est illisible (chiffrée avec une autre SECRET_KEY ou un autre fichier secret.key). Il n'est appelé avec aucune autre clé : saisissez sa clé de nouveau.",
+  envKeyElsewhere: (provider: string) =>
+    `Indisponible : ${provider.toUpperCase()}_API_KEY n'est envoyée qu'à l'adresse de son fournisseur (${provider.toUpperCase()}_BASE_URL ou l'adresse par défaut), pas à celle de ce modèle. Saisissez une clé pour cette adresse.`,
 };

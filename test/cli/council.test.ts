@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listAudit } from "../../src/admin/audit-log.ts";
 import { startFakeProviders, type FakeProviders } from "../fakes/ai/index.ts";
-import { createTestApp } from "../helpers/app.ts";
+import { createTestApp, TEST_SECRET_KEY } from "../helpers/app.ts";
 import { dbPath, runCli, runCliAsync, useDataDirs, withDb } from "../helpers/cli.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 
@@ -15,7 +16,7 @@ beforeAll(() => {
 afterAll(async () => await fakes.stop());
 
 const SECRET = "sk-cli-secret-key-5555qrst";
-const addLocal = (dir: string, extra: string[] = []) =>
+const addLocal = (dir: string, extra: string[] = [], env: Record<string, string> = {}) =>
   runCli(
     [
       "council",
@@ -31,6 +32,7 @@ const addLocal = (dir: string, extra: string[] = []) =>
       ...extra,
     ],
     dir,
+    env,
   );
 
 describe("unisson council", () => {
@@ -92,6 +94,35 @@ describe("unisson council", () => {
     expect(runCli(["council", "list", "--json"], dir).json()).toHaveLength(6);
   });
 
+  test("`council list` shows a key secret.key no longer opens as « illisible », with the French reason the member is not called", async () => {
+    const dir = await dataDir();
+    expect(addLocal(dir, ["--api-key", SECRET]).code).toBe(0);
+    // secret.key lost and made again: the stored key was sealed with the old one.
+    writeFileSync(join(dir, "secret.key"), randomBytes(32).toString("base64"), { mode: 0o600 });
+    const r = runCli(["council", "list"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("••••qrst");
+    expect(r.stdout).toContain("illisible");
+    expect(r.stdout).toContain(
+      "Llama local : Indisponible : sa clé d'API enregistrée est illisible (chiffrée avec une autre SECRET_KEY ou un autre fichier secret.key). Il n'est appelé avec aucune autre clé : saisissez sa clé de nouveau.",
+    );
+  });
+
+  test("`council set --base-url` clears the stored key and says so in French", async () => {
+    const dir = await dataDir();
+    expect(addLocal(dir, ["--api-key", SECRET]).code).toBe(0);
+    const r = runCli(["council", "set", "Llama local", "--base-url", "http://127.0.0.1:9/v1"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      "L'adresse a changé : la clé d'API enregistrée est effacée (elle n'est jamais envoyée à une autre adresse). Donnez celle de la nouvelle adresse avec --api-key.",
+    );
+    expect(
+      runCli(["council", "list", "--json"], dir)
+        .json()
+        .find((m: { name: string }) => m.name === "Llama local"),
+    ).toMatchObject({ api_key: null });
+  });
+
   test("`council disable` refuses to leave fewer than 2 enabled members; `enable` brings one back", async () => {
     const dir = await dataDir();
     for (const name of ["GPT-4", "Claude 3 Haiku", "Gemini Pro", "Mistral Large"]) expect(runCli(["council", "disable", name], dir).code).toBe(0);
@@ -140,7 +171,8 @@ describe("unisson council", () => {
     const dir = await dataDir();
     const server = await createTestApp({ env: { ...fakes.env, DATABASE_PATH: dbPath(dir), DATA_DIR: dir } });
     const admin = await makeUser(server.db, server.clock.now(), { isAdmin: true });
-    expect(addLocal(dir, ["--api-key", SECRET]).code).toBe(0);
+    // The CLI seals with the server's SECRET_KEY (else the server could not open the key, and shows it unreadable).
+    expect(addLocal(dir, ["--api-key", SECRET], { SECRET_KEY: TEST_SECRET_KEY }).code).toBe(0);
     const panel = await server.call("GET", "/api/admin/council", { token: admin.token });
     expect(panel.body.members.find((m: { name: string }) => m.name === "Llama local")).toMatchObject({ api_key: "••••qrst" });
   });

@@ -60,6 +60,33 @@ describe.skipIf(!!skip)("e2e: the admin panel's « Modèles » tab (issue 35)", 
     expect(errors).toEqual([]);
   });
 
+  for (const [device, viewport, name] of [
+    ["desktop", DESKTOP, "Mistral Large"],
+    ["phone", PHONE, "Gemini Pro"],
+  ] as const) {
+    test(`${device}: a new address for a member with a stored key says, before saving, that the key will be dropped; after, none shows`, async () => {
+      const { page, errors } = await e().newPage(viewport);
+      await openModels(page);
+      // The file's tests share one server (and its 8-member cap): each gives a seeded member of its own a key (last 4: "ktop", "hone").
+      const key = `sk-dropped-on-${device}`;
+      await page.getByRole("button", { name: `Modifier ${name}` }).click();
+      const first = page.getByRole("dialog", { name: `Modifier ${name}` });
+      await first.getByLabel("Clé d'API").fill(key);
+      await first.getByRole("button", { name: "Enregistrer" }).click();
+      await page.getByText(`••••${key.slice(-4)}`).waitFor();
+      await page.getByRole("button", { name: `Modifier ${name}` }).click();
+      const edit = page.getByRole("dialog", { name: `Modifier ${name}` });
+      await edit.getByLabel("Adresse (base URL)").fill("http://127.0.0.1:9/v1");
+      const dropped = "L'adresse change : la clé enregistrée sera effacée (jamais envoyée à une autre adresse). Saisissez celle de la nouvelle adresse";
+      await edit.getByText(dropped).waitFor();
+      await shot(page, `admin-models-key-dropped-${device}`, false);
+      await edit.getByRole("button", { name: "Enregistrer" }).click();
+      await edit.waitFor({ state: "detached" });
+      await expect(page.getByText(`••••${key.slice(-4)}`).count()).resolves.toBe(0);
+      expect(errors).toEqual([]);
+    });
+  }
+
   test("desktop: the moderation model is chosen in the council settings, its default shown as placeholder", async () => {
     const { page, errors } = await e().newPage(DESKTOP);
     await openModels(page);

@@ -132,6 +132,7 @@ export const POSTGRES_FILES = [
   "test/server/account/export-limits.test.ts",
   "test/server/accounts/trial-messages.test.ts",
   "test/server/council/council-keys.test.ts",
+  "test/server/council/member-keys.test.ts",
   "test/server/council/council-runs.test.ts",
   "test/server/council/council-servers.test.ts",
   "test/server/council/council-store.test.ts",

@@ -52,6 +52,8 @@ export type RecordedCall = {
   at: number;
   /** When the client gave the request up before its last byte (a stop, a deadline): the upstream call seen aborted. */
   abortedAt?: number;
+  /** The bearer key the call carried (the OpenAI fake records it: which key reached which address). */
+  apiKey?: string;
 };
 
 const NAMES: Record<FakeModel, string> = {

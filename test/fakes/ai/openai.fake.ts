@@ -83,6 +83,7 @@ export function startOpenAiFake(control: FakeControl): FakeServer {
       const body = (await req.json()) as ChatBody;
       const { system, messages } = splitMessages(body);
       const plan = control.plan("openai", body.model, system, messages, body.messages);
+      plan.call.apiKey = req.headers.get("authorization")!.slice("Bearer ".length);
       const prompt = system + messages.map((m) => m.content).join("");
       const wire = chunkWire(body.model, prompt);
       // OpenAI's native refusal: a `refusal` delta instead of content.

@@ -147,7 +147,15 @@ export function AdminModels({ onForbidden }: { onForbidden(): void }) {
                     <TestLine state={tests[m.name]} />
                   </span>
                 </td>
-                <td data-label={t.col.key}>{m.api_key ? <code>{m.api_key}</code> : <span className="muted">{t.noKey}</span>}</td>
+                <td data-label={t.col.key}>
+                  {m.api_key ? (
+                    <code>{m.api_key}</code>
+                  ) : (
+                    <span className={m.api_key_source === "unreadable" ? "admin-status-error" : "muted"}>
+                      {m.api_key_source === "unreadable" ? t.keyUnreadable : t.noKey}
+                    </span>
+                  )}
+                </td>
                 <td className="admin-actions">
                   <button
                     type="button"

@@ -114,7 +114,10 @@ export function MemberDialog({ member, onClose, onSaved }: { member: CouncilMemb
     <input id={`${id}-${key}`} name={key} value={form[key]} onChange={(e) => set(key, e.target.value)} {...extra} />
   );
   const decimal = { inputMode: "decimal" as const, autoComplete: "off" };
-  const keyHint = member?.api_key ? fill(t.apiKeyKeep, { masked: member.api_key }) : t.apiKeyHint;
+  const storedKey = member?.api_key_source === "stored" || member?.api_key_source === "unreadable";
+  // The server drops a stored key when the address changes without a new one (issue 44): the form says so before saving.
+  const keyDropped = storedKey && initial !== null && form.base_url !== initial.base_url && form.api_key.trim() === "";
+  const keyHint = keyDropped ? t.apiKeyDropped : member?.api_key ? fill(t.apiKeyKeep, { masked: member.api_key }) : t.apiKeyHint;
 
   return (
     <Dialog sheet labelledBy={`${id}-title`} onClose={onClose} className="admin-edit admin-member">
@@ -157,7 +160,7 @@ export function MemberDialog({ member, onClose, onSaved }: { member: CouncilMemb
           />,
           keyHint,
         )}
-        {member?.api_key_source === "stored" && (
+        {storedKey && (
           <label className="admin-check">
             <input type="checkbox" checked={form.clear_key} onChange={(e) => set("clear_key", e.target.checked)} /> {t.apiKeyClear}
           </label>
