@@ -62,6 +62,8 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
     .run(async (tx) => {
       // Deleted since it was read: nothing to claim, nothing charged (the lock orders the claim and a deletion, chat.queries.ts).
       if (!(await lockOwnedConversation(tx, conversation.id, user.id))) throw new AppError("CONVERSATION_NOT_FOUND");
+      // An edit, « Nouvelle réponse » or a version switch may have hidden the question read above since (issue 48): a hidden question is never claimed nor charged.
+      if ((await findMessage(tx, turnMessage.id))?.superseded !== false) return "hidden" as const;
       const run = await claimRun(tx, {
         conversationId: conversation.id,
         turnMessageId: turnMessage.id,
@@ -80,6 +82,11 @@ export async function startRun(deps: Deps, user: UserRow, conversationId: number
       deps.ai.claiming.delete(conversation.id);
       throw e;
     });
+  if (claim === "hidden") {
+    // Start again from the conversation as it is now: its shown question is claimed (or joined), and the answer goes under it.
+    deps.ai.claiming.delete(conversation.id);
+    return await startRun(deps, user, conversationId, opts);
+  }
   if (!claim) {
     deps.ai.claiming.delete(conversation.id);
     return (await findRun(db, conversation.id, turnMessage.id))!;

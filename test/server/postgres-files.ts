@@ -62,6 +62,7 @@ export const POSTGRES_FILES = [
   "test/server/chat/rename.test.ts",
   "test/server/chat/stop.test.ts",
   "test/server/chat/run-started-by-chat.test.ts",
+  "test/server/chat/edit-process-race.test.ts",
   "test/server/chat/versions.test.ts",
   "test/server/chat/chat.test.ts",
   "test/server/chat/live.test.ts",
