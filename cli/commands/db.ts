@@ -1,6 +1,7 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { copyDatabase } from "../../src/db/copy/copy-database.ts";
+import { copyKeys, councilKeysMove } from "../../src/db/copy/council-keys.ts";
 import { postgresSide, type Side, sqliteSide } from "../../src/db/copy/sides.ts";
 import { isPostgresUrl, safeUrl } from "../../src/db/pg/postgres-url.ts";
 import { refuseMissing } from "../../src/db/schema-guard.ts";
@@ -47,6 +48,10 @@ export function registerDb(program: Command) {
       "copie toute la base vers une base vide : la base SQLite (DATA_DIR, DATABASE_PATH) vers --to postgres://…, ou la base PostgreSQL de DATABASE_URL vers --to sqlite:/chemin/fichier.db",
     )
     .requiredOption("--to <url>", "base de destination, vide : postgres://… ou sqlite:/chemin/fichier.db")
+    .addHelpText(
+      "after",
+      "\nClés d'API du conseil : ouvertes avec SECRET_KEY (sinon le fichier secret.key du dossier de données), puis chiffrées de nouveau avec TARGET_SECRET_KEY (sinon SECRET_KEY), la SECRET_KEY de la destination. Une clé illisible, ou aucune clé pour la destination : copie refusée avant toute écriture.",
+    )
     .action(async (o: { to: string }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
       const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
@@ -68,9 +73,16 @@ export function registerDb(program: Command) {
           source = sqliteSide(config.databasePath);
           target = await openPostgres(o.to);
         }
-        const report = await copyDatabase(source, target);
+        // Checked before anything is written: every council key opens, and there is a key to seal it for the target.
+        const keys = copyKeys({ secretKey: config.secretKey, targetSecretKey: process.env.TARGET_SECRET_KEY, dataDir: config.dataDir }, source);
+        const { reseal, resealed } = await councilKeysMove(source, keys);
+        const report = { ...(await copyDatabase(source, target, reseal)), council_keys_resealed: resealed };
         print(opts, report, () =>
-          [frCli.db.copied(report.rows, report.tables.length, report.from, report.to), ...report.tables.map((t) => `  ${t.table} : ${t.rows}`)].join("\n"),
+          [
+            frCli.db.copied(report.rows, report.tables.length, report.from, report.to),
+            ...report.tables.map((t) => `  ${t.table} : ${t.rows}`),
+            ...(resealed > 0 ? [frCli.db.keys.resealed(resealed)] : []),
+          ].join("\n"),
         );
       } finally {
         await source?.close();

@@ -130,5 +130,15 @@ export const frCli = {
     countMismatch: (table: string, expected: number, copied: number) =>
       `Copie annulée : ${table} compte ${copied} ligne(s) au lieu de ${expected} ; la destination est restée vide.`,
     copied: (rows: number, tables: number, from: string, to: string) => `Copie terminée : ${rows} ligne(s) de ${tables} tables, de ${from} vers ${to}.`,
+    keys: {
+      targetTooShort: "TARGET_SECRET_KEY doit compter au moins 32 caractères (par exemple `openssl rand -base64 32`) : c'est la SECRET_KEY de la destination.",
+      noSourceKey: (n: number) =>
+        `Copie refusée, rien n'est écrit : ${n} clé(s) d'API du conseil sont chiffrées, mais ni SECRET_KEY ni le fichier secret.key du dossier de données ne sont là pour les ouvrir. Donnez la clé de la source (SECRET_KEY, ou --data-dir vers le dossier qui contient secret.key).`,
+      unreadable: (name: string) =>
+        `Copie refusée, rien n'est écrit : la clé d'API du modèle « ${name} » ne s'ouvre pas avec la clé de la source (SECRET_KEY, sinon le fichier secret.key du dossier de données). Donnez la bonne clé, ou saisissez de nouveau celle du modèle (unisson council set "${name}" --api-key -) avant de copier.`,
+      noTargetKey: (n: number) =>
+        `Copie refusée, rien n'est écrit : ${n} clé(s) d'API du conseil sont chiffrées avec le fichier secret.key, que la destination n'aura pas. Définissez TARGET_SECRET_KEY (au moins 32 caractères) : la SECRET_KEY des serveurs de la destination ; la copie les y chiffre de nouveau avec elle.`,
+      resealed: (n: number) => `Clés d'API du conseil chiffrées de nouveau pour la destination (TARGET_SECRET_KEY) : ${n}.`,
+    },
   },
 };

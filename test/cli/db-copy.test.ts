@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { TEST_SECRET_KEY } from "../helpers/app.ts";
 import { freePort } from "../helpers/binary.ts";
 import { dbPath, runCli, useDataDirs } from "../helpers/cli.ts";
 import { addRows, seedEveryTable } from "../helpers/every-table.ts";
@@ -53,6 +54,8 @@ async function seededDataDir(): Promise<string> {
 }
 
 const available = postgresTestUrl() !== undefined;
+/** The key the seeded council key is sealed with (every-table.ts): the copy opens it with SECRET_KEY. */
+const KEYS = { SECRET_KEY: TEST_SECRET_KEY };
 
 describe.skipIf(!available)("unisson db copy", () => {
   test("SQLite → PostgreSQL → a new SQLite file keeps every row of every table, ids, password hashes and search", async () => {
@@ -64,7 +67,7 @@ describe.skipIf(!available)("unisson db copy", () => {
     for (const [name, rows] of Object.entries(source)) expect({ name, rows: rows.length > 0 }).toEqual({ name, rows: true });
     const url = await emptyPostgres();
 
-    const there = runCli(["db", "copy", "--to", url, "--json"], dir);
+    const there = runCli(["db", "copy", "--to", url, "--json"], dir, KEYS);
     expect(there.stderr).toBe("");
     expect(there.code).toBe(0);
     expect(there.json().tables.length).toBe(29);
@@ -95,7 +98,7 @@ describe.skipIf(!available)("unisson db copy", () => {
     }
 
     const back = join(await dataDir({ empty: true }), "retour", "unisson.db");
-    const home = runCli(["db", "copy", "--to", `sqlite:${back}`], await dataDir({ empty: true }), { DATABASE_URL: url });
+    const home = runCli(["db", "copy", "--to", `sqlite:${back}`], await dataDir({ empty: true }), { DATABASE_URL: url, ...KEYS });
     expect(home.stderr).toBe("");
     expect(home.code).toBe(0);
     expect(home.stdout).toContain("Copie terminée");
@@ -135,9 +138,9 @@ describe.skipIf(!available)("unisson db copy", () => {
 
   test("a PostgreSQL database that already holds data is refused, in French, and left as it was", async () => {
     const url = await emptyPostgres();
-    const first = runCli(["db", "copy", "--to", url], await seededDataDir());
+    const first = runCli(["db", "copy", "--to", url], await seededDataDir(), KEYS);
     expect(first.code).toBe(0);
-    const again = runCli(["db", "copy", "--to", url], await seededDataDir());
+    const again = runCli(["db", "copy", "--to", url], await seededDataDir(), KEYS);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("La base de destination n'est pas vide");
     expect(again.stderr).toContain("users");
@@ -149,9 +152,9 @@ describe.skipIf(!available)("unisson db copy", () => {
 
   test("a SQLite file that already holds data is refused as a target", async () => {
     const url = await emptyPostgres();
-    expect(runCli(["db", "copy", "--to", url], await seededDataDir()).code).toBe(0);
+    expect(runCli(["db", "copy", "--to", url], await seededDataDir(), KEYS).code).toBe(0);
     const full = await seededDataDir();
-    const r = runCli(["db", "copy", "--to", `sqlite:${dbPath(full)}`], await dataDir({ empty: true }), { DATABASE_URL: url });
+    const r = runCli(["db", "copy", "--to", `sqlite:${dbPath(full)}`], await dataDir({ empty: true }), { DATABASE_URL: url, ...KEYS });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("La base de destination n'est pas vide");
   });

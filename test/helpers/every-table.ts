@@ -1,4 +1,6 @@
 import { Database } from "bun:sqlite";
+import { loadSecretKey, sealSecret } from "../../src/council/secret-box.ts";
+import { TEST_SECRET_KEY } from "./app.ts";
 
 type Value = string | number | null | Uint8Array;
 
@@ -160,7 +162,8 @@ export function seedEveryTable(file: string): void {
       provider: "openai-compatible",
       model: "llama3.1",
       base_url: "http://127.0.0.1:11434/v1",
-      api_key_enc: "v1:AAAA",
+      // Sealed as a server with the tests' SECRET_KEY seals it: `db copy` opens every key before it copies (issue 46).
+      api_key_enc: sealSecret(loadSecretKey({ secretKey: TEST_SECRET_KEY, dataDir: "" }), "sk-every-table-key-abcd"),
       api_key_last4: "abcd",
       vision: 0,
       price_in_eur: 0.1,

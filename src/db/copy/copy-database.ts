@@ -2,6 +2,7 @@ import { type Column, count, getTableColumns, getTableName, gt } from "drizzle-o
 import { frCli } from "../../i18n/fr-cli.ts";
 import { RefusedError } from "../../lib/errors.ts";
 import type { Tables } from "../schema/tables.ts";
+import type { Reseal } from "./council-keys.ts";
 import type { AnyTable, Row, Side } from "./sides.ts";
 
 /** Rows per read and per INSERT: well under both dialects' bound-parameter limits (500 rows x 20 columns). */
@@ -38,8 +39,9 @@ async function rowCount(side: Side, name: Name): Promise<number> {
  * converts each value (milliseconds and Dates, 0/1 and booleans, JSON).
  * The search index is kept by the target itself: SQLite's triggers fill
  * chat_search as messages arrive, PostgreSQL generates search_vector.
+ * `reseal` writes each council member's key sealed for the target.
  */
-export async function copyDatabase(source: Side, target: Side): Promise<CopyReport> {
+export async function copyDatabase(source: Side, target: Side, reseal: Reseal = (row) => row): Promise<CopyReport> {
   await source.requireCurrent();
   await target.migrate();
   const names = Object.keys(target.tables) as Name[];
@@ -64,7 +66,8 @@ export async function copyDatabase(source: Side, target: Side): Promise<CopyRepo
           const page = source.db.select().from(from);
           const rows: Row[] = await (last === undefined ? page : page.where(gt(key, last))).orderBy(key).limit(CHUNK);
           if (!rows.length) break;
-          await target.db.insert(target.tables[name]).values(rows);
+          // The council's keys are sealed again for the target (council-keys.ts); a key that no longer opens rolls the whole copy back.
+          await target.db.insert(target.tables[name]).values(name === "councilMembers" ? rows.map(reseal) : rows);
           last = rows.at(-1)![field];
         }
         const copied = await rowCount(target, name);

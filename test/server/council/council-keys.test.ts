@@ -68,7 +68,7 @@ describe.skipIf(SQLITE_ONLY || postgresTestUrl() === undefined)("unisson db copy
     });
     const target = (await freshPostgresDatabase())!;
     try {
-      const r = runCli(["db", "copy", "--to", target.url], dir);
+      const r = runCli(["db", "copy", "--to", target.url], dir, { SECRET_KEY: TEST_SECRET_KEY });
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(LLAMA.key);
       const pg = pgClient(target.url);
