@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { updateMember } from "../../src/council/council.store.ts";
+import { loadSecretKey, sealedKey } from "../../src/council/secret-box.ts";
+import { withDb } from "../helpers/cli.ts";
 import { checkA11y } from "./a11y-check.ts";
 import { DESKTOP, ensureChromium, PHONE, shot, useE2E } from "./harness.ts";
 
@@ -83,6 +86,28 @@ describe.skipIf(!!skip)("e2e: the admin panel's « Modèles » tab (issue 35)", 
       await edit.getByRole("button", { name: "Enregistrer" }).click();
       await edit.waitFor({ state: "detached" });
       await expect(page.getByText(`••••${key.slice(-4)}`).count()).resolves.toBe(0);
+      expect(errors).toEqual([]);
+    });
+  }
+
+  for (const [device, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    test(`${device}: a stored key the server cannot open shows « illisible » and why the member is not called, never a last 4`, async () => {
+      // Sealed under a key since lost (another process writing the server's database, as the CLI does).
+      await withDb(e().dataDir, async (db) => {
+        const lost = loadSecretKey({ secretKey: "une-SECRET_KEY-perdue-depuis-longtemps-32+", dataDir: e().dataDir });
+        await updateMember(db, "Claude 3 Haiku", sealedKey(lost, "sk-haiku-sealed-elsewhere-7777"), new Date());
+      });
+      const { page, errors } = await e().newPage(viewport);
+      await openModels(page);
+      const row = page.getByRole("row", { name: /Claude 3 Haiku/ });
+      await row.getByText("illisible", { exact: true }).waitFor();
+      await row.getByText(/Indisponible : sa clé d'API enregistrée est illisible/).waitFor();
+      await expect(row.getByText("••••7777").count()).resolves.toBe(0);
+      await row.scrollIntoViewIfNeeded();
+      await shot(page, `admin-models-key-unreadable-${device}`, false);
       expect(errors).toEqual([]);
     });
   }
