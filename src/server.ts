@@ -27,7 +27,7 @@ const DRAIN_MS = 10_000;
 export async function startServer(config: Config) {
   // PostgreSQL's servers must share the key that opens the council's API keys: without SECRET_KEY, refused before anything starts.
   if (config.databaseUrl) loadSecretKey(config);
-  const deps = buildDeps(config, undefined, SERVER_BUSY_TIMEOUT_MS);
+  const deps = await buildDeps(config, undefined, SERVER_BUSY_TIMEOUT_MS);
   const url = `http://${config.host}:${config.port}`;
   let lease: Lease | undefined;
   try {

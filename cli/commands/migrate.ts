@@ -1,7 +1,7 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
 import type { Command } from "commander";
 import { closeDb } from "../../src/db/client.ts";
-import { openDatabase } from "../../src/db/open.ts";
+import { connectDatabase } from "../../src/db/open.ts";
 import { migrateWithBackup, schemaState } from "../../src/db/schema-guard.ts";
 import { RefusedError } from "../../src/lib/errors.ts";
 import { liveLease } from "../../src/system/lease.ts";
@@ -15,7 +15,7 @@ export function registerMigrate(program: Command) {
     .action(async () => {
       const opts = program.opts<GlobalOptions>();
       const config = configFor(opts);
-      const db = openDatabase(config);
+      const db = await connectDatabase(config);
       try {
         // A running server would go on with a schema it does not know: stop it first (README, Upgrade).
         // (SQLite's lease; on PostgreSQL servers of the previous version keep their schema's tables, migrations only add.)

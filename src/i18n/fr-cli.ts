@@ -111,14 +111,6 @@ export const frCli = {
       "Pour copier vers SQLite, DATABASE_URL doit désigner la base PostgreSQL à copier (postgres://…). Sans DATABASE_URL, la base est déjà SQLite.",
     samePostgres:
       "DATABASE_URL désigne déjà une base PostgreSQL : copiez vers SQLite (--to sqlite:/chemin/fichier.db), ou retirez DATABASE_URL pour copier la base SQLite.",
-    unreachable: (url: string, reason: string) => `Connexion à PostgreSQL impossible : ${reason} (${url}).`,
-    reasons: {
-      refused: "connexion refusée (serveur arrêté, mauvais hôte ou mauvais port ?)",
-      timeout: "le serveur ne répond pas",
-      badUrl: "URL invalide",
-      auth: "utilisateur ou mot de passe refusé",
-      noDatabase: "cette base n'existe pas (créez-la d'abord, vide)",
-    },
     targetNotEmpty: (target: string, table: string, rows: number) =>
       `La base de destination n'est pas vide (${target} : ${rows} ligne(s) dans ${table}) : la copie ne remplace rien. Indiquez une base vide.`,
     pgSchemaNotCurrent: (url: string, applied: number, known: number) =>

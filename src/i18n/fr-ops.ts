@@ -21,6 +21,36 @@ export const frOps = {
     behind: (path: string, version: number | string, expected: number | string) =>
       `La base ${path} n'est pas à jour (schéma ${version}, attendu ${expected}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
   },
+  /** A database that cannot be opened (src/db/open-failure.ts): the cause, then what to do. */
+  database: {
+    pgUnreachable: (url: string, reason: string) => `Connexion à PostgreSQL impossible : ${reason} (${url}).`,
+    pg: {
+      refused: "connexion refusée (serveur arrêté, mauvais hôte ou mauvais port ?) : démarrez PostgreSQL ou corrigez l'hôte et le port de DATABASE_URL",
+      unknownHost: (host: string) => `hôte inconnu « ${host} » : corrigez le nom d'hôte de DATABASE_URL`,
+      timeout: "le serveur ne répond pas (pare-feu, hôte ou port ?) : vérifiez que PostgreSQL écoute à l'adresse de DATABASE_URL",
+      tls: "le serveur n'accepte pas TLS alors que DATABASE_URL le demande (sslmode) : activez ssl dans PostgreSQL, ou retirez sslmode de l'URL sur un réseau de confiance",
+      password: (user: string) => `mot de passe refusé pour l'utilisateur « ${user} » : corrigez DATABASE_PASSWORD ou le mot de passe de DATABASE_URL`,
+      role: (user: string) =>
+        `utilisateur « ${user} » refusé (inconnu, ou non autorisé par pg_hba.conf) : créez-le (CREATE ROLE ${user} LOGIN PASSWORD '…') ou corrigez DATABASE_URL`,
+      noDatabase: "cette base n'existe pas (créez-la d'abord, vide)",
+      permission: (user: string, detail: string) =>
+        `droits insuffisants pour l'utilisateur « ${user} » (${detail}) : donnez-lui la base (ALTER DATABASE … OWNER TO ${user}) ou ses droits sur le schéma public`,
+      tooMany: "le serveur refuse toute nouvelle connexion (max_connections atteint) : réduisez le nombre de serveurs ou relevez max_connections",
+      starting: "le serveur PostgreSQL démarre ou s'arrête : réessayez dans quelques instants",
+      badUrl: "URL invalide",
+    },
+    sqlite: {
+      notADatabase: (file: string) =>
+        `${file} n'est pas une base SQLite (fichier d'un autre type, ou chiffré) : vérifiez DATA_DIR et DATABASE_PATH, ou restaurez une sauvegarde (backups/).`,
+      corrupt: (file: string) => `La base ${file} est endommagée : restaurez la dernière sauvegarde (dossier backups/ du dossier de données).`,
+      readOnly: (file: string, folder: string) =>
+        `La base ${file} est en lecture seule : le processus (uid ${process.getuid?.() ?? -1}) doit pouvoir écrire le fichier et le dossier ${folder} (SQLite y crée ses fichiers -wal et -shm) ; donnez-lui le dossier (\`chown -R\`) ou montez-le en écriture.`,
+      cannotOpen: (file: string, folder: string) =>
+        `Ouverture impossible de la base ${file} : le dossier ${folder} n'existe pas ou n'est pas lisible par le processus (uid ${process.getuid?.() ?? -1}) ; vérifiez DATA_DIR, DATABASE_PATH et les droits du dossier.`,
+      notAFolder: (file: string, folder: string) =>
+        `Ouverture impossible de la base ${file} : ${folder} n'est pas un dossier (un fichier porte ce nom) ; vérifiez DATA_DIR et DATABASE_PATH.`,
+    },
+  },
   dataDir: {
     notWritable: (path: string, folder: string, uid: number, gid: number) =>
       `Écriture impossible dans ${path} : le processus tourne sous l'uid ${uid} (gid ${gid}), qui n'a pas le droit d'écrire dans ${folder} ; donnez-lui le dossier (\`chown -R ${uid}:${gid} ${folder}\`) ou choisissez un autre DATA_DIR (--data-dir).`,
