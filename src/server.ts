@@ -9,6 +9,7 @@ import { allJobs } from "./jobs/index.ts";
 import { startJobs } from "./jobs/scheduler.ts";
 import { backupJobs } from "./system/backup.job.ts";
 import { setupSummary } from "./system/startup.ts";
+import { listen } from "./system/listen.ts";
 import { currentCouncil } from "./council/council-runtime.ts";
 import { loadSecretKey } from "./council/secret-box.ts";
 import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
@@ -55,7 +56,7 @@ export async function startServer(config: Config) {
   const app = createApp(deps);
   let server: ReturnType<typeof Bun.serve> | undefined;
   try {
-    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
+    server = listen({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
     writeServerRecord(config.dataDir, {
       url: localUrl(config.host, server.port!),
       database: recordedDatabase(config),

@@ -51,6 +51,17 @@ export const frOps = {
         `Ouverture impossible de la base ${file} : ${folder} n'est pas un dossier (un fichier porte ce nom) ; vérifiez DATA_DIR et DATABASE_PATH.`,
     },
   },
+  /** The server refused to start on its address, or its data folder (the variable named, exit 1). */
+  start: {
+    dataDirIsFile: (path: string) =>
+      `Configuration invalide : DATA_DIR="${path}" est un fichier, pas un dossier : indiquez un dossier (créé s'il n'existe pas) avec DATA_DIR ou --data-dir.`,
+    portTaken: (port: number) =>
+      `Le port ${port} est déjà utilisé (PORT=${port}) : un autre programme, ou un autre serveur Unisson, l'occupe ; arrêtez-le (\`ss -ltnp 'sport = :${port}'\` le nomme) ou choisissez un autre PORT.`,
+    portPrivileged: (port: number, uid: number) =>
+      `Le port ${port} (PORT=${port}) est réservé à root : le processus tourne sous l'uid ${uid} ; choisissez un PORT à partir de 1024 (derrière votre proxy), ou donnez-lui ce droit (\`setcap cap_net_bind_service=+ep\` sur l'exécutable, AmbientCapabilities=CAP_NET_BIND_SERVICE sous systemd).`,
+    badHost: (host: string) =>
+      `Configuration invalide : HOST="${host}" n'est pas une adresse de cette machine : indiquez 0.0.0.0 (toutes ses adresses), 127.0.0.1 (elle seule), :: (IPv6) ou l'adresse d'une de ses interfaces.`,
+  },
   dataDir: {
     notWritable: (path: string, folder: string, uid: number, gid: number) =>
       `Écriture impossible dans ${path} : le processus tourne sous l'uid ${uid} (gid ${gid}), qui n'a pas le droit d'écrire dans ${folder} ; donnez-lui le dossier (\`chown -R ${uid}:${gid} ${folder}\`) ou choisissez un autre DATA_DIR (--data-dir).`,

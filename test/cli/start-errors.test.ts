@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, openSync } from "node:fs";
 import { basename, join } from "node:path";
 import { dbPath, runCli, runCliAsync, useDataDirs } from "../helpers/cli.ts";
 import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl, pgClient } from "../helpers/postgres.ts";
@@ -199,5 +199,53 @@ describe("unisson healthcheck", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe("start-up refusals name their variable in one French line, exit 1 (issue 46)", () => {
+  test("DATA_DIR naming a file, for `serve` and every command", async () => {
+    const file = join(await dataDir({ empty: true }), "un-fichier");
+    closeSync(openSync(file, "w"));
+    for (const command of [["serve"], ["users", "list"]]) {
+      const r = runCli(command, file, { PORT: String(freePort()) });
+      expect(r.stderr.trim()).toBe(
+        `Configuration invalide : DATA_DIR="${file}" est un fichier, pas un dossier : indiquez un dossier (créé s'il n'existe pas) avec DATA_DIR ou --data-dir.`,
+      );
+      expect(r.code).toBe(1);
+    }
+  });
+
+  test("a PORT another program already listens on", async () => {
+    const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+    try {
+      const r = await runCliAsync(["serve"], await dataDir(), { HOST: "127.0.0.1", PORT: String(taken.port) });
+      expect(r.stderr.trim()).toBe(
+        `Le port ${taken.port} est déjà utilisé (PORT=${taken.port}) : un autre programme, ou un autre serveur Unisson, l'occupe ; arrêtez-le (\`ss -ltnp 'sport = :${taken.port}'\` le nomme) ou choisissez un autre PORT.`,
+      );
+      expect(r.code).toBe(1);
+    } finally {
+      taken.stop(true);
+    }
+  });
+
+  test("a HOST that is no address of this machine", async () => {
+    const r = runCli(["serve"], await dataDir(), { HOST: "999.1.1.1", PORT: String(freePort()) });
+    expect(r.stderr.trim()).toBe(
+      "Configuration invalide : HOST=\"999.1.1.1\" n'est pas une adresse de cette machine : indiquez 0.0.0.0 (toutes ses adresses), 127.0.0.1 (elle seule), :: (IPv6) ou l'adresse d'une de ses interfaces.",
+    );
+    expect(r.code).toBe(1);
+  });
+
+  test("a PORT below 1024 without the right to it", async () => {
+    // Port 1 on loopback: nothing listens there, and without CAP_NET_BIND_SERVICE (uid 65534 as root) binding it is refused.
+    const dir = await dataDir({ empty: true });
+    const asRoot = process.getuid?.() === 0;
+    const uid = asRoot ? 65534 : process.getuid!();
+    if (asRoot) chownSync(dir, uid, uid);
+    const r = runCli(["serve"], dir, { HOST: "127.0.0.1", PORT: "1" }, asRoot ? ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"] : []);
+    expect(r.stderr.trim()).toBe(
+      `Le port 1 (PORT=1) est réservé à root : le processus tourne sous l'uid ${uid} ; choisissez un PORT à partir de 1024 (derrière votre proxy), ou donnez-lui ce droit (\`setcap cap_net_bind_service=+ep\` sur l'exécutable, AmbientCapabilities=CAP_NET_BIND_SERVICE sous systemd).`,
+    );
+    expect(r.code).toBe(1);
   });
 });
