@@ -7,6 +7,16 @@ export const frCli = {
   notAnInteger: (label: string, max: number) => `${label} doit être un entier entre 1 et ${max}.`,
   unknownCommand: (word: string, parent: string) =>
     `commande inconnue : ${word} ; \`unisson ${parent ? `${parent} ` : ""}--help\` donne la liste des commandes.`,
+  /** Usage errors (cli/usage-error.ts): one line, then the command's help hint. */
+  usageError: {
+    unknownOption: (flag: string) => `Option inconnue : ${flag}`,
+    missingArgument: (name: string) => `Argument manquant : <${name}>`,
+    optionMissingValue: (flags: string) => `Valeur manquante pour l'option ${flags}`,
+    missingOption: (flags: string) => `Option obligatoire absente : ${flags}`,
+    excessArguments: "Trop d'arguments",
+    conflicting: "Options incompatibles entre elles",
+    help: (command: string) => `\`unisson ${command ? `${command} ` : ""}--help\` donne l'usage de la commande.`,
+  },
   serverDown: (url: string) => `Le serveur ne répond pas sur ${url}`,
   health: {
     noServer: (folder: string) =>

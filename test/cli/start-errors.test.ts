@@ -24,6 +24,34 @@ describe("an unknown command", () => {
   });
 });
 
+describe("a usage error is one French line with the way to the command's help, exit 2 (issue 46)", () => {
+  const help = (command: string) => `\`unisson ${command} --help\` donne l'usage de la commande.`;
+
+  test("an unknown option", async () => {
+    const r = runCli(["users", "list", "--bogus"], await dataDir());
+    expect(r.stderr.trim()).toBe(`Option inconnue : --bogus. ${help("users list")}`);
+    expect(r.code).toBe(2);
+  });
+
+  test("a missing argument", async () => {
+    const r = runCli(["users", "show"], await dataDir());
+    expect(r.stderr.trim()).toBe(`Argument manquant : <email>. ${help("users show")}`);
+    expect(r.code).toBe(2);
+  });
+
+  test("a required option left out", async () => {
+    const r = runCli(["db", "copy"], await dataDir());
+    expect(r.stderr.trim()).toBe(`Option obligatoire absente : --to <url>. ${help("db copy")}`);
+    expect(r.code).toBe(2);
+  });
+
+  test("a value our parsers refuse keeps their French sentence, without commander's English around it", async () => {
+    const r = runCli(["users", "list", "--page", "0"], await dataDir());
+    expect(r.stderr.trim()).toBe(`--page doit être un entier entre 1 et 1000000000. ${help("users list")}`);
+    expect(r.code).toBe(2);
+  });
+});
+
 describe("a malformed DATABASE_URL", () => {
   // A random password with a "/" left unencoded: the URL's host part ends at it.
   const env = { DATABASE_URL: "postgres://unisson:Sx9/k2Qz@127.0.0.1:5432/unisson" };
@@ -158,6 +186,19 @@ describe("unisson healthcheck", () => {
       await server.stop();
     }
     expect(existsSync(join(dir, "server.json"))).toBe(false);
+  });
+
+  test("--json prints a JSON object (issue 46: it printed « ok »)", async () => {
+    const dir = await dataDir();
+    const server = await startSourceServer({ DATA_DIR: dir });
+    try {
+      const r = await runCliAsync(["healthcheck", "--json"], dir);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.json()).toEqual({ status: "ok", url: server.url, pid: expect.any(Number), database: dbPath(dir) });
+    } finally {
+      await server.stop();
+    }
   });
 
   test("finds the server whatever way its data folder was written (the SQLite file is compared by its absolute path)", async () => {
