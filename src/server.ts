@@ -38,7 +38,9 @@ export async function startServer(config: Config) {
     const single = !config.databaseUrl;
     // A database from before the lease has no lease table yet: it is taken right after its migration.
     if (single && (await hasLeaseTable(deps.db))) lease = await acquireLease(deps.db, deps.clock.now(), url);
-    const { applied, backup } = await migrateWithBackup(deps.db, config.databaseLabel, config.dataDir);
+    const { applied, backup, notice } = await migrateWithBackup(deps.db, config.databaseLabel, config.dataDir);
+    // PostgreSQL without pg_dump: the server migrates anyway (the slim image has none), saying how to back up next time.
+    if (notice) deps.log.warn(notice);
     if (applied) deps.log.info("migrations applied", { count: applied, backup });
     if (single) lease ??= await acquireLease(deps.db, deps.clock.now(), url);
   } catch (e) {

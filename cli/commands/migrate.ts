@@ -11,8 +11,9 @@ import { print } from "../output.ts";
 export function registerMigrate(program: Command) {
   program
     .command("migrate")
-    .description("applique les migrations de la base de données")
-    .action(async () => {
+    .description("applique les migrations de la base de données (sauvegarde préalable : fichier SQLite, ou pg_dump sur PostgreSQL)")
+    .option("--no-backup", "PostgreSQL : migre sans la sauvegarde pg_dump (prise vous-même avant)")
+    .action(async (o: { backup: boolean }) => {
       const opts = program.opts<GlobalOptions>();
       const config = configFor(opts);
       const db = await connectDatabase(config);
@@ -21,7 +22,7 @@ export function registerMigrate(program: Command) {
         // (SQLite's lease; on PostgreSQL servers of the previous version keep their schema's tables, migrations only add.)
         const holder = !config.databaseUrl && (await schemaState(db)).status === "behind" ? await liveLease(db, new Date()) : undefined;
         if (holder) throw new RefusedError(frCli.migrate.serverRunning(holder.pid, holder.hostname));
-        const { applied, backup } = await migrateWithBackup(db, config.databaseLabel, config.dataDir);
+        const { applied, backup } = await migrateWithBackup(db, config.databaseLabel, config.dataDir, o.backup ? "required" : "skip");
         print(opts, { applied, database: config.databaseLabel, backup: backup ?? null }, () =>
           applied ? frCli.migrate.applied(applied, config.databaseLabel, backup ?? null) : frCli.migrate.upToDate(config.databaseLabel),
         );

@@ -11,8 +11,11 @@ export const frOps = {
       `pid ${pid} sur ${host}${url ? `, ${url}` : ""}, dernier signe de vie il y a ${ago} s`,
   },
   schema: {
+    /** The way back names the restore step of the database's kind: the file copied back (SQLite), or pg_restore. */
     newer: (path: string, version: number | string, known: number | string) =>
-      `La base ${path} vient d'une version plus récente d'Unisson (schéma ${version}, cet exécutable connaît le schéma ${known}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
+      `La base ${path} vient d'une version plus récente d'Unisson (schéma ${version}, cet exécutable connaît le schéma ${known}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate : serveur arrêté, copiez backups/pre-migrate-${known}.db (dans le dossier de données) à la place de ${path}, sans ses fichiers -wal et -shm.`,
+    newerPostgres: (path: string, version: number | string, known: number | string, restoreUrl: string) =>
+      `La base ${path} vient d'une version plus récente d'Unisson (schéma ${version}, cet exécutable connaît le schéma ${known}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate : serveurs arrêtés, \`pg_restore --clean --if-exists --no-owner --dbname='${restoreUrl}' backups/pre-migrate-${known}.dump\` (dossier de données du \`unisson migrate\` qui l'a prise ; mot de passe par PGPASSWORD).`,
     missing: (path: string) => `Base de données introuvable : ${path} (vérifiez DATA_DIR ou --data-dir ; elle n'est pas créée ici).`,
     empty: (path: string) =>
       `La base ${path} ne contient pas les tables d'Unisson (base vide, ou d'une autre application) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
@@ -71,6 +74,9 @@ export const frOps = {
     cannotCreate: (file: string, why: string) => `Impossible de créer ${file} : ${why}`,
     failed: (why: string) => `La sauvegarde a échoué : ${why}`,
     corrupt: (problems: string) => `La copie est corrompue, elle a été supprimée : ${problems}`,
+    pgDumpAbsent: (command: string) =>
+      `pg_dump est introuvable sur le PATH : aucune sauvegarde de la base PostgreSQL n'a été prise avant la migration. Prenez-en une vous-même (${command}), puis lancez \`unisson migrate --no-backup\` ; ou installez pg_dump (paquet postgresql-client, de la version du serveur ou plus récent).`,
+    pgDumpFailed: (why: string) => `La sauvegarde pg_dump avant migration a échoué, rien n'a été migré : ${why}`,
     postgres:
       "La base est PostgreSQL (DATABASE_URL) : Unisson ne la sauvegarde pas lui-même. Utilisez pg_dump (ou les sauvegardes de votre hébergeur), voir docs/SCALING.md.",
   },
