@@ -3,7 +3,9 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pgMigrations } from "../../src/db/migrations/index.ts";
 import { runPgMigrations } from "../../src/db/pg/migrate.ts";
+import { TEST_SECRET_KEY } from "../helpers/app.ts";
 import { runCli, useDataDirs } from "../helpers/cli.ts";
+import { startSourceServer } from "../helpers/source-server.ts";
 import { freshPostgresDatabase, type PostgresDatabase, pgClient, postgresTestUrl } from "../helpers/postgres.ts";
 
 /**
@@ -79,6 +81,25 @@ describe.skipIf(postgresTestUrl() === undefined || !hasPgDump)("unisson migrate 
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ applied: pgMigrations.length - 1, backup: null });
+  });
+
+  test("a server starting without pg_dump says how to take the backup, and migrates (the Docker image has no pg_dump)", async () => {
+    const pg = await olderDatabase();
+    const dir = await dataDir({ empty: true });
+    const server = await startSourceServer({ DATA_DIR: dir, DATABASE_URL: pg.url, SECRET_KEY: TEST_SECRET_KEY, PATH: "/nulle-part" });
+    try {
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    // Warnings go to stderr, read once the server has exited.
+    expect(await new Response(server.proc.stderr).text()).toContain(
+      "pg_dump est introuvable sur le PATH : aucune sauvegarde de la base PostgreSQL n'a été prise avant la migration.",
+    );
+    const client = pgClient(pg.url);
+    const [count] = await client`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`;
+    await client.close();
+    expect(count.n).toBe(pgMigrations.length);
   });
 
   test("an older executable's refusal of a newer database gives pg_restore's step", async () => {
