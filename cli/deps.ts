@@ -31,7 +31,7 @@ export async function withDeps<T>(opts: GlobalOptions, fn: (deps: Deps) => Promi
   const config = configFor(opts);
   if (!rules.create) refuseMissing(config.databaseLabel);
   const log = createLogger(config.logLevel === "debug" ? "debug" : "warn", (line) => process.stderr.write(`${line}\n`), config.logFormat);
-  const deps = buildDeps(config, log, undefined, CLI_POOL);
+  const deps = await buildDeps(config, log, undefined, CLI_POOL);
   try {
     if (rules.create && (await schemaState(deps.db)).status === "empty") await migrateWithBackup(deps.db, config.databaseLabel, config.dataDir);
     await requireCurrentSchema(deps.db, config.databaseLabel, rules);

@@ -18,6 +18,7 @@ import { registerRenewals } from "./commands/renewals.ts";
 import { registerStats } from "./commands/stats.ts";
 import { registerUsage } from "./commands/usage.ts";
 import { registerUsers } from "./commands/users.ts";
+import { usageLine } from "./usage-error.ts";
 
 /**
  * What the CLI needs from the server, handed in by the executable's entry
@@ -32,7 +33,8 @@ function buildProgram(server: ServerEntry): Command {
     .version(APP_VERSION, "-v, --version")
     .option("--json", "sortie JSON lisible par une machine")
     .option("--data-dir <dir>", "dossier des données (remplace DATA_DIR)")
-    .showHelpAfterError()
+    // Usage errors are printed by runCli, in French and on one line (cli/usage-error.ts); subcommands inherit this.
+    .configureOutput({ outputError: () => {} })
     .exitOverride();
   registerServe(program, server.startServer);
   registerMigrate(program);
@@ -52,26 +54,33 @@ function buildProgram(server: ServerEntry): Command {
 }
 
 /**
- * The first word that names no command, with the command it was looked up
- * in: `serve` is the default command, so commander alone would take an
- * unknown word for an argument of `serve` ("too many arguments for 'serve'").
+ * Walks the command line down the command tree: the words of the commands it
+ * names (`users show`), and the first word that names no command, if any.
+ * `serve` is the default command, so commander alone would take an unknown
+ * word for an argument of `serve` ("too many arguments for 'serve'").
  */
-export function unknownCommand(program: Command, args: string[]): { word: string; parent: string } | undefined {
-  // --help and --version answer on their own (and parsing them would print and exit).
-  if (args.some((a) => ["-h", "--help", "-v", "--version"].includes(a))) return undefined;
+export function commandLine(program: Command, args: string[]): { path: string[]; unknown?: string } {
   let command = program;
   let rest = args;
   const path: string[] = [];
   while (command.commands.length > 0) {
     const [word, ...after] = command.parseOptions(rest).operands;
-    if (word === undefined || word === "help") return undefined;
+    if (word === undefined || word === "help") break;
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next) return { word: [...path, word].join(" "), parent: path.join(" ") };
+    if (!next) return { path, unknown: word };
     path.push(word);
     command = next;
     rest = after;
   }
-  return undefined;
+  return { path };
+}
+
+/** The first word that names no command, with the command it was looked up in. */
+export function unknownCommand(program: Command, args: string[]): { word: string; parent: string } | undefined {
+  // --help and --version answer on their own (and parsing them would print and exit).
+  if (args.some((a) => ["-h", "--help", "-v", "--version"].includes(a))) return undefined;
+  const { path, unknown } = commandLine(program, args);
+  return unknown === undefined ? undefined : { word: [...path, unknown].join(" "), parent: path.join(" ") };
 }
 
 /** Exit codes: 0 success, 1 refused action (one clear line), 2 usage error. */
@@ -89,7 +98,10 @@ export async function runCli(argv: string[], server: ServerEntry): Promise<numbe
   } catch (e) {
     if (e instanceof CommanderError) {
       // --help and --version exit through here too, with code 0.
-      return e.exitCode === 0 ? 0 : 2;
+      if (e.exitCode === 0) return 0;
+      const line = usageLine(e, commandLine(buildProgram(server), argv.slice(2)).path.join(" "));
+      if (line) console.error(line);
+      return 2;
     }
     if (e instanceof ConfigError || e instanceof RefusedError || e instanceof AppError || e instanceof SecretKeyError) {
       console.error(e.message);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { type Config, DEFAULT_DATA_DIR, loadConfig } from "../src/config.ts";
+import { refuseFileAsDataDir } from "../src/system/data-dir.ts";
 
 /** The options every command shares (declared on the program in cli/index.ts). */
 export type GlobalOptions = { json?: boolean; dataDir?: string };
@@ -16,6 +17,7 @@ export type GlobalOptions = { json?: boolean; dataDir?: string };
  */
 export function configFor(opts: GlobalOptions, env: Record<string, string | undefined> = process.env): Config {
   const dataDir = opts.dataDir ?? env.DATA_DIR ?? DEFAULT_DATA_DIR;
+  refuseFileAsDataDir(dataDir);
   return loadConfig({ ...dataDirEnvFile(dataDir), ...env, DATA_DIR: dataDir });
 }
 

@@ -6,7 +6,15 @@
  */
 import { join } from "node:path";
 
-export const BUILD_FLAGS = ["--compile", "--minify", "--bytecode", "--format=esm"];
+/**
+ * `__dirname` as the executable's own file system names its root: Bun gives a CommonJS module that reads it
+ * (pino's transports, thread-stream) its folder at build time, `var __dirname="/home/…/node_modules/pino/lib"`,
+ * so the clone's path was in the executable and two clones built different bytes (issue 46). Neither code path
+ * runs here (the logger writes to its own stream, no worker transport).
+ */
+const BUNFS_DIRNAME = '__dirname="/$bunfs/root"';
+
+export const BUILD_FLAGS = ["--compile", "--minify", "--bytecode", "--format=esm", "--define", BUNFS_DIRNAME];
 
 const root = join(import.meta.dir, "..");
 

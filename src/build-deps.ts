@@ -1,7 +1,7 @@
 import { createAi } from "./ai/engine.ts";
 import { createStripe } from "./billing/stripe-client.ts";
 import type { Config } from "./config.ts";
-import { openDatabase } from "./db/open.ts";
+import { connectDatabase } from "./db/open.ts";
 import type { Deps } from "./deps.ts";
 import { systemClock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
@@ -9,17 +9,18 @@ import { createMailer } from "./lib/mail/index.ts";
 import { createMetrics } from "./system/metrics.ts";
 
 /**
- * Builds the real dependencies from config (the tests build their own); the
+ * Builds the real dependencies from config (the tests build their own), the
+ * database reached or refused in one French line (src/db/open.ts); the
  * CLI passes a logger that keeps stdout for its output, and a smaller
  * PostgreSQL pool (`pool`).
  */
-export function buildDeps(
+export async function buildDeps(
   config: Config,
   log: Logger = createLogger(config.logLevel, undefined, config.logFormat),
   busyTimeoutMs?: number,
   pool?: { max: number },
-): Deps {
-  const db = openDatabase(config, busyTimeoutMs, pool);
+): Promise<Deps> {
+  const db = await connectDatabase(config, busyTimeoutMs, pool);
   return {
     db,
     config,

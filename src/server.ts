@@ -9,6 +9,7 @@ import { allJobs } from "./jobs/index.ts";
 import { startJobs } from "./jobs/scheduler.ts";
 import { backupJobs } from "./system/backup.job.ts";
 import { setupSummary } from "./system/startup.ts";
+import { listen } from "./system/listen.ts";
 import { currentCouncil } from "./council/council-runtime.ts";
 import { loadSecretKey } from "./council/secret-box.ts";
 import { acquireLease, hasLeaseTable, HEARTBEAT_MS, type Lease, releaseLease, renewLease } from "./system/lease.ts";
@@ -27,7 +28,7 @@ const DRAIN_MS = 10_000;
 export async function startServer(config: Config) {
   // PostgreSQL's servers must share the key that opens the council's API keys: without SECRET_KEY, refused before anything starts.
   if (config.databaseUrl) loadSecretKey(config);
-  const deps = buildDeps(config, undefined, SERVER_BUSY_TIMEOUT_MS);
+  const deps = await buildDeps(config, undefined, SERVER_BUSY_TIMEOUT_MS);
   const url = `http://${config.host}:${config.port}`;
   let lease: Lease | undefined;
   try {
@@ -37,7 +38,9 @@ export async function startServer(config: Config) {
     const single = !config.databaseUrl;
     // A database from before the lease has no lease table yet: it is taken right after its migration.
     if (single && (await hasLeaseTable(deps.db))) lease = await acquireLease(deps.db, deps.clock.now(), url);
-    const { applied, backup } = await migrateWithBackup(deps.db, config.databaseLabel, config.dataDir);
+    const { applied, backup, notice } = await migrateWithBackup(deps.db, config.databaseLabel, config.dataDir);
+    // PostgreSQL without pg_dump: the server migrates anyway (the slim image has none), saying how to back up next time.
+    if (notice) deps.log.warn(notice);
     if (applied) deps.log.info("migrations applied", { count: applied, backup });
     if (single) lease ??= await acquireLease(deps.db, deps.clock.now(), url);
   } catch (e) {
@@ -55,7 +58,7 @@ export async function startServer(config: Config) {
   const app = createApp(deps);
   let server: ReturnType<typeof Bun.serve> | undefined;
   try {
-    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
+    server = listen({ port: config.port, hostname: config.host, fetch: app.fetch, idleTimeout: 255 });
     writeServerRecord(config.dataDir, {
       url: localUrl(config.host, server.port!),
       database: recordedDatabase(config),

@@ -1,4 +1,6 @@
 import { frCli } from "../../src/i18n/fr-cli.ts";
+import { frOps } from "../../src/i18n/fr-ops.ts";
+import { postgresReason } from "../../src/db/open-failure.ts";
 import type { Command } from "commander";
 import { copyDatabase } from "../../src/db/copy/copy-database.ts";
 import { copyKeys, councilKeysMove } from "../../src/db/copy/council-keys.ts";
@@ -15,23 +17,13 @@ function sqlitePath(url: string): string | undefined {
   return m?.[1];
 }
 
-/** Why Bun's client could not connect, in French (its own messages are English); anything else as it came. */
-function reason(e: unknown): string {
-  const { code, errno, message } = e as { code?: string; errno?: string; message?: string };
-  const r = frCli.db.reasons;
-  if (code === "ERR_POSTGRES_CONNECTION_REFUSED") return r.refused;
-  if (code === "ERR_POSTGRES_CONNECTION_TIMEOUT" || code === "ERR_POSTGRES_IDLE_TIMEOUT") return r.timeout;
-  if (errno === "28P01" || errno === "28000") return r.auth;
-  if (errno === "3D000") return r.noDatabase;
-  if (e instanceof TypeError || /invalid url/i.test(message ?? "")) return r.badUrl;
-  return message ?? String(e);
-}
-
 async function openPostgres(url: string): Promise<Side> {
   try {
     return await postgresSide(url);
   } catch (e) {
-    throw new RefusedError(frCli.db.unreachable(safeUrl(url), reason(e)));
+    // The cause named as the server and every other command name it (src/db/open-failure.ts); anything else as it came.
+    const { message } = e as { message?: string };
+    throw new RefusedError(frOps.database.pgUnreachable(safeUrl(url), (await postgresReason(e, url)) ?? message ?? String(e)));
   }
 }
 

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { RefusedError } from "../../src/lib/errors.ts";
 import { readServerRecord, recordedDatabase, recordedProcessAlive } from "../../src/system/server-record.ts";
 import { configFor, type GlobalOptions } from "../options.ts";
+import { print } from "../output.ts";
 
 /**
  * For Docker's HEALTHCHECK and supervisors: the slim image has no curl, the
@@ -27,6 +28,6 @@ export function registerHealthcheck(program: Command) {
       const url = `${record.url}/api/health`;
       const res = await fetch(url, { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
       if (!res?.ok) throw new RefusedError(frCli.serverDown(url));
-      console.log("ok");
+      print(program.opts<GlobalOptions>(), { status: "ok", url: record.url, pid: record.pid, database }, () => "ok");
     });
 }

@@ -11,6 +11,7 @@ import { runMigrations } from "./migrate.ts";
 import { migrations, pgMigrations } from "./migrations/index.ts";
 import { postgresClient } from "./pg/client.ts";
 import { runPgMigrations } from "./pg/migrate.ts";
+import { type PgDumpRule, pgDumpBackup } from "./pg/dump.ts";
 import { isPostgresUrl } from "./pg/postgres-url.ts";
 
 /** The database's schema version, where it stands, and the version this executable carries for its dialect. */
@@ -33,7 +34,11 @@ export async function schemaState(db: Db): Promise<SchemaState> {
 }
 
 export function newerRefusal(path: string, state: SchemaState): RefusedError {
-  return new RefusedError(frOps.schema.newer(shown(path), state.version, state.expected));
+  if (!isPostgresUrl(path)) return new RefusedError(frOps.schema.newer(shown(path), state.version, state.expected));
+  // pg_restore's URL without the masked password (PGPASSWORD gives it).
+  const url = new URL(path);
+  url.password = "";
+  return new RefusedError(frOps.schema.newerPostgres(path, state.version, state.expected, url.toString()));
 }
 
 /** The database as messages name it: the SQLite file's full path, or PostgreSQL's URL (already without its password). */
@@ -66,15 +71,24 @@ export async function requireCurrentSchema(db: Db, path: string, opts: { allowBe
 /**
  * `serve` and `migrate`: refuses a newer database, and before migrating one
  * that holds data takes a verified backup, backups/pre-migrate-<version>.db
- * (the schema version it had), which is the way back to the previous executable.
+ * (the schema version it had), which is the way back to the previous executable;
+ * on PostgreSQL pg_dump's backups/pre-migrate-<version>.dump (pg/dump.ts).
  */
-export async function migrateWithBackup(db: Db, path: string, dataDir: string): Promise<{ applied: number; backup?: string }> {
+export async function migrateWithBackup(
+  db: Db,
+  path: string,
+  dataDir: string,
+  pgDump: PgDumpRule = "if-present",
+): Promise<{ applied: number; backup?: string; notice?: string }> {
   const state = await schemaState(db);
   if (state.status === "newer") throw newerRefusal(path, state);
   if (state.status === "empty") await refuseForeignTables(db, path);
-  // PostgreSQL: under the advisory lock (servers started together), no file backup (pg_dump is the operator's, docs/SCALING.md).
+  // PostgreSQL: pg_dump's backup (pg/dump.ts), then the migrations under the advisory lock (servers started together).
   const pool = postgresClient(db);
-  if (pool) return { applied: await runPgMigrations(pool) };
+  if (pool) {
+    const { file, notice } = state.status === "behind" ? pgDumpBackup(pool, dataDir, state.version, pgDump) : {};
+    return { applied: await runPgMigrations(pool), backup: file, notice };
+  }
   let backup: string | undefined;
   if (state.status === "behind" && path !== ":memory:") {
     const dir = join(dataDir, "backups");

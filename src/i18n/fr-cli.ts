@@ -7,6 +7,16 @@ export const frCli = {
   notAnInteger: (label: string, max: number) => `${label} doit être un entier entre 1 et ${max}.`,
   unknownCommand: (word: string, parent: string) =>
     `commande inconnue : ${word} ; \`unisson ${parent ? `${parent} ` : ""}--help\` donne la liste des commandes.`,
+  /** Usage errors (cli/usage-error.ts): one line, then the command's help hint. */
+  usageError: {
+    unknownOption: (flag: string) => `Option inconnue : ${flag}`,
+    missingArgument: (name: string) => `Argument manquant : <${name}>`,
+    optionMissingValue: (flags: string) => `Valeur manquante pour l'option ${flags}`,
+    missingOption: (flags: string) => `Option obligatoire absente : ${flags}`,
+    excessArguments: "Trop d'arguments",
+    conflicting: "Options incompatibles entre elles",
+    help: (command: string) => `\`unisson ${command ? `${command} ` : ""}--help\` donne l'usage de la commande.`,
+  },
   serverDown: (url: string) => `Le serveur ne répond pas sur ${url}`,
   health: {
     noServer: (folder: string) =>
@@ -115,14 +125,6 @@ export const frCli = {
       "Pour copier vers SQLite, DATABASE_URL doit désigner la base PostgreSQL à copier (postgres://…). Sans DATABASE_URL, la base est déjà SQLite.",
     samePostgres:
       "DATABASE_URL désigne déjà une base PostgreSQL : copiez vers SQLite (--to sqlite:/chemin/fichier.db), ou retirez DATABASE_URL pour copier la base SQLite.",
-    unreachable: (url: string, reason: string) => `Connexion à PostgreSQL impossible : ${reason} (${url}).`,
-    reasons: {
-      refused: "connexion refusée (serveur arrêté, mauvais hôte ou mauvais port ?)",
-      timeout: "le serveur ne répond pas",
-      badUrl: "URL invalide",
-      auth: "utilisateur ou mot de passe refusé",
-      noDatabase: "cette base n'existe pas (créez-la d'abord, vide)",
-    },
     targetNotEmpty: (target: string, table: string, rows: number) =>
       `La base de destination n'est pas vide (${target} : ${rows} ligne(s) dans ${table}) : la copie ne remplace rien. Indiquez une base vide.`,
     pgSchemaNotCurrent: (url: string, applied: number, known: number) =>

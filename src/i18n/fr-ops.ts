@@ -11,8 +11,11 @@ export const frOps = {
       `pid ${pid} sur ${host}${url ? `, ${url}` : ""}, dernier signe de vie il y a ${ago} s`,
   },
   schema: {
+    /** The way back names the restore step of the database's kind: the file copied back (SQLite), or pg_restore. */
     newer: (path: string, version: number | string, known: number | string) =>
-      `La base ${path} vient d'une version plus récente d'Unisson (schéma ${version}, cet exécutable connaît le schéma ${known}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
+      `La base ${path} vient d'une version plus récente d'Unisson (schéma ${version}, cet exécutable connaît le schéma ${known}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate : serveur arrêté, copiez backups/pre-migrate-${known}.db (dans le dossier de données) à la place de ${path}, sans ses fichiers -wal et -shm.`,
+    newerPostgres: (path: string, version: number | string, known: number | string, restoreUrl: string) =>
+      `La base ${path} vient d'une version plus récente d'Unisson (schéma ${version}, cet exécutable connaît le schéma ${known}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate : serveurs arrêtés, \`pg_restore --clean --if-exists --no-owner --dbname='${restoreUrl}' backups/pre-migrate-${known}.dump\` (dossier de données du \`unisson migrate\` qui l'a prise ; mot de passe par PGPASSWORD).`,
     missing: (path: string) => `Base de données introuvable : ${path} (vérifiez DATA_DIR ou --data-dir ; elle n'est pas créée ici).`,
     empty: (path: string) =>
       `La base ${path} ne contient pas les tables d'Unisson (base vide, ou d'une autre application) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
@@ -20,6 +23,47 @@ export const frOps = {
       `La base ${path} contient déjà des tables d'une autre application (${tables}) : Unisson a besoin d'une base à lui, vide (par exemple CREATE DATABASE unisson), rien n'a été modifié.`,
     behind: (path: string, version: number | string, expected: number | string) =>
       `La base ${path} n'est pas à jour (schéma ${version}, attendu ${expected}) : lancez \`unisson migrate\` (le serveur le fait aussi à son démarrage).`,
+  },
+  /** A database that cannot be opened (src/db/open-failure.ts): the cause, then what to do. */
+  database: {
+    pgUnreachable: (url: string, reason: string) => `Connexion à PostgreSQL impossible : ${reason} (${url}).`,
+    pg: {
+      refused: "connexion refusée (serveur arrêté, mauvais hôte ou mauvais port ?) : démarrez PostgreSQL ou corrigez l'hôte et le port de DATABASE_URL",
+      unknownHost: (host: string) => `hôte inconnu « ${host} » : corrigez le nom d'hôte de DATABASE_URL`,
+      timeout: "le serveur ne répond pas (pare-feu, hôte ou port ?) : vérifiez que PostgreSQL écoute à l'adresse de DATABASE_URL",
+      tls: "le serveur n'accepte pas TLS alors que DATABASE_URL le demande (sslmode) : activez ssl dans PostgreSQL, ou retirez sslmode de l'URL sur un réseau de confiance",
+      password: (user: string) => `mot de passe refusé pour l'utilisateur « ${user} » : corrigez DATABASE_PASSWORD ou le mot de passe de DATABASE_URL`,
+      role: (user: string) =>
+        `utilisateur « ${user} » refusé (inconnu, ou non autorisé par pg_hba.conf) : créez-le (CREATE ROLE ${user} LOGIN PASSWORD '…') ou corrigez DATABASE_URL`,
+      noDatabase: "cette base n'existe pas (créez-la d'abord, vide)",
+      permission: (user: string, detail: string) =>
+        `droits insuffisants pour l'utilisateur « ${user} » (${detail}) : donnez-lui la base (ALTER DATABASE … OWNER TO ${user}) ou ses droits sur le schéma public`,
+      tooMany: "le serveur refuse toute nouvelle connexion (max_connections atteint) : réduisez le nombre de serveurs ou relevez max_connections",
+      starting: "le serveur PostgreSQL démarre ou s'arrête : réessayez dans quelques instants",
+      badUrl: "URL invalide",
+    },
+    sqlite: {
+      notADatabase: (file: string) =>
+        `${file} n'est pas une base SQLite (fichier d'un autre type, ou chiffré) : vérifiez DATA_DIR et DATABASE_PATH, ou restaurez une sauvegarde (backups/).`,
+      corrupt: (file: string) => `La base ${file} est endommagée : restaurez la dernière sauvegarde (dossier backups/ du dossier de données).`,
+      readOnly: (file: string, folder: string) =>
+        `La base ${file} est en lecture seule : le processus (uid ${process.getuid?.() ?? -1}) doit pouvoir écrire le fichier et le dossier ${folder} (SQLite y crée ses fichiers -wal et -shm) ; donnez-lui le dossier (\`chown -R\`) ou montez-le en écriture.`,
+      cannotOpen: (file: string, folder: string) =>
+        `Ouverture impossible de la base ${file} : le dossier ${folder} n'existe pas ou n'est pas lisible par le processus (uid ${process.getuid?.() ?? -1}) ; vérifiez DATA_DIR, DATABASE_PATH et les droits du dossier.`,
+      notAFolder: (file: string, folder: string) =>
+        `Ouverture impossible de la base ${file} : ${folder} n'est pas un dossier (un fichier porte ce nom) ; vérifiez DATA_DIR et DATABASE_PATH.`,
+    },
+  },
+  /** The server refused to start on its address, or its data folder (the variable named, exit 1). */
+  start: {
+    dataDirIsFile: (path: string) =>
+      `Configuration invalide : DATA_DIR="${path}" est un fichier, pas un dossier : indiquez un dossier (créé s'il n'existe pas) avec DATA_DIR ou --data-dir.`,
+    portTaken: (port: number) =>
+      `Le port ${port} est déjà utilisé (PORT=${port}) : un autre programme, ou un autre serveur Unisson, l'occupe ; arrêtez-le (\`ss -ltnp 'sport = :${port}'\` le nomme) ou choisissez un autre PORT.`,
+    portPrivileged: (port: number, uid: number) =>
+      `Le port ${port} (PORT=${port}) est réservé à root : le processus tourne sous l'uid ${uid} ; choisissez un PORT à partir de 1024 (derrière votre proxy), ou donnez-lui ce droit (\`setcap cap_net_bind_service=+ep\` sur l'exécutable, AmbientCapabilities=CAP_NET_BIND_SERVICE sous systemd).`,
+    badHost: (host: string) =>
+      `Configuration invalide : HOST="${host}" n'est pas une adresse de cette machine : indiquez 0.0.0.0 (toutes ses adresses), 127.0.0.1 (elle seule), :: (IPv6) ou l'adresse d'une de ses interfaces.`,
   },
   dataDir: {
     notWritable: (path: string, folder: string, uid: number, gid: number) =>
@@ -30,6 +74,9 @@ export const frOps = {
     cannotCreate: (file: string, why: string) => `Impossible de créer ${file} : ${why}`,
     failed: (why: string) => `La sauvegarde a échoué : ${why}`,
     corrupt: (problems: string) => `La copie est corrompue, elle a été supprimée : ${problems}`,
+    pgDumpAbsent: (command: string) =>
+      `pg_dump est introuvable sur le PATH : aucune sauvegarde de la base PostgreSQL n'a été prise avant la migration. Prenez-en une vous-même (${command}), puis lancez \`unisson migrate --no-backup\` ; ou installez pg_dump (paquet postgresql-client, de la version du serveur ou plus récent).`,
+    pgDumpFailed: (why: string) => `La sauvegarde pg_dump avant migration a échoué, rien n'a été migré : ${why}`,
     postgres:
       "La base est PostgreSQL (DATABASE_URL) : Unisson ne la sauvegarde pas lui-même. Utilisez pg_dump (ou les sauvegardes de votre hébergeur), voir docs/SCALING.md.",
   },

@@ -1,5 +1,5 @@
 import { frOps } from "../i18n/fr-ops.ts";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { RefusedError } from "../lib/errors.ts";
 
@@ -22,4 +22,18 @@ export function explainNotWritable<T>(folder: string, write: () => T): T {
     while (!existsSync(owned) && dirname(owned) !== owned) owned = dirname(owned);
     throw new RefusedError(frOps.dataDir.notWritable(resolve(err.path ?? folder), owned, process.getuid?.() ?? -1, process.getgid?.() ?? -1));
   }
+}
+
+/**
+ * The data folder must be a folder: a file of that name would otherwise fail
+ * deep in a mkdir (« EEXIST: file already exists »), or as « no database ».
+ */
+export function refuseFileAsDataDir(dataDir: string): void {
+  let isFile = false;
+  try {
+    isFile = !statSync(dataDir).isDirectory();
+  } catch {
+    // Missing (created when needed) or unreadable (refused where it is written, explainNotWritable).
+  }
+  if (isFile) throw new RefusedError(frOps.start.dataDirIsFile(resolve(dataDir)));
 }

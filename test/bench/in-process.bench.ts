@@ -24,7 +24,7 @@ const N = Number(process.env.BENCH_N ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const dir = mkdtempSync(join(tmpdir(), "unisson-bench-inproc-"));
 const config = loadConfig({ DATA_DIR: dir, PUBLIC_URL: "http://localhost:3000", LOG_LEVEL: "info" });
-const deps = buildDeps(config, undefined, SERVER_BUSY_TIMEOUT_MS);
+const deps = await buildDeps(config, undefined, SERVER_BUSY_TIMEOUT_MS);
 await runMigrations(deps.db);
 for (let i = 0; i < 1000; i++) await seedUser(deps.db);
 const me = await seedUser(deps.db, { subscriptionType: "pro" });

@@ -67,7 +67,7 @@ describe("CLI database opening rules", () => {
       const r = runCli(args, dir);
       expect(r.code).toBe(1);
       expect(r.stderr.trim()).toBe(
-        `La base ${dbPath(dir)} vient d'une version plus récente d'Unisson (schéma ${migrations.length + 1}, cet exécutable connaît le schéma ${migrations.length}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate.`,
+        `La base ${dbPath(dir)} vient d'une version plus récente d'Unisson (schéma ${migrations.length + 1}, cet exécutable connaît le schéma ${migrations.length}) : utilisez l'exécutable de cette version, ou restaurez la sauvegarde pre-migrate : serveur arrêté, copiez backups/pre-migrate-${migrations.length}.db (dans le dossier de données) à la place de ${dbPath(dir)}, sans ses fichiers -wal et -shm.`,
       );
     }
   });

@@ -9,7 +9,8 @@ import { startSourceServer } from "../helpers/source-server.ts";
  * names included, and the executable. The executable is compared whole, so
  * whatever Bun's compiler embeds (the runtime, the bytecode, the SPA, the
  * migrations) is proven identical with it; the one variable thing Bun embeds
- * is the output's file name (docs/DECISIONS.md, "Reproducible builds").
+ * is the output's file name (docs/DECISIONS.md, "Reproducible builds"), not
+ * the folder built in (issue 46: `__dirname`, scripts/build-binary.ts).
  */
 setDefaultTimeout(240_000);
 const root = join(import.meta.dir, "..", "..");
@@ -62,6 +63,27 @@ describe("reproducible builds", () => {
     const r = Bun.spawnSync([process.execPath, "scripts/build-binary.ts", b], { cwd: root, env: { ...process.env, NODE_ENV: "development" }, stderr: "pipe" });
     if (r.exitCode !== 0) throw new Error(r.stderr.toString());
     expect(sha256(b)).toBe(sha256(a));
+  });
+});
+
+describe("reproducible builds whatever the folder", () => {
+  test("two clones at two different paths build the same executable", () => {
+    // Two copies of the sources, node_modules hard-linked (a symlink would resolve to the same real path in both),
+    // each with its own web build: nothing of either folder's path may reach the bytes.
+    const built = ["unisson-clone-a-", "unisson-clone-bb-"].map((prefix) => {
+      const clone = join(temp(prefix), "depot");
+      for (const f of ["src", "cli", "web", "scripts", "package.json", "tsconfig.json", "bunfig.toml"])
+        cpSync(join(root, f), join(clone, f), { recursive: true });
+      const link = Bun.spawnSync(["cp", "-al", join(root, "node_modules"), join(clone, "node_modules")], { stderr: "pipe" });
+      if (link.exitCode !== 0) throw new Error(link.stderr.toString());
+      buildWeb(clone, join(clone, "build", "web"));
+      const out = join(clone, "dist", "unisson");
+      const r = Bun.spawnSync([process.execPath, "scripts/build-binary.ts", out], { cwd: clone, stderr: "pipe" });
+      if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+      expect(readFileSync(out).includes(clone)).toBe(false);
+      return sha256(out);
+    });
+    expect(built[1]).toBe(built[0]!);
   });
 });
 

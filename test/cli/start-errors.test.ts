@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, openSync } from "node:fs";
 import { basename, join } from "node:path";
 import { dbPath, runCli, runCliAsync, useDataDirs } from "../helpers/cli.ts";
 import { freshPostgresDatabase, type PostgresDatabase, postgresTestUrl, pgClient } from "../helpers/postgres.ts";
@@ -21,6 +21,34 @@ describe("an unknown command", () => {
     const r = runCli(["users", "bogus"], await dataDir());
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe("commande inconnue : users bogus ; `unisson users --help` donne la liste des commandes.");
+  });
+});
+
+describe("a usage error is one French line with the way to the command's help, exit 2 (issue 46)", () => {
+  const help = (command: string) => `\`unisson ${command} --help\` donne l'usage de la commande.`;
+
+  test("an unknown option", async () => {
+    const r = runCli(["users", "list", "--bogus"], await dataDir());
+    expect(r.stderr.trim()).toBe(`Option inconnue : --bogus. ${help("users list")}`);
+    expect(r.code).toBe(2);
+  });
+
+  test("a missing argument", async () => {
+    const r = runCli(["users", "show"], await dataDir());
+    expect(r.stderr.trim()).toBe(`Argument manquant : <email>. ${help("users show")}`);
+    expect(r.code).toBe(2);
+  });
+
+  test("a required option left out", async () => {
+    const r = runCli(["db", "copy"], await dataDir());
+    expect(r.stderr.trim()).toBe(`Option obligatoire absente : --to <url>. ${help("db copy")}`);
+    expect(r.code).toBe(2);
+  });
+
+  test("a value our parsers refuse keeps their French sentence, without commander's English around it", async () => {
+    const r = runCli(["users", "list", "--page", "0"], await dataDir());
+    expect(r.stderr.trim()).toBe(`--page doit être un entier entre 1 et 1000000000. ${help("users list")}`);
+    expect(r.code).toBe(2);
   });
 });
 
@@ -160,6 +188,19 @@ describe("unisson healthcheck", () => {
     expect(existsSync(join(dir, "server.json"))).toBe(false);
   });
 
+  test("--json prints a JSON object (issue 46: it printed « ok »)", async () => {
+    const dir = await dataDir();
+    const server = await startSourceServer({ DATA_DIR: dir });
+    try {
+      const r = await runCliAsync(["healthcheck", "--json"], dir);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.json()).toEqual({ status: "ok", url: server.url, pid: expect.any(Number), database: dbPath(dir) });
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("finds the server whatever way its data folder was written (the SQLite file is compared by its absolute path)", async () => {
     const dir = await dataDir();
     const server = await startSourceServer({ DATA_DIR: join(dir, "..", basename(dir)) });
@@ -199,5 +240,53 @@ describe("unisson healthcheck", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe("start-up refusals name their variable in one French line, exit 1 (issue 46)", () => {
+  test("DATA_DIR naming a file, for `serve` and every command", async () => {
+    const file = join(await dataDir({ empty: true }), "un-fichier");
+    closeSync(openSync(file, "w"));
+    for (const command of [["serve"], ["users", "list"]]) {
+      const r = runCli(command, file, { PORT: String(freePort()) });
+      expect(r.stderr.trim()).toBe(
+        `Configuration invalide : DATA_DIR="${file}" est un fichier, pas un dossier : indiquez un dossier (créé s'il n'existe pas) avec DATA_DIR ou --data-dir.`,
+      );
+      expect(r.code).toBe(1);
+    }
+  });
+
+  test("a PORT another program already listens on", async () => {
+    const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+    try {
+      const r = await runCliAsync(["serve"], await dataDir(), { HOST: "127.0.0.1", PORT: String(taken.port) });
+      expect(r.stderr.trim()).toBe(
+        `Le port ${taken.port} est déjà utilisé (PORT=${taken.port}) : un autre programme, ou un autre serveur Unisson, l'occupe ; arrêtez-le (\`ss -ltnp 'sport = :${taken.port}'\` le nomme) ou choisissez un autre PORT.`,
+      );
+      expect(r.code).toBe(1);
+    } finally {
+      taken.stop(true);
+    }
+  });
+
+  test("a HOST that is no address of this machine", async () => {
+    const r = runCli(["serve"], await dataDir(), { HOST: "999.1.1.1", PORT: String(freePort()) });
+    expect(r.stderr.trim()).toBe(
+      "Configuration invalide : HOST=\"999.1.1.1\" n'est pas une adresse de cette machine : indiquez 0.0.0.0 (toutes ses adresses), 127.0.0.1 (elle seule), :: (IPv6) ou l'adresse d'une de ses interfaces.",
+    );
+    expect(r.code).toBe(1);
+  });
+
+  test("a PORT below 1024 without the right to it", async () => {
+    // Port 1 on loopback: nothing listens there, and without CAP_NET_BIND_SERVICE (uid 65534 as root) binding it is refused.
+    const dir = await dataDir({ empty: true });
+    const asRoot = process.getuid?.() === 0;
+    const uid = asRoot ? 65534 : process.getuid!();
+    if (asRoot) chownSync(dir, uid, uid);
+    const r = runCli(["serve"], dir, { HOST: "127.0.0.1", PORT: "1" }, asRoot ? ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"] : []);
+    expect(r.stderr.trim()).toBe(
+      `Le port 1 (PORT=1) est réservé à root : le processus tourne sous l'uid ${uid} ; choisissez un PORT à partir de 1024 (derrière votre proxy), ou donnez-lui ce droit (\`setcap cap_net_bind_service=+ep\` sur l'exécutable, AmbientCapabilities=CAP_NET_BIND_SERVICE sous systemd).`,
+    );
+    expect(r.code).toBe(1);
   });
 });

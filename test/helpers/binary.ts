@@ -26,7 +26,7 @@ export function ensureBinary(): string {
 }
 
 /**
- * Each test process leaves its executable behind (about 120 MB; bun test
+ * Each test process leaves its executable behind (about 137 MB; bun test
  * gives no reliable exit hook): builds older than two hours are removed,
  * which no running test or benchmark still uses.
  */
