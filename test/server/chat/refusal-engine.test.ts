@@ -48,7 +48,7 @@ const PARTIAL = find((e) => e.label === "partial");
 const AMBIGUOUS_REFUSAL = find((e) => e.text.startsWith("Thanks for the detailed context."));
 
 function answerWith(texts: readonly string[]) {
-  MEMBERS.forEach((m, i) => fakes().control.set(m, { answer: texts[i % texts.length]! }));
+  for (const [i, m] of MEMBERS.entries()) fakes().control.set(m, { answer: texts[i % texts.length]! });
 }
 
 type T = Awaited<ReturnType<typeof apiApp>>;
