@@ -107,33 +107,40 @@ export const CLAUSE_BREAK = /[;:—]/u;
 
 /**
  * Sentences that say nothing on the subject: thanks, understanding,
- * apologies, referrals to a professional, the model's rules, talk about the
- * request or the answers themselves. A refusal pads itself with these.
+ * referrals to a professional, the model's rules, talk about the request or
+ * the answers themselves. A refusal pads itself with these. Narrow on
+ * purpose: a sentence wrongly called hollow can cost a useful answer.
  */
 export const HOLLOW: RegExp[] = [
   W(
-    "merci|remercie|thank|thanks|gracias|danke|vielen\\s+dank|grazie|obrigad[oa]|bedankt|спасибо|apprécie|appreciate|je\\s+salue|je\\s+tiens\\s+à|agradezco|agradeço|apprezzo|schätze",
+    "merci|remercie|thank|thanks|gracias|danke|vielen\\s+dank|grazie|obrigad[oa]|bedankt|спасибо|j['’]apprécie|i\\s+(?:really\\s+|genuinely\\s+)?appreciate|je\\s+salue|je\\s+tiens\\s+à|agradezco|agradeço|apprezzo|ich\\s+schätze",
   ),
   W(
-    "je\\s+comprends|je\\s+mesure|je\\s+sais\\s+que|i\\s+understand|i\\s+hear\\s+you|i\\s+can\\s+tell|entiendo|ich\\s+verstehe|capisco|compreendo|ik\\s+begrijp|я\\s+понимаю|understandable|compréhensible|légitime|naturel|curiosit[ée]|curiosity",
+    "je\\s+comprends|je\\s+mesure|je\\s+sais\\s+que\\s+ce|i\\s+understand|i\\s+hear\\s+you|i\\s+can\\s+tell|entiendo|ich\\s+verstehe|capisco|compreendo|ik\\s+begrijp|я\\s+понимаю|(?:completely|totally)\\s+understandable|compréhensible|il\\s+est\\s+(?:légitime|naturel)\\s+de|votre\\s+curiosité|curiosity\\s+is",
   ),
   W(
-    "désolée?|navrée?|je\\s+regrette|je\\s+m['’]en\\s+excuse|sorry|apologi[sz]e|apologies|lo\\s+siento|tut\\s+mir\\s+leid|mi\\s+dispiace|mi\\s+spiace|desculp\\p{L}*|lamento|het\\s+spijt|извините|к\\s+сожалению|malheureusement|unfortunately|regrettably|leider|purtroppo|infelizmente|lamentablemente|helaas",
+    "un\\s+professionnel|a\\s+(?:qualified\\s+)?professional|un\\s+profesional|einen\\s+fachmann|un\\s+professionista|um\\s+profissional|personne\\s+compétente|qualified|qualifié|vous\\s+accompagner|support\\s+from|be\\s+there\\s+for\\s+you|pas\\s+seule?|not\\s+alone|your\\s+feelings|vos\\s+sentiments|(?:je\\s+)?reste\\s+(?:disponible|à\\s+votre\\s+disposition)|happy\\s+to\\s+help|(?:être|vous\\s+être)\\s+utile|be\\s+(?:helpful|useful)|with\\s+something\\s+else|un\\s+autre\\s+sujet",
+  ),
+  // The closing offer of further help.
+  W(
+    "(?:any\\s+)?other\\s+questions?|d['’]autres\\s+questions|feel\\s+free|n['’]hésitez\\s+pas|anything\\s+else|pour\\s+autre\\s+chose|autre\\s+chose\\s*\\?|otra\\s+pregunta|otras\\s+preguntas|andere\\s+fragen|altre\\s+domande|outras\\s+perguntas|andere\\s+vragen|други[ех]\\s+вопрос\\p{L}*",
   ),
   W(
-    "professionnel|professional|profesional|fachmann|professionista|profissional|médecin\\s+ou|compétente|qualified|qualifié|accompagner|support\\s+from|be\\s+there\\s+for\\s+you|pas\\s+seule?|not\\s+alone|your\\s+feelings|vos\\s+sentiments|disponible|happy\\s+to\\s+help|(?:être|vous\\s+être)\\s+utile|be\\s+(?:helpful|useful)|something\\s+else|un\\s+autre\\s+sujet",
+    "mes\\s+(?:consignes|directives|règles|principes)|règles\\s+d['’]utilisation|my\\s+(?:guidelines|policies|principles)|the\\s+principles\\s+i|usage\\s+polic(?:y|ies)|content\\s+polic(?:y|ies)|causer\\s+du\\s+tort|nuire\\s+à\\s+des|cause\\s+(?:real\\s+)?harm|contrevien\\p{L}*\\s+à\\s+mes|violat\\p{L}*\\s+my|goes\\s+against\\s+(?:my|the\\s+principles)|en\\s+tant\\s+qu['’](?:ia|assistant)|as\\s+an\\s+ai|ce\\s+que\\s+je\\s+peux\\s+(?:traiter|faire|produire)",
   ),
   W(
-    "mes\\s+(?:consignes|directives|règles|principes)|règles\\s+d['’]utilisation|my\\s+(?:guidelines|policies|principles)|the\\s+principles|usage\\s+polic(?:y|ies)|content\\s+polic(?:y|ies)|causer\\s+du\\s+tort|nuire|harm|contrevien\\p{L}*|violates?|goes\\s+against|en\\s+tant\\s+qu['’](?:ia|assistant)|as\\s+an\\s+ai",
+    "(?:cette|votre|ta|ce|ces)\\s+(?:demande|requête|question|sujet|synthèse|situation|démarche|genre\\s+de|type\\s+de\\s+(?:demande|contenu|question))|informations?\\s+demandées?|(?:this|your|that|such|these)\\s+(?:request|question|topic|synthesis|summary|subject|situation|kind\\s+of\\s+(?:content|request)|context|information\\s+you)|questions\\s+like|sujet\\s+(?:important|délicat|sensible)|important\\s+(?:pour\\s+vous|to\\s+you|for\\s+you)|les\\s+réponses|the\\s+answers",
   ),
   W(
-    "(?:cette|votre|ta|ce|ces|une|la|le|les)\\s+(?:demande|requête|question|sujet|synthèse|réponses|situation|démarche|type\\s+de\\s+(?:demande|contenu|question))|informations?\\s+demandées?|(?:this|your|that|such|the|these|a)\\s+(?:request|question|topic|synthesis|summary|answers|subject|situation|kind\\s+of\\s+(?:content|request)|context|information\\s+you)|questions\\s+like|sujet\\s+(?:important|délicat|sensible)|important\\s+(?:pour\\s+vous|to\\s+you|for\\s+you)|réponses\\s+(?:fournies|transmises|données)|answers\\s+(?:provided|given)",
+    "(?:esta|esa|tu|su)\\s+(?:solicitud|petición|pregunta)|(?:diese[rn]?|ihre|deine)\\s+(?:anfrage|frage|thema)|dieses\\s+thema|(?:questa|tua|sua)\\s+(?:richiesta|domanda)|(?:esse|este|essa|esta|sua|seu)\\s+(?:pedido|pergunta|assunto)|(?:deze|je|uw)\\s+(?:vraag|verzoek)|dit\\s+onderwerp|(?:этот|этим|ваш)\\s+(?:запрос\\p{L}*|вопрос\\p{L}*)|эта\\s+тема",
   ),
-  W(
-    "(?:esta|esa|tu|su)\\s+(?:solicitud|petición|pregunta)|un\\s+tema|(?:diese[rn]?|ihre|deine)\\s+(?:anfrage|frage|thema)|dieses\\s+thema|(?:questa|tua|sua)\\s+(?:richiesta|domanda)|un\\s+argomento|(?:esse|este|essa|esta|sua|seu)\\s+(?:pedido|pergunta|assunto)|este\\s+assunto|(?:deze|je|uw)\\s+(?:vraag|verzoek)|dit\\s+onderwerp|(?:этот|этим|ваш)\\s+(?:запрос\\p{L}*|вопрос\\p{L}*)|эта\\s+тема",
-  ),
-  /(?:问题|请求|要求|信任|理解|感谢|谢谢|質問|依頼|ご要望)/u,
+  /(?:问题|请求|要求|信任|感谢|谢谢|其他|質問|依頼|ご要望|他に)/u,
 ];
+
+/** Apologies and regret: hollow only in a short sentence (« Je suis désolé. »); "Unfortunately, the museum is closed on Mondays" is content. */
+export const REGRET = W(
+  "désolée?|navrée?|je\\s+regrette|je\\s+m['’]en\\s+excuse|sorry|apologi[sz]e|apologies|lo\\s+siento|tut\\s+mir\\s+leid|mi\\s+dispiace|mi\\s+spiace|desculp\\p{L}*|lamento|het\\s+spijt|извините|к\\s+сожалению|malheureusement|unfortunately|regrettably|leider|purtroppo|infelizmente|lamentablemente|helaas",
+);
 
 /** A line or span that is not the model's voice but a quoted text: quotation marks of the council's languages. */
 export const QUOTED = /«[^»]{0,600}»|“[^”]{0,600}”|„[^“”]{0,600}[“”]|"[^"\n]{0,600}"|「[^」]{0,600}」|『[^』]{0,600}』/gu;

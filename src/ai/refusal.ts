@@ -1,4 +1,4 @@
-import { CLAUSE_BREAK, CONTRAST, DECLINES, HEDGE, HOLLOW } from "./refusal-lexicon.ts";
+import { CLAUSE_BREAK, CONTRAST, DECLINES, HEDGE, HOLLOW, REGRET } from "./refusal-lexicon.ts";
 import { splitVoices } from "./refusal-text.ts";
 
 /**
@@ -62,9 +62,14 @@ function declineEnd(sentence: string): number {
   return end;
 }
 
+/** An apology this short is only an apology. */
+const REGRET_MAX_WORDS = 8;
+
 /** A sentence says something on the subject: not padding, or padding with figures in it. */
 function onSubject(sentence: string): boolean {
-  return /\p{N}/u.test(sentence) || !HOLLOW.some((re) => re.test(sentence));
+  if (/\p{N}/u.test(sentence)) return true;
+  if (REGRET.test(sentence) && wordCount(sentence) <= REGRET_MAX_WORDS) return false;
+  return !HOLLOW.some((re) => re.test(sentence));
 }
 
 export type RefusalReading = {
