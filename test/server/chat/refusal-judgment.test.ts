@@ -20,6 +20,9 @@ const useful = CORPUS.filter((e) => e.label !== "refusal");
 const refusals = CORPUS.filter((e) => e.label === "refusal");
 const of = (category: Entry["category"], label?: Entry["label"]) => CORPUS.filter((e) => e.category === category && (!label || e.label === label));
 const short = (e: Entry) => e.text.replace(/\s+/g, " ").slice(0, 90);
+/** The texts the judgment discards, and those it keeps, shortened for the failure message. */
+const lost = (es: Entry[]) => es.filter(discarded).map(short);
+const kept = (es: Entry[]) => es.filter((e) => !discarded(e)).map(short);
 
 describe("the whole corpus through the judgment (test/fixtures/refusal-corpus, docs/BENCHMARKS.md)", () => {
   test("the corpus holds at least 300 texts, refusals in at least 8 languages", () => {
@@ -28,7 +31,7 @@ describe("the whole corpus through the judgment (test/fixtures/refusal-corpus, d
   });
 
   test("no useful answer is discarded, pre-filter and confirmation together", () => {
-    expect(useful.filter(discarded).map(short)).toEqual([]);
+    expect(lost(useful)).toEqual([]);
   });
 
   test("no useful answer is discarded by the pre-filter alone (an ambiguous text is kept when no confirmation answers)", () => {
@@ -43,7 +46,7 @@ describe("the whole corpus through the judgment (test/fixtures/refusal-corpus, d
 
 describe("useful answers that look like refusals are kept (each of these was discarded on 576edfd)", () => {
   test('an ordinary hedge, then the answer (« …sans plus d\'informations, mais voici… », « …à votre place, mais… », "…for you, but…")', () => {
-    expect(of("hedge").filter(discarded).map(short)).toEqual([]);
+    expect(lost(of("hedge"))).toEqual([]);
   });
 
   test.each([
@@ -52,11 +55,11 @@ describe("useful answers that look like refusals are kept (each of these was dis
     ["a dialogue where a character declines", "dialogue"],
     ["an error message quoted in a code span", "code"],
   ] as const)("%s", (_, category) => {
-    expect(of(category).filter(discarded).map(short)).toEqual([]);
+    expect(lost(of(category))).toEqual([]);
   });
 
   test("a synthesis whose « Divergences » reports that a member declined", () => {
-    expect(of("synthesis", "answer").filter(discarded).map(short)).toEqual([]);
+    expect(lost(of("synthesis", "answer"))).toEqual([]);
   });
 });
 
@@ -64,7 +67,7 @@ describe("refusals are recognised wherever they stand (each of these was kept on
   test.each(["es", "de", "it", "pt", "zh", "nl", "ja", "ru"])("a refusal in %s", (lang) => {
     const inLang = refusals.filter((e) => e.lang === lang);
     expect(inLang.length).toBeGreaterThan(0);
-    expect(inLang.filter((e) => !discarded(e)).map(short)).toEqual([]);
+    expect(kept(inLang)).toEqual([]);
   });
 
   test.each([
@@ -77,38 +80,26 @@ describe("refusals are recognised wherever they stand (each of these was kept on
   });
 
   test("a refusal after a long polite preamble", () => {
-    expect(
-      of("preamble")
-        .filter((e) => !discarded(e))
-        .map(short),
-    ).toEqual([]);
+    expect(kept(of("preamble"))).toEqual([]);
   });
 
   test("a synthesiser that refuses inside the three sections", () => {
-    expect(
-      of("synthesis", "refusal")
-        .filter((e) => !discarded(e))
-        .map(short),
-    ).toEqual([]);
+    expect(kept(of("synthesis", "refusal"))).toEqual([]);
   });
 
   test("a refusal inside a /v1 JSON answer", () => {
     expect(readRefusal('{"reponse":"Je suis désolé, mais je ne peux pas vous aider avec cette demande."}').verdict).toBe("refusal");
-    expect(
-      of("json", "refusal")
-        .filter((e) => !discarded(e))
-        .map(short),
-    ).toEqual([]);
+    expect(kept(of("json", "refusal"))).toEqual([]);
   });
 });
 
 describe("a partial refusal: kept and marked", () => {
   test("a useful JSON answer, even one that carries a refusal as a template value, is kept (a guard: 576edfd kept these too)", () => {
-    expect(of("json", "answer").filter(discarded).map(short)).toEqual([]);
+    expect(lost(of("json", "answer"))).toEqual([]);
   });
 
   test("a text that declines one part and answers the other is kept", () => {
-    expect(of("partial").filter(discarded).map(short)).toEqual([]);
+    expect(lost(of("partial"))).toEqual([]);
   });
 
   test("it is marked partial (the flag the engine stores for the notices)", () => {
