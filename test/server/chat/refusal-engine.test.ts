@@ -179,6 +179,17 @@ describe("the judgment's other stages through the page's /process", () => {
     expect(models!.find((m) => m.name === "GPT-4")).toMatchObject({ status: "answered" });
   });
 
+  test("the confirmation hangs: its own deadline ends it, the ambiguous answer is kept and the check logged as a timeout", async () => {
+    const t = await apiApp(fakes(), { env: SLOW_BOX });
+    answerWith([AMBIGUOUS_REFUSAL, ...USEFUL.slice(0, 5)]);
+    fakes().control.set("claudeHaiku", { fail: "hang", failOn: ["refusal_check"] });
+    expect((await ask(t)).ok).toBe(true);
+    const [models] = await storedReports(t);
+    expect(models!.find((m) => m.name === "GPT-4")).toMatchObject({ status: "answered" });
+    const [check] = await t.db.select().from(aiCalls).where(eq(aiCalls.purpose, "refusal_check"));
+    expect(check!.outcome).toBe("timeout");
+  });
+
   test("a clear refusal or a clear answer costs no confirmation", async () => {
     const t = await apiApp(fakes(), { env: SLOW_BOX });
     answerWith([...REFUSALS.slice(0, 2), ...USEFUL.slice(0, 4)]);
