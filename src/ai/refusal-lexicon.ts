@@ -34,7 +34,7 @@ export const DECLINES: RegExp[] = [
   W("je\\s+(?:refuse|décline)\\s+(?:de|d['’]|cette|votre|ta)"),
   W("je\\s+m['’]abstiendrai"),
   W("je\\s+ne\\s+suis\\s+pas\\s+à\\s+l['’]aise"),
-  W("(?:ce\\s+n['’]est|ça\\s+n['’]est)\\s+pas\\s+(?:quelque\\s+chose|une\\s+demande)\\s+(?:que|à\\s+laquelle)\\s+je\\s+(?:peux|puis)"),
+  W("(?:ce\\s+n['’]est|ça\\s+n['’]est)\\s+pas\\s+(?:quelque\\s+chose|une\\s+demande|une\\s+question)\\s+(?:que|à\\s+laquelle|auquel)\\s+je\\s+(?:peux|puis)"),
   W("sort\\s+du\\s+cadre\\s+de\\s+ce\\s+que\\s+je\\s+peux"),
   // English.
   W(
@@ -46,27 +46,28 @@ export const DECLINES: RegExp[] = [
   W("i\\s*(?:['’]m\\s+not|am\\s+not|don['’]t\\s+feel)\\s+comfortable\\s+(?:writing|providing|helping|answering|doing|creating|with)"),
   W("(?:that|this|it)\\s*(?:['’]s|\\s+is)\\s+not\\s+something\\s+i\\s*(?:can|['’]m\\s+able|am\\s+able|will)"),
   W("i\\s+can['’]?t\\s+do\\s+(?:this|that)(?:\\s+one)?"),
+  W("outside\\s+(?:of\\s+)?what\\s+i\\s*(?:can|['’]m\\s+able\\s+to|am\\s+able\\s+to)"),
   // Spanish.
   W(
-    "no\\s+(?:puedo|podré|me\\s+es\\s+posible|estoy\\s+en\\s+condiciones\\s+de|soy\\s+capaz\\s+de|voy\\s+a)\\s+(?:\\p{L}+\\s+){0,1}?(?:ayudar\\p{L}*|responder|contestar|proporcionar|cumplir|dar\\p{L}*|ofrecer|facilitar|hacer|atender|brindar|compartir|asistir)",
+    "no\\s+(?:puedo|podré|me\\s+es\\s+posible|estoy\\s+en\\s+condiciones\\s+de|soy\\s+capaz\\s+de|voy\\s+a)\\s+(?:\\p{L}+\\s+){0,1}?(?:ayudar\\p{L}*|responder|contestar|proporcionar|cumplir|dar\\p{L}*|ofrecer|facilitar|hacer|atender|brindar|compartir|asistir|generar|crear|escribir|redactar)",
   ),
   W("prefiero\\s+no\\s+(?:responder|contestar|opinar|hablar|pronunciarme)"),
   W("debo\\s+(?:rechazar|declinar)"),
   // German: the verb comes last (« dabei kann ich leider nicht helfen »).
   W(
-    "(?:ich\\s+(?:kann|werde|darf)|(?:kann|werde|darf)\\s+ich)(?:\\s+\\p{L}+){0,4}?\\s+nicht(?:\\s+\\p{L}+){0,2}?\\s+(?:helfen|beantworten|antworten|bereitstellen|geben|tun|bearbeiten|erfüllen|unterstützen|liefern|machen|schreiben)",
+    "(?:ich\\s+(?:kann|werde|darf)|(?:kann|werde|darf)\\s+ich)(?:\\s+\\p{L}+){0,4}?\\s+nicht(?:\\s+\\p{L}+){0,2}?\\s+(?:helfen|beantworten|antworten|bereitstellen|geben|tun|bearbeiten|erfüllen|unterstützen|liefern|machen|schreiben|erstellen|generieren)",
   ),
   W("(?:bin\\s+ich|ich\\s+bin)\\s+(?:leider\\s+)?nicht\\s+in\\s+der\\s+lage"),
   W("ich\\s+muss\\s+(?:\\p{L}+\\s+){0,2}ablehnen"),
   // Italian.
   W(
-    "non\\s+(?:posso|potrò|sono\\s+in\\s+grado\\s+di|mi\\s+è\\s+possibile|riesco\\s+a)\\s+(?:aiutar\\p{L}*|rispondere|fornire|dare|soddisfare|fare|condividere|assistere)",
+    "non\\s+(?:posso|potrò|sono\\s+in\\s+grado\\s+di|mi\\s+è\\s+possibile|riesco\\s+a)\\s+(?:aiutar\\p{L}*|rispondere|fornire|dare|soddisfare|fare|condividere|assistere|generare|creare|scrivere)",
   ),
   W("preferisco\\s+non\\s+(?:rispondere|commentare|esprimermi)"),
   W("devo\\s+(?:rifiutare|declinare)"),
   // Portuguese.
   W(
-    "não\\s+(?:posso|consigo|sou\\s+capaz\\s+de|me\\s+é\\s+possível|vou|poderei)\\s+(?:ajudar|responder|fornecer|atender|dar|fazer|compartilhar|partilhar|cumprir|auxiliar)",
+    "não\\s+(?:posso|consigo|sou\\s+capaz\\s+de|me\\s+é\\s+possível|vou|poderei)\\s+(?:ajudar|responder|fornecer|atender|dar|fazer|compartilhar|partilhar|cumprir|auxiliar|gerar|criar|escrever)",
   ),
   W("prefiro\\s+não\\s+(?:responder|comentar|opinar)"),
   W("devo\\s+recusar"),
@@ -119,7 +120,7 @@ export const HOLLOW: RegExp[] = [
     "je\\s+comprends|je\\s+mesure|je\\s+sais\\s+que\\s+ce|i\\s+understand|i\\s+hear\\s+you|i\\s+can\\s+tell|entiendo|ich\\s+verstehe|capisco|compreendo|ik\\s+begrijp|я\\s+понимаю|(?:completely|totally)\\s+understandable|compréhensible|il\\s+est\\s+(?:légitime|naturel)\\s+de|votre\\s+curiosité|curiosity\\s+is",
   ),
   W(
-    "un\\s+professionnel|a\\s+(?:qualified\\s+)?professional|un\\s+profesional|einen\\s+fachmann|un\\s+professionista|um\\s+profissional|personne\\s+compétente|qualified|qualifié|vous\\s+accompagner|support\\s+from|be\\s+there\\s+for\\s+you|pas\\s+seule?|not\\s+alone|your\\s+feelings|vos\\s+sentiments|(?:je\\s+)?reste\\s+(?:disponible|à\\s+votre\\s+disposition)|happy\\s+to\\s+help|(?:être|vous\\s+être)\\s+utile|be\\s+(?:helpful|useful)|with\\s+something\\s+else|un\\s+autre\\s+sujet",
+    "personne\\s+compétente|vous\\s+accompagner|support\\s+from|be\\s+there\\s+for\\s+you|pas\\s+seule?|not\\s+alone|your\\s+feelings|vos\\s+sentiments|(?:je\\s+)?reste\\s+(?:disponible|à\\s+votre\\s+disposition)|happy\\s+to\\s+help|(?:être|vous\\s+être)\\s+utile|be\\s+(?:helpful|useful)|with\\s+something\\s+else|un\\s+autre\\s+sujet",
   ),
   // The closing offer of further help.
   W(
@@ -151,3 +152,8 @@ export const SPOKEN_LINE = /^\s*(?:[—–-]\s|>|[\p{Lu}][\p{L}'’ ]{0,24}\s?:\
 /** A line that labels what follows it on the same line as a text for the user (« Traduction : … », "Template: …"). */
 export const FRAME_LABEL =
   /^[ \t]*(?:traduction|translation|traduit|translated|en\s+(?:anglais|français|espagnol|allemand|italien|portugais|chinois)|in\s+(?:english|french|spanish|german|italian|portuguese|chinese)|modèle|template|exemple|example|réponse\s+type|brouillon|draft|script|citation|quote)[^:\n]{0,40}:[ \t]*\S.*$/gimu;
+
+/** A referral to someone else (« consultez un médecin »): hollow only in a short sentence; inside an answer it is advice. */
+export const REFERRAL = W(
+  "(?:consult(?:er|ez)?|(?:vous|s['’])\\s*adresser\\s+à|contact(?:er|ez)?|see|talk\\s+to|speak\\s+(?:to|with)|reach\\s+out\\s+to|(?:vous\\s+)?tourner\\s+vers|consultar|konsultieren|consultare)\\s+(?:un|une|a|an|your|votre|vos|einen|um)\\s+(?:\\p{L}+\\s+)?(?:spécialiste|specialist|médecin|doctor|avocat|lawyer|expert|professionnel|professional|profesional|fachmann|professionista|profissional)s?(?:\\s+(?:qualifié|qualified))?",
+);

@@ -1,4 +1,4 @@
-import { CLAUSE_BREAK, CONTRAST, DECLINES, HEDGE, HOLLOW, REGRET } from "./refusal-lexicon.ts";
+import { CLAUSE_BREAK, CONTRAST, DECLINES, HEDGE, HOLLOW, REFERRAL, REGRET } from "./refusal-lexicon.ts";
 import { splitVoices } from "./refusal-text.ts";
 
 /**
@@ -62,13 +62,16 @@ function declineEnd(sentence: string): number {
   return end;
 }
 
-/** An apology this short is only an apology. */
-const REGRET_MAX_WORDS = 8;
+/** An apology this short is only an apology (« Je suis vraiment désolé. »); « Malheureusement, le musée est fermé le lundi » is content. */
+const REGRET_MAX_WORDS = 5;
+/** A referral this short is only a referral (« Je vous suggère de vous adresser à un spécialiste. »). */
+const REFERRAL_MAX_WORDS = 10;
 
 /** A sentence says something on the subject: not padding, or padding with figures in it. */
 function onSubject(sentence: string): boolean {
   if (/\p{N}/u.test(sentence)) return true;
-  if (REGRET.test(sentence) && wordCount(sentence) <= REGRET_MAX_WORDS) return false;
+  const n = wordCount(sentence);
+  if ((REGRET.test(sentence) && n <= REGRET_MAX_WORDS) || (REFERRAL.test(sentence) && n <= REFERRAL_MAX_WORDS)) return false;
   return !HOLLOW.some((re) => re.test(sentence));
 }
 
