@@ -17,8 +17,8 @@ import { useFakeProviders } from "./chat.helpers.ts";
 const fakes = useFakeProviders();
 const QUESTION = "Quelle est la capitale de la France ?";
 const MEMBERS: FakeModel[] = ["gpt4", "claudeOpus", "claudeHaiku", "geminiPro", "mistralLarge", "sonarPro"];
-/** Generous for a loaded box: the first call of a process loads the SDKs. */
-const SLOW_BOX = { AI_TIMEOUT_MS: "12000" };
+/** Generous for a loaded box (a model silent for a third of it is abandoned): the first call of a process loads the SDKs, and these tests want every member's answer. */
+const SLOW_BOX = { AI_TIMEOUT_MS: "30000" };
 
 const find = (pred: (e: Entry) => boolean): string => {
   const e = CORPUS.find(pred);
@@ -117,7 +117,7 @@ describe.each(Object.keys(CHANNELS))("the refusal judgment through the engine: %
     answerWith(USEFUL);
     expect(await ask(t)).toEqual({ ok: true, status: 200 });
     const [models] = await storedReports(t);
-    expect(models!.filter((m) => m.status === "answered")).toHaveLength(6);
+    expect(models!.filter((m) => m.status !== "answered").map((m) => [m.name, m.error])).toEqual([]);
     expect(await refusedCalls(t)).toBe(0);
     expect(await balance(t)).toBe(4);
   });
