@@ -10,7 +10,7 @@
 import { readRefusal } from "../../src/ai/refusal.ts";
 import { sectionValidator } from "../../src/chat/answer-structure.ts";
 import { fakeJudgeSaysRefusal } from "../fakes/ai/refusal-judge.ts";
-import { CORPUS, type Entry, HELD_OUT } from "../fixtures/refusal-corpus/index.ts";
+import { CORPUS, type Entry, HELD_OUT, HELD_OUT_FIRST, HELD_OUT_LAST } from "../fixtures/refusal-corpus/index.ts";
 
 const hints = (e: Entry) => {
   const synthesis = e.kind === "synthesis";
@@ -67,7 +67,8 @@ rates(
   "tuning",
   CORPUS.filter((e) => !held.has(e)),
 );
-rates("held-out", HELD_OUT);
+rates("held-out, before the design", HELD_OUT_FIRST);
+rates("held-out, after the last tuning", HELD_OUT_LAST);
 rates("all", CORPUS);
 
 const ambiguous = CORPUS.filter((e) => verdicts.get(e) === "ambiguous").length;
