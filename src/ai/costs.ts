@@ -32,7 +32,7 @@ export async function aiCosts(db: Db, now: Date, days = 30): Promise<AiCosts> {
     db
       .select({ eur: sum(aiCalls.costEur) })
       .from(aiCalls)
-      .where(and(inWindow, sql`${aiCalls.purpose} in ('answer', 'peer_review', 'synthesis')`)),
+      .where(and(inWindow, sql`${aiCalls.purpose} in ('answer', 'peer_review', 'synthesis', 'refusal_check')`)),
   );
   const answers =
     (

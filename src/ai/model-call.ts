@@ -5,9 +5,9 @@ import { type AbortCause, type CallFailure, classifyError, failure } from "./pro
 import { callCost } from "./prices.ts";
 import type { ModelDef } from "./registry.ts";
 import type { Completion, CompletionRequest, OnText } from "./types.ts";
-import { checkOutput, type OutputValidator } from "./output-checks.ts";
+import { type ConfirmRefusal, checkOutput, type OutputValidator } from "./output-checks.ts";
 
-export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe" | "peer_review";
+export type CallPurpose = "answer" | "synthesis" | "clarification" | "probe" | "peer_review" | "refusal_check";
 
 export type CallOutcome = ({ ok: true; latencyMs: number; costEur: number } & Completion) | ({ ok: false; latencyMs: number; costEur: number } & CallFailure);
 
@@ -28,6 +28,8 @@ export type CallOptions = {
   unwritten?: AiCallLog[];
   /** The shape the text was promised (a synthesis's sections): a text without it is not a success. */
   validate?: OutputValidator;
+  /** Asked when the refusal pre-filter finds the text ambiguous (src/ai/refusal-confirm.ts); without it, such a text is kept. */
+  confirmRefusal?: ConfirmRefusal;
 };
 
 /** Shortest time worth a second attempt, beyond the wait the provider asked for. */
@@ -97,9 +99,10 @@ async function attempt(model: ModelDef, req: CompletionRequest, opts: CallOption
     // The SDKs end an aborted stream without an error: our abort decides. The tokens it reported go to the ledger with their cost.
     if (cause !== null)
       return { ok: false, latencyMs, costEur, ...classifyError(null, cause), streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
-    const problem = opts.purpose === "probe" ? null : checkOutput(res, opts.purpose, opts.validate);
-    if (problem) return { ok: false, latencyMs, costEur, ...problem, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
-    return { ok: true, latencyMs, costEur, ...res, streamed };
+    const confirm = opts.confirmRefusal && { ask: opts.confirmRefusal, timeoutMs: deadlineAt - performance.now(), signal: opts.signal };
+    const checked = opts.purpose === "probe" ? null : await checkOutput(res, opts.purpose, opts.validate, confirm);
+    if (checked?.failure) return { ok: false, latencyMs, costEur, ...checked.failure, streamed, tokensIn: res.tokensIn, tokensOut: res.tokensOut } as Attempt;
+    return { ok: true, latencyMs, costEur, ...res, ...(checked?.partialRefusal ? { partialRefusal: true } : {}), streamed };
   } catch (err) {
     return { ok: false, latencyMs: Math.round(performance.now() - started), costEur: 0, ...classifyError(err, cause), streamed };
   } finally {

@@ -34,6 +34,8 @@ export type Completion = {
   /** URLs the model really cited (Sonar Pro's `citations`); empty for the others. */
   citations: string[];
   stop: StopReason;
+  /** The text declines one part of the question and answers the rest (src/ai/refusal.ts): kept, and marked for the notices. */
+  partialRefusal?: boolean;
 };
 
 /** Called with each piece of text as the provider streams it. */

@@ -2,6 +2,7 @@ import type { SynthesisPlan } from "./synthesis-plan.ts";
 import { frChat } from "../i18n/fr-chat.ts";
 import { type CallOutcome, callModel } from "../ai/model-call.ts";
 import type { AiCallLog } from "../ai/ai-calls.queries.ts";
+import type { ConfirmRefusal } from "../ai/output-checks.ts";
 import type { ModelDef } from "../ai/registry.ts";
 import type { CompletionRequest } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
@@ -24,6 +25,8 @@ export type RunCtx = {
   peerReview?: boolean;
   /** The files of the turn (issue 33): their text is already in the question; their pictures go to the models that see. */
   documents?: RunDocuments | null;
+  /** Confirms a text the refusal pre-filter finds ambiguous (src/ai/refusal-confirm.ts); absent, such a text is kept. */
+  confirmRefusal?: ConfirmRefusal;
 };
 
 export type Timing = {
@@ -81,6 +84,7 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
       conversationId: ctx.conversationId,
       ledger: ctx.logs,
       unwritten: ctx.unwritten,
+      confirmRefusal: ctx.confirmRefusal,
     });
     state.outcome = outcome;
     ctx.live.texts.close(state.model.name);

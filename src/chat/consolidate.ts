@@ -115,6 +115,7 @@ export async function consolidate(
       conversationId: ctx.conversationId,
       ledger: ctx.logs,
       unwritten: ctx.unwritten,
+      confirmRefusal: ctx.confirmRefusal,
       // The shape the plan promised (the sections, or a JSON that follows the schema): checked with the output checks, so a text that misses it fails like a cut one.
       validate: plan.validate,
     });
@@ -173,6 +174,7 @@ function report(s: AnswerState, label: string | null): ModelReport {
     cost_eur: o.costEur,
     citations: o.ok ? o.citations : [],
     error: o.ok ? null : s.leftOut ? frChat.reason.leftOut : o.reason,
+    ...(o.ok && o.partialRefusal ? { partial_refusal: true as const } : {}),
   };
 }
 

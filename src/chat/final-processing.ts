@@ -22,6 +22,8 @@ import type { SynthesisPlan } from "./synthesis-plan.ts";
 import { endStoppedRun, listenForStops, stoppedByUser } from "./run-stop.ts";
 import { droppedForClarification, endDroppedRun } from "./run-drop.ts";
 import { documentsOfTurn } from "../attachments/run-documents.ts";
+import { refusalConfirmer } from "../ai/refusal-confirm.ts";
+import { clarifierOf } from "./clarify.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
@@ -154,6 +156,8 @@ async function execute(
         // The council's setting as the run took it (a change applies to the next question).
         peerReview: council.peerReview,
         documents,
+        // The clarifier's model confirms the texts the refusal pre-filter finds ambiguous (docs/DECISIONS.md, « Refusal judgment »).
+        confirmRefusal: refusalConfirmer(deps, clarifierOf(council, models), { userId: user.id, conversationId: run.conversationId, ledger: logs, unwritten }),
       },
     );
     const charged = isCharged(result.degraded);

@@ -21,6 +21,8 @@ export type ModelReport = {
   cost_eur: number;
   citations: string[];
   error: string | null;
+  /** The answer declined one part of the question and answered the rest (src/ai/refusal.ts): kept, marked. */
+  partial_refusal?: true;
 };
 
 /** A model that is not in the answer, and why. */

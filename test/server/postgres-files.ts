@@ -137,4 +137,5 @@ export const POSTGRES_FILES = [
   "test/server/council/council-runs.test.ts",
   "test/server/council/council-servers.test.ts",
   "test/server/council/council-store.test.ts",
+  "test/server/chat/refusal-engine.test.ts",
 ];

@@ -131,7 +131,7 @@ export function chatTables(c: Columns, { users }: UserTables) {
       conversationId: c.int("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
       model: c.text("model").notNull(),
       provider: c.text("provider").notNull(),
-      purpose: c.text("purpose", { enum: ["answer", "synthesis", "clarification", "moderation", "probe", "peer_review"] }).notNull(),
+      purpose: c.text("purpose", { enum: ["answer", "synthesis", "clarification", "moderation", "probe", "peer_review", "refusal_check"] }).notNull(),
       /** ok, error, timeout; refusal (the model declined); cancelled (left out at the soft deadline or with its run). */
       outcome: c.text("outcome", { enum: ["ok", "error", "timeout", "refusal", "cancelled"] }).notNull(),
       httpStatus: c.int("http_status"),

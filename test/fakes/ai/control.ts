@@ -1,4 +1,5 @@
 import { MODEL_ENV_DEFAULTS } from "../../../src/config.ts";
+import { fakeJudgeAnswer } from "./refusal-judge.ts";
 
 /**
  * What a fake provider can be told to do wrong, as real providers do: an HTTP
@@ -9,7 +10,7 @@ import { MODEL_ENV_DEFAULTS } from "../../../src/config.ts";
  * with its finish reason ("length"), or a polite refusal in plain text ("decline").
  */
 export type Failure = 400 | 401 | 403 | 429 | 500 | 503 | "hang" | "invalid-json" | "cut" | "stall" | "empty" | "refusal" | "length" | "decline";
-export type CallKind = "answer" | "synthesis" | "clarification" | "probe" | "ranking";
+export type CallKind = "answer" | "synthesis" | "clarification" | "probe" | "ranking" | "refusal_check";
 
 export const DECLINE_TEXT = "Je suis désolé, je ne peux pas rédiger cette synthèse.";
 export type FakeModel = "gpt4" | "claudeOpus" | "claudeHaiku" | "geminiPro" | "mistralLarge" | "sonarPro";
@@ -109,6 +110,8 @@ export class FakeControl {
   /** A peer review's ranking answer (a test may make one unreadable). */
   ranking: (prompt: string, model: FakeModel | string) => string = defaultRanking;
   moderation: { flagged: boolean; categories: string[] } = { flagged: false, categories: [] };
+  /** The refusal confirmation's verdict (src/ai/refusal-confirm.ts), by the fixed rule of refusal-judge.ts. */
+  refusalCheck: (prompt: string) => string = fakeJudgeAnswer;
   /** The moderation endpoint failing (status or "hang"); null = it answers. */
   moderationFail: Failure | null = null;
   /** Every moderation request received, with the model it named (the council's moderation model). */
@@ -136,6 +139,7 @@ export class FakeControl {
     this.clarification = JSON.stringify({ needs_clarification: false, questions: [] });
     this.synthesis = defaultSynthesis;
     this.ranking = defaultRanking;
+    this.refusalCheck = fakeJudgeAnswer;
     this.moderation = { flagged: false, categories: [] };
     this.moderationFail = null;
     this.moderations = [];
@@ -188,7 +192,9 @@ export class FakeControl {
             ? this.synthesis(last, model)
             : kind === "ranking"
               ? this.ranking(last, model)
-              : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
+              : kind === "refusal_check"
+                ? this.refusalCheck(last)
+                : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
     const pause = kind === "synthesis" ? script.synthesisPause : undefined;
     return {
       kind,
@@ -208,6 +214,7 @@ function kindOf(system: string, messages: Array<{ role: string; content: string 
   const last = messages.at(-1)?.content ?? "";
   if (last === "ping") return "probe";
   if (system.includes('"needs_clarification"')) return "clarification";
+  if (system.includes('{"refus": true}')) return "refusal_check";
   // A peer review's prompt asks for the strict « CLASSEMENT : » line (src/chat/peer-review-prompt.ts).
   if (system.includes("CLASSEMENT :")) return "ranking";
   if (last.includes("<<<DEBUT-")) return "synthesis";
