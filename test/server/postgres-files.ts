@@ -118,6 +118,7 @@ export const POSTGRES_FILES = [
   "test/server/chat/run-endings.property.test.ts",
   "test/server/chat/answer-contract.test.ts",
   "test/server/chat/answer-layouts.test.ts",
+  "test/server/chat/answer-notices.test.ts",
   "test/server/chat/peer-review.test.ts",
   "test/server/account/delete-account.test.ts",
   "test/server/auth/smtp.test.ts",
