@@ -128,6 +128,7 @@ export const POSTGRES_FILES = [
   "test/server/admin/admin-usage.test.ts",
   "test/server/accounts/secrets-at-rest.test.ts",
   "test/server/reliability/concurrency.test.ts",
+  "test/server/openai/stream-restarts.test.ts",
   "test/server/openai/streaming.test.ts",
   "test/server/openai/limits.test.ts",
   "test/server/accounts/credentials-end-together.test.ts",
