@@ -120,6 +120,7 @@ export const POSTGRES_FILES = [
   "test/server/chat/answer-layouts.test.ts",
   "test/server/chat/answer-notices.test.ts",
   "test/server/chat/member-answer-cap.test.ts",
+  "test/server/chat/stop-while-clarifying.test.ts",
   "test/server/chat/peer-review.test.ts",
   "test/server/account/delete-account.test.ts",
   "test/server/auth/smtp.test.ts",
