@@ -1,22 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
 import { join } from "node:path";
 import { openDb } from "../../src/db/client.ts";
 import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
+import { askInPage } from "./page-checks.ts";
 
 const skip = ensureChromium();
 if (skip) console.warn(skip);
 
 const QUESTION = "Quel est le meilleur placement pour mon épargne ?";
-
-async function ask(page: Page, text: string) {
-  await page
-    .getByText(/\d\/6 IA disponibles/)
-    .first()
-    .waitFor();
-  await page.getByRole("textbox", { name: "Votre question" }).fill(text);
-  await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
-}
 
 const LATEST = "(SELECT max(id) FROM conversations)";
 
@@ -46,7 +37,7 @@ describe.skipIf(!!skip)("e2e: « Arrêter » from the moment the question is sen
       e.fakes.control.setAll({ fail: "hang", failOn: ["answer", "clarification"] });
       const { page, errors } = await e.newPage(viewport);
       await registerThroughUi(page, { first: "Léo", last: "Attente", email: `leo.clarify.${size}@example.fr`, password: "Nuage-Bleu-42" });
-      await ask(page, QUESTION);
+      await askInPage(page, QUESTION);
       const stop = page.getByRole("button", { name: "Arrêter l'analyse en cours" });
       await stop.waitFor({ timeout: 4_000 });
       await shot(page, `stop-while-clarifying-${size}`);

@@ -13,13 +13,18 @@ const QUESTION = "Quelle est la capitale de la France ?";
 /** The synthesis as stored: the synthesiser's text, then the Sources the engine adds. */
 const storedAs = (text: string) => `${text}\n\n## Sources\n`;
 
+/** A question answered while every synthesiser writes `text`. */
+async function processWith(text: string) {
+  const t = await chatApp(fakes(), { env: SLOW_BOX });
+  fakes().control.synthesis = () => text;
+  return { t, res: await process(t, await askReady(t)) };
+}
+
 describe("synthesis layouts a reader accepts (test/fixtures/synthesis-layouts.ts)", () => {
   test.each(LAYOUTS.filter((l) => l.accepted).map((l) => [l.name, l] as const))(
     "%s: the first synthesis is the answer, stored in the canonical layout",
     async (_, layout) => {
-      const t = await chatApp(fakes(), { env: SLOW_BOX });
-      fakes().control.synthesis = () => layout.text;
-      const res = await process(t, await askReady(t));
+      const { res } = await processWith(layout.text);
       expect(res.status).toBe(200);
       expect(res.body.message.result_data.synthesis.attempts).toEqual([]);
       expect(res.body.final_response).toStartWith(storedAs(layout.stored ?? CANONICAL));
@@ -29,9 +34,7 @@ describe("synthesis layouts a reader accepts (test/fixtures/synthesis-layouts.ts
   test.each(LAYOUTS.filter((l) => !l.accepted).map((l) => [l.name, l] as const))(
     "%s: not the answer promised, every synthesiser writing so ends the run refunded",
     async (_, layout) => {
-      const t = await chatApp(fakes(), { env: SLOW_BOX });
-      fakes().control.synthesis = () => layout.text;
-      const res = await process(t, await askReady(t));
+      const { t, res } = await processWith(layout.text);
       expect(res.status).toBe(503);
       expect(await remaining(t)).toEqual({ plan: 5, extra: 0 });
     },
