@@ -29,6 +29,20 @@ export function cutAtSentence(text: string, limit: LengthLimit): string {
   return `${text.slice(0, end).trimEnd()}\n\n*${frChat.apiCut(limit.maxTokens)}*`;
 }
 
+/**
+ * A council member's answer as stored and given to the synthesis: within the
+ * tokens it was asked for (`maxTokens`), cut at a sentence and marked. A
+ * provider that ignores the cap (issue 43: 205 KB for one answer) would
+ * otherwise fill the conversation, its export and every later context.
+ */
+export function capMemberAnswer(text: string, maxTokens: number): string {
+  const max = maxTokens * CHARS_PER_TOKEN;
+  if (text.length <= max) return text;
+  // Never past the cap: without a sentence end within it, at the last space (else at the cap itself).
+  const end = lastSentenceEnd(text, max) || text.lastIndexOf(" ", max) + 1 || max;
+  return `${text.slice(0, end).trimEnd()}\n\n*${frChat.memberCut}*`;
+}
+
 /** What of a text being written can be shown under a length limit: up to its last sentence end, never past the limit. */
 export function shownWithin(text: string, limit: LengthLimit): string {
   return text.slice(0, lastSentenceEnd(text, Math.min(text.length, limit.maxChars)));

@@ -1,6 +1,7 @@
 import type { OutputValidator } from "../ai/output-checks.ts";
 import { frChat } from "../i18n/fr-chat.ts";
 import { SYNTHESIS_SECTIONS } from "./prompts.ts";
+import { canonicalLayout, titleLine } from "./answer-layout.ts";
 import { stripTrailingSources } from "./synthesis.ts";
 
 /**
@@ -12,39 +13,25 @@ import { stripTrailingSources } from "./synthesis.ts";
  */
 export type SynthesisValidator = OutputValidator;
 
-/** A title line: a Markdown heading (any level) or a line in bold alone, with an optional colon. */
-const TITLE = /^\s*(?:#{1,6}[ \t]+(.+?)[ \t]*#*|\*\*(.+?)\*\*)[ \t]*:?[ \t]*$/;
-
-/** A title as compared: no emphasis, numbering ("1.", "II -"), accents, case or closing colon; what a model varies. */
-function normalise(title: string): string {
-  return title
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .replace(/[*_`]/g, "")
-    .replace(/^\s*(?:\d+|[ivx]+)\s*[.)\-–:]\s*/i, "")
-    .replace(/[\s:#.]+$/g, "")
-    .trim()
-    .toLocaleLowerCase("fr");
-}
-
 /**
  * The prompt's sections (SYNTHESIS_SECTIONS), each present, in order, each
- * followed by some text before the next one. Other sections (sub-headings, a
- * trailing Sources that is replaced anyway) may come in between.
+ * followed by some text before the next one, in whatever layout a reader
+ * accepts (answer-layout.ts: the stored answer is that text in the canonical
+ * layout). Other sections (sub-headings, a trailing Sources that is replaced
+ * anyway) may come in between. Out of order or empty: rejected
+ * (docs/DECISIONS.md, "Synthesis layouts").
  */
 export const sectionValidator: SynthesisValidator = (text) => {
-  const wanted = SYNTHESIS_SECTIONS.map(normalise);
-  const content = wanted.map(() => 0);
+  const content = SYNTHESIS_SECTIONS.map(() => 0);
   let current = -1;
-  for (const line of stripTrailingSources(text).split("\n")) {
-    const m = TITLE.exec(line);
-    const at = m ? wanted.indexOf(normalise(m[1] ?? m[2] ?? "")) : -1;
-    if (at >= 0) {
+  for (const line of stripTrailingSources(canonicalLayout(text)).split("\n")) {
+    const title = titleLine(line);
+    if (title) {
       // A required section met again, or out of order: not the structure asked for.
-      if (at !== current + 1) return frChat.reason.structure;
-      current = at;
+      if (title.at !== current + 1) return frChat.reason.structure;
+      current = title.at;
     } else if (current >= 0 && line.trim()) content[current]! += 1;
   }
-  if (current !== wanted.length - 1 || content.some((n) => n === 0)) return frChat.reason.structure;
+  if (current !== SYNTHESIS_SECTIONS.length - 1 || content.some((n) => n === 0)) return frChat.reason.structure;
   return null;
 };

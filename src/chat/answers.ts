@@ -8,6 +8,7 @@ import type { CompletionRequest } from "../ai/types.ts";
 import type { Deps } from "../deps.ts";
 import type { LiveRun } from "./live-run.ts";
 import type { RunDocuments } from "../attachments/run-documents.ts";
+import { capMemberAnswer } from "./answer-length.ts";
 
 export type AnswerState = { model: ModelDef; outcome: CallOutcome | null; leftOut: boolean };
 
@@ -86,7 +87,8 @@ export async function collectAnswers(deps: Deps, models: readonly ModelDef[], re
       unwritten: ctx.unwritten,
       confirmRefusal: ctx.confirmRefusal,
     });
-    state.outcome = outcome;
+    // The answer kept (stored, synthesised, in later contexts) is within the tokens asked, whatever the provider sent.
+    state.outcome = outcome.ok && request.maxTokens ? { ...outcome, text: capMemberAnswer(outcome.text, request.maxTokens) } : outcome;
     ctx.live.texts.close(state.model.name);
     if (!state.leftOut) {
       if (outcome.ok)

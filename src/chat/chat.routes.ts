@@ -11,9 +11,22 @@ import { boundedStream } from "./stream-slots.ts";
 import { limitedExport } from "../lib/export-limit.ts";
 import { history } from "./history.ts";
 import { resultOf, startRun } from "./final-processing.ts";
-import { chatBody, conversationParam, editBody, exportQuery, historyQuery, processBody, renameBody, versionBody, versionParam } from "./chat.schemas.ts";
+import {
+  chatBody,
+  chatStopBody,
+  conversationParam,
+  editBody,
+  exportQuery,
+  historyQuery,
+  processBody,
+  renameBody,
+  versionBody,
+  versionParam,
+} from "./chat.schemas.ts";
 import { conversationMessages, deleteConversation, renameConversation, sendMessage } from "./chat.service.ts";
 import { stopConversationRun } from "./run-stop.ts";
+import { stopAsk } from "./pending-asks.ts";
+import { AppError } from "../lib/errors.ts";
 import { askAgain, switchVersion } from "./versions.ts";
 
 /**
@@ -30,6 +43,12 @@ export const chatRoutes = new Hono<AppEnv>()
   })
   .post("/chat", requireUser, validate("json", chatBody), spendLimit({ trialCap: true }), async (c) => {
     return c.json(await sendMessage(c.var.deps, c.var.user, c.req.valid("json")));
+  })
+  // « Arrêter » before /chat has answered (the run it started, while the clarifier decides): 200, or 409 when that ask is over.
+  .post("/chat/stop", requireUser, validate("json", chatStopBody), async (c) => {
+    const { ask_id } = c.req.valid("json");
+    if (!stopAsk(c.var.deps, c.var.user.id, ask_id)) throw new AppError("NO_ASK_TO_STOP");
+    return c.json({ ask_id, stopped: true });
   })
   // JSON by default (the spec's client); with Accept: text/event-stream, the same run's events.
   .post("/process", requireUser, validate("json", processBody), spendLimit({ trialCap: false }), async (c) => {

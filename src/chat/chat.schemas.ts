@@ -13,6 +13,9 @@ const messageText = z
   .min(1, "Le message ne peut pas être vide.")
   .max(MAX_MESSAGE_CHARS, `Le message est trop long (${MAX_MESSAGE_CHARS} caractères au plus).`);
 
+const ASK_ID_MESSAGE = "« ask_id » doit être un identifiant de 8 à 64 caractères (lettres, chiffres, - ou _).";
+const askId = z.string({ error: ASK_ID_MESSAGE }).regex(/^[A-Za-z0-9_-]{8,64}$/, ASK_ID_MESSAGE);
+
 export const chatBody = z.object({
   conversation_id: z.union([id("Identifiant de conversation invalide."), z.null()]).optional(),
   message: messageText,
@@ -20,7 +23,12 @@ export const chatBody = z.object({
   attachments: z.array(id("Identifiant de pièce jointe invalide."), { error: "« attachments » doit être une liste d'identifiants." }).max(100).optional(),
   /** Start the run while the clarifier decides (the page does; src/chat/chat.service.ts, askWithRunStarted). */
   start_run: z.boolean({ error: "« start_run » doit valoir true ou false." }).optional(),
+  /** The page's name for this ask, for « Arrêter » before /chat answers (POST /chat/stop; src/chat/pending-asks.ts). */
+  ask_id: askId.optional(),
 });
+
+/** POST /chat/stop: the ask to stop. */
+export const chatStopBody = z.object({ ask_id: askId });
 
 /** POST /conversation/{id}/edit: the last question, edited. */
 export const editBody = z.object({ message: messageText });

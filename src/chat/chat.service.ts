@@ -19,6 +19,7 @@ import { closedTurns, type RunRow, runningRunOf } from "./runs.queries.ts";
 import { ownedConversation } from "./owned-conversation.ts";
 import { startRun } from "./final-processing.ts";
 import { dropRun } from "./run-drop.ts";
+import { holdAsk } from "./pending-asks.ts";
 import { awaitsClarificationReply, composeQuestion, condensedHistory, currentTurn } from "./turns.ts";
 import { titleFrom } from "./chat.view.ts";
 import { shownConversation } from "./shown-conversation.ts";
@@ -26,8 +27,8 @@ import { attachmentsToSend } from "../attachments/attachments.service.ts";
 import { attachToMessage } from "../attachments/attachments.queries.ts";
 import { withAttachments } from "../attachments/message-attachments.ts";
 
-/** `start_run`: start the run while the clarifier decides (askWithRunStarted). */
-export type ChatInput = { conversation_id?: number | null; message: string; attachments?: number[]; start_run?: boolean };
+/** `start_run`: start the run while the clarifier decides (askWithRunStarted); `ask_id`: names that ask for POST /chat/stop. */
+export type ChatInput = { conversation_id?: number | null; message: string; attachments?: number[]; start_run?: boolean; ask_id?: string };
 
 /**
  * POST /chat, in the order of the issue: quota (402, nothing charged),
@@ -88,7 +89,7 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
     );
   // The clarification pre-pass, at most once per question.
   if (!turn.hadClarification) {
-    if (input.start_run) return await askWithRunStarted(deps, user, existing, userMessage, clarify);
+    if (input.start_run) return await askWithRunStarted(deps, user, existing, userMessage, clarify, input.ask_id);
     const questions = await clarify(ctx.conversationId);
     if (questions.length > 0) return await reply(deps, await save(deps, user.id, existing, files, [userMessage, clarificationMessage(questions)]), true, false);
   }
@@ -112,14 +113,39 @@ async function askWithRunStarted(
   existing: ConversationRow | undefined,
   userMessage: NewMessage,
   clarify: (conversationId: number) => Promise<string[]>,
+  askId?: string,
 ) {
   const id = await save(deps, user.id, existing, [], [userMessage]);
-  const [run, questions] = await Promise.all([startRunIfAllowed(deps, user, id), clarify(id)]);
-  if (questions.length > 0 && (!run || (await dropRun(deps, run)))) {
-    return await reply(deps, await save(deps, user.id, { id }, [], [clarificationMessage(questions)]), true, false);
+  const ask = askId ? holdAsk(deps, user.id, askId) : null;
+  try {
+    const starting = startRunIfAllowed(deps, user, id);
+    const clarifying = clarify(id);
+    const decided = Promise.all([starting, clarifying]);
+    // « Arrêter » before the verdict (pending-asks.ts): the run is dropped like a run a precision replaces, and the turn ends stopped.
+    if (ask && (await Promise.race([decided.then(() => false), ask.stopped.then(() => true)]))) {
+      const run = await starting;
+      if (!run || (await dropRun(deps, run))) {
+        clarifying.catch(() => {});
+        return await reply(deps, await save(deps, user.id, { id }, [], [STOPPED_WHILE_CLARIFYING]), false, false);
+      }
+    }
+    const [run, questions] = await decided;
+    if (questions.length > 0 && (!run || (await dropRun(deps, run)))) {
+      return await reply(deps, await save(deps, user.id, { id }, [], [clarificationMessage(questions)]), true, false);
+    }
+    return await reply(deps, id, false, true, run !== null);
+  } finally {
+    ask?.release();
   }
-  return await reply(deps, id, false, true, run !== null);
 }
+
+/** The end of a turn stopped before its run wrote anything: nothing to keep, but the next message is a new question. */
+const STOPPED_WHILE_CLARIFYING: NewMessage = {
+  sender: "assistant",
+  messageType: "stopped_response",
+  content: "",
+  resultData: { stopped: true, answers: [], partial_answers: [], partial_synthesis: null },
+};
 
 async function startRunIfAllowed(deps: Deps, user: UserRow, conversationId: number): Promise<RunRow | null> {
   try {

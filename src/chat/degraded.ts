@@ -20,9 +20,13 @@ export function isCharged(d: Degradation | null): boolean {
   return d === null || d.charged;
 }
 
-/** The French notice shown above the answer (API result and page). */
+/**
+ * The French notice shown above the answer (API result and page): only what
+ * happened. « Réponse partielle » only when answers are missing; a synthesis
+ * written by another model from every answer is not partial (issue 43).
+ */
 export function noticeText(d: Degradation, primary: string): string {
-  const parts = [frChat.degraded.partial(d.answered, d.asked)];
+  const parts = d.answered < d.asked ? [frChat.degraded.partial(d.answered, d.asked)] : [];
   if (d.missing.length > 0) parts.push(frChat.degraded.missing(d.missing.map((m) => `${m.name} (${m.reason})`).join(", ")));
   if (d.fallback_from) parts.push(frChat.degraded.fallback(primary, d.fallback_from));
   if (!d.charged) parts.push(frChat.degraded.notCharged(FREE_UNDER_ANSWERS));

@@ -1,5 +1,6 @@
 import { frChat } from "../i18n/fr-chat.ts";
 import { randomBytes } from "node:crypto";
+import { canonicalLayout } from "./answer-layout.ts";
 
 export type AnswerForSynthesis = { model: string; text: string; citations: string[] };
 
@@ -92,11 +93,11 @@ function noticeLine(notice: string | null): string | null {
 
 /**
  * The stored answer: the notice (if the answer is degraded) above the
- * synthesiser's text, each "Réponse X" named, its own trailing Sources
+ * synthesiser's text in the canonical layout (answer-layout.ts), each "Réponse X" named, its own trailing Sources
  * section (if it wrote one anyway) replaced by the URLs the models really cited.
  */
 export function finishSynthesis(text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null): string {
-  const body = nameLabels(stripTrailingSources(text), labels);
+  const body = nameLabels(stripTrailingSources(canonicalLayout(text)), labels);
   const unique = [...new Set(citations)];
   const sources = unique.length > 0 ? unique.map((u) => `- ${u}`).join("\n") : frChat.reply.noSources;
   return [noticeLine(notice), body, `## Sources\n${sources}`].filter(Boolean).join("\n\n");
@@ -113,7 +114,8 @@ export function finishSynthesis(text: string, labels: Record<string, string>, ci
  * the stored answer.
  */
 export function finishedPrefix(written: string, labels: Record<string, string>, notice: string | null): string {
-  let lines = written.slice(0, written.lastIndexOf("\n") + 1);
+  // Whole lines only, in the stored answer's layout (canonicalLayout rewrites a line alone, the same way at the end).
+  let lines = canonicalLayout(written.slice(0, written.lastIndexOf("\n") + 1));
   const sources = trailingSourcesAt(lines);
   if (sources !== null) lines = lines.slice(0, sources);
   let body = lines.trim();

@@ -88,6 +88,7 @@ const table = {
   // « Arrêter », edit and ask again, « Nouvelle réponse » (src/chat/run-stop.ts, src/chat/versions.ts)
   RUN_STOPPED: [409, "Réponse arrêtée par l'utilisateur. Votre requête n'a pas été décomptée."],
   NO_RUN_TO_STOP: [409, "Aucune analyse n'est en cours dans cette conversation."],
+  NO_ASK_TO_STOP: [409, "Cette question n'est plus en cours d'envoi : arrêtez son analyse depuis la conversation."],
   // A run POST /chat started with the clarification pre-pass, dropped because a precision is asked (src/chat/run-drop.ts)
   RUN_DROPPED_FOR_CLARIFICATION: [409, "Une précision est demandée avant l'analyse : répondez à la question posée. Votre requête n'a pas été décomptée."],
   NOTHING_TO_REDO: [409, "Cette conversation n'a pas encore de question à modifier ou à relancer."],

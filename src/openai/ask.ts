@@ -72,6 +72,7 @@ export function ask(c: Context<V1Env>, asked: Asked) {
     async stream(events: {
       delta: (text: string, write: Write) => void;
       finish: (r: CompletionResult, write: Write) => void;
+      failed?: (write: Write) => void;
       done?: boolean;
     }): Promise<Response> {
       const abort = new AbortController();
@@ -79,6 +80,7 @@ export function ask(c: Context<V1Env>, asked: Asked) {
         abort,
         request: c.req.raw.signal,
         done: events.done,
+        failed: events.failed,
         run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onDelta: (text) => events.delta(text, write) }),
         finish: (r, write) => {
           events.finish(r, write);

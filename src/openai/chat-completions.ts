@@ -21,7 +21,8 @@ export async function chatCompletion(c: Context<V1Env>, body: CompletionBody, as
     });
   }
 
-  const chunk = (delta: Record<string, string>, finish: "stop" | null) => ({
+  // "error" (as Mistral's API says it): a stream that cannot finish still ends its choice, before the error event.
+  const chunk = (delta: Record<string, string>, finish: "stop" | "error" | null) => ({
     ...head,
     object: "chat.completion.chunk",
     choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
@@ -36,5 +37,6 @@ export async function chatCompletion(c: Context<V1Env>, body: CompletionBody, as
       write({ ...chunk({}, "stop"), unisson: unissonExtra(r) });
       if (body.stream_options?.include_usage) write({ ...chunk({}, null), choices: [], usage: r.usage });
     },
+    failed: (write) => write(chunk({}, "error")),
   });
 }

@@ -21,7 +21,10 @@ export function restartText(model: string | null, reason: string | null): string
  * back (the protocol has no reset): the next text opens with restartText and
  * the stored answer follows whole, so the stream is the abandoned beginning,
  * that line, then the stored answer (`restarted`). Nothing is sent for a
- * failed synthesiser that had not finished a line.
+ * failed synthesiser that had not finished a line. After such a failure
+ * nothing more is sent live (issue 43): the next synthesisers may fail too,
+ * and a stream must carry one restart line at most, and only with the answer
+ * it announces; a run that ends without one sends no restart line at all.
  */
 export class SynthesisForwarder {
   /** Every character sent to the client. */
@@ -51,9 +54,12 @@ export class SynthesisForwarder {
       this.#notice = (d.notice as string | null | undefined) ?? null;
     } else if (e.type === "synthesis_delta") {
       this.#written += String(d.text ?? "");
+      // A restart is owed: the rest waits for a synthesis that passed its checks (end).
+      if (this.#owed !== null) return;
       const prefix = finishedPrefix(this.#written, this.#labels, this.#notice);
       this.#offer(this.opts.limit ? shownWithin(prefix, this.opts.limit) : prefix);
-    } else if (e.type === "synthesis_failed" && this.#mine()) {
+    } else if (e.type === "synthesis_failed" && this.#mine() && this.#owed === null) {
+      // Named after the synthesiser whose text the client has: the later ones sent nothing.
       this.#owed = restartText(String(d.model ?? ""), String(d.reason ?? ""));
     }
   }

@@ -11,6 +11,8 @@ export type StreamRun<T> = {
   run: (write: Write) => Promise<T>;
   /** Events after the work succeeded (the finishing chunk, usage). */
   finish: (result: T, write: Write) => void;
+  /** Events before the error event of a stream that cannot finish (chat completions: a last chunk with its finish_reason). */
+  failed?: (write: Write) => void;
   /** Chat completions end with `data: [DONE]`; the Responses API with its response.completed event. */
   done?: boolean;
   heartbeatMs?: number;
@@ -67,6 +69,7 @@ export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
       (error) => {
         if (!started) early = { error };
         else {
+          opts.failed?.(write);
           write(toOpenAiError(error).body, opts.done === false ? "error" : undefined);
           done();
         }

@@ -67,3 +67,13 @@ export async function storeSession(page: Page, token: string, user: PublicUser):
   );
   await page.reload();
 }
+
+/** A question typed in the start screen's box and sent with Enter, once the page knows which models are available. */
+export async function askInPage(page: Page, text: string): Promise<void> {
+  await page
+    .getByText(/\d\/6 IA disponibles/)
+    .first()
+    .waitFor();
+  await page.getByRole("textbox", { name: "Votre question" }).fill(text);
+  await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
+}

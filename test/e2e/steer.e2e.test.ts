@@ -6,7 +6,7 @@ import { toPublicUser } from "../../src/users/users.view.ts";
 import { makeUser } from "../helpers/fixtures.ts";
 import { checkA11y } from "./a11y-check.ts";
 import { DESKTOP, type E2E, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
-import { storeSession } from "./page-checks.ts";
+import { askInPage, storeSession } from "./page-checks.ts";
 
 const skip = ensureChromium();
 if (skip) console.warn(skip);
@@ -15,15 +15,6 @@ const QUESTION = "Quelle est la capitale de la France ?";
 const EDITED = "Quelle est la capitale de l'Italie ?";
 /** A long answer: the fakes write it in a dozen pieces, a stalled model only its first (a few sentences). */
 const PARTLY_WRITTEN = Array.from({ length: 60 }, (_, i) => `Phrase ${i + 1} : Rome est la capitale de l'Italie.`).join(" ");
-
-async function ask(page: Page, text: string) {
-  await page
-    .getByText(/\d\/6 IA disponibles/)
-    .first()
-    .waitFor();
-  await page.getByRole("textbox", { name: "Votre question" }).fill(text);
-  await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
-}
 
 /** The page reloaded, then the conversation of `question` opened from the history. */
 async function reopenAfterReload(page: Page, question: string) {
@@ -63,7 +54,7 @@ describe.skipIf(!!skip)("e2e: Arrêter, edit and ask again, Nouvelle réponse, v
       e.fakes.control.set("mistralLarge", { fail: "stall", answer: PARTLY_WRITTEN });
       const { page, errors } = await e.newPage(viewport);
       await registerThroughUi(page, { first: "Léa", last: "Arrêt", email: `lea.stop.${size}@example.fr`, password: "Nuage-Bleu-42" });
-      await ask(page, QUESTION);
+      await askInPage(page, QUESTION);
       await page.locator(".live-model.state-answered").nth(1).waitFor({ timeout: 15_000 });
       await page.getByRole("region", { name: "Réponse de Mistral Large en cours d'écriture" }).waitFor({ timeout: 5_000 });
       const stop = page.getByRole("button", { name: "Arrêter l'analyse en cours" });
@@ -94,7 +85,7 @@ describe.skipIf(!!skip)("e2e: Arrêter, edit and ask again, Nouvelle réponse, v
       const e = world();
       e.fakes.control.reset();
       const { page, errors } = await signedInPro(e, viewport, `noe.versions.${size}@example.fr`);
-      await ask(page, QUESTION);
+      await askInPage(page, QUESTION);
       await page.locator(".final-answer").first().waitFor({ timeout: 20_000 });
 
       await page.getByRole("button", { name: "Modifier la question et la reposer" }).click();

@@ -92,7 +92,7 @@ describe("/v1 streamed: the synthesis as it is written", () => {
     fakes().control.set("claudeOpus", { fail: "stall", failOn: ["synthesis"] });
     const got = await read(await t.openai.chat.completions.create({ model: "unisson", stream: true, messages: [{ role: "user", content: QUESTION }] }));
     const stored = (await storedAnswers(t))[0]!;
-    expect(stored).toStartWith("> **Réponse partielle**");
+    expect(stored).toStartWith("> Synthèse rédigée par GPT-4 à la place de Claude Opus 4.1.\n\n");
     expect(stored).toContain("Synthèse rédigée par GPT-4 à la place de Claude Opus 4.1.");
     const restart = "\n\n---\n\n*La synthèse de Claude Opus 4.1 s'est interrompue (flux interrompu";
     expect(got.text).toStartWith(`## Réponse consolidée${restart}`);

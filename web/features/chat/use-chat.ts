@@ -9,6 +9,8 @@ import { followRun } from "./live/run-stream.ts";
 import { rememberedRun, rememberRun } from "./live/remember-run.ts";
 import { useProgress } from "./use-progress.ts";
 import { useSteer } from "./steer/use-steer.ts";
+import { useAskStop } from "./steer/use-ask-stop.ts";
+import { stopRun } from "./steer/steer.api.ts";
 import type { MessageAttachment } from "./attachments/attachment-rules.ts";
 
 const e = fr.chat.errors;
@@ -122,6 +124,8 @@ export function useChat(deps: ChatDeps) {
     [finish, cancel],
   );
 
+  const asking = useAskStop();
+  const { begin: beginAsk, end: endAsk } = asking;
   const steer = useSteer({ conversationId, running, generation, setBusy, setNotice, setMessages, runFinal, noticeOf: sendNotice });
   const { setVersions } = steer;
 
@@ -169,12 +173,16 @@ export function useChat(deps: ChatDeps) {
       try {
         const files = attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {};
         // start_run: the models start while the clarifier decides; their first words show within a second (issue 34).
-        const asked = { message, start_run: true, ...files };
+        // ask_id: « Arrêter » is offered from now on, before /chat names the run (use-ask-stop.ts).
+        const ask = beginAsk();
+        const asked = { message, start_run: true, ask_id: ask.id, ...files };
         const body = conversationId === null ? asked : { conversation_id: conversationId, ...asked };
-        const r = await unwrap(api.unisson.chat.$post({ json: body }));
+        const r = await unwrap(api.unisson.chat.$post({ json: body })).finally(endAsk);
         if (gen !== generation.current) return true;
         setConversationId(r.conversation_id);
         setMessages((m) => merge(m, r.messages));
+        // Stopped too late for /chat to drop the run: it is stopped by its conversation, and followed to its stopped message.
+        if (ask.stopped && r.run_started) await stopRun(r.conversation_id).catch(() => {});
         // A run already started is followed (GET /events), not asked again: one that failed meanwhile shows « Réessayer ».
         if (r.requires_final_processing) await runFinal(r.conversation_id, gen, r.run_started ? "join" : "start");
         return true;
@@ -192,7 +200,7 @@ export function useChat(deps: ChatDeps) {
         }
       }
     },
-    [conversationId, runFinal],
+    [conversationId, runFinal, beginAsk, endAsk],
   );
 
   /** A conversation from the history tab; throws so the caller can show its own error. */
@@ -242,7 +250,7 @@ export function useChat(deps: ChatDeps) {
     if (id !== null) load(id).catch(() => rememberRun(null));
   }, []);
 
-  return { conversationId, messages, busy, progress, live, notice, setNotice, send, retry, load, reset, forget, steer };
+  return { conversationId, messages, busy, progress, live, notice, setNotice, send, retry, load, reset, forget, steer, asking };
 }
 
 export type ChatState = ReturnType<typeof useChat>;

@@ -46,11 +46,14 @@ export function SteeredMessages({ chat, onOpen }: { chat: ChatState; onOpen(m: C
  * on the page moves when the run starts or ends.
  */
 export function StopOverComposer({ chat, children }: { chat: ChatState; children: ReactNode }) {
-  const running = chat.live !== null && !chat.live.done;
+  // From the moment the question is sent: while /chat decides (the ask), then while the run goes on.
+  const asking = chat.asking.active;
+  const running = asking || (chat.live !== null && !chat.live.done);
+  const stop = asking ? chat.asking : chat.steer;
   return (
     <div className={`steer-composer${running ? " running" : ""}`}>
       {children}
-      {running && <StopButton stopping={chat.steer.stopping} onStop={() => void chat.steer.stop()} />}
+      {running && <StopButton stopping={stop.stopping} onStop={() => void stop.stop()} />}
     </div>
   );
 }
