@@ -45,7 +45,7 @@ export async function markApiRequestRead(db: Db, id: number, now: Date): Promise
 export async function latestRunOf(db: Db, conversationId: number) {
   return await first(
     db
-      .select({ status: processingRuns.status, error: processingRuns.error, finishedAt: processingRuns.finishedAt })
+      .select({ status: processingRuns.status, error: processingRuns.error, finishedAt: processingRuns.finishedAt, events: processingRuns.events })
       .from(processingRuns)
       .where(eq(processingRuns.conversationId, conversationId))
       .orderBy(desc(processingRuns.id))

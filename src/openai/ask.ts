@@ -9,6 +9,7 @@ import { checkSpendLimits } from "../lib/spend-limit.ts";
 import { type CompletionResult, complete, delivered } from "./completion.service.ts";
 import type { AnswerOptions } from "./messages.ts";
 import { requestKeyOf } from "./request-key.ts";
+import { assertNotFailing, countFailedRun } from "./failed-runs.ts";
 import type { ApiFile } from "./api-files.ts";
 import { createHash } from "node:crypto";
 
@@ -57,9 +58,12 @@ export function ask(c: Context<V1Env>, asked: Asked) {
     key: requestKeyOf(apiKey.id, c.req.header("idempotency-key"), { ...asked, files: asked.files.map((f) => sha256Bytes(f.bytes)) }),
     // The page's per-user limits in the same counters, then the burst limit (the app's rate-limit store, in the database), per user.
     admit: async () => {
+      // First: a loop of failed runs is refused without taking from the other counters.
+      await assertNotFailing(rateLimits, user.id);
       await checkSpendLimits(deps, rateLimits, user, { trialCap: true });
       await consumeLimit(rateLimits, "v1.user", String(user.id), API_BURST);
     },
+    onRunFailed: async () => await countFailedRun(rateLimits, user.id),
   };
   return {
     async whole(): Promise<CompletionResult> {

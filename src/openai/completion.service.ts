@@ -9,7 +9,7 @@ import { type ProcessResult, resultOf, startRun } from "../chat/final-processing
 import { stopHere } from "../chat/run-stop.ts";
 import type { RunEvent } from "../chat/live-run.ts";
 import { appendMessages, deleteOwnedConversation, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
-import type { RunRow } from "../chat/runs.queries.ts";
+import { findRunById, type RunRow } from "../chat/runs.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
 import { markApiRequestRead } from "./api-requests.queries.ts";
@@ -18,7 +18,8 @@ import type { AnswerOptions } from "./messages.ts";
 import { jsonPlan } from "../chat/json-answer.ts";
 import { type LengthLimit, lengthLimit } from "../chat/answer-length.ts";
 import { markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
-import { type AskedKey, claimRequestKey, findJoinable, JoinInstead } from "./joined-runs.ts";
+import { type AskedKey, claimRequestKey, type Earlier, findJoinable, JoinInstead } from "./joined-runs.ts";
+import { impossibleAnswer, lastingFailure } from "./failed-runs.ts";
 import { type ApiFile, storeApiFiles } from "./api-files.ts";
 import { attachToMessage } from "../attachments/attachments.queries.ts";
 
@@ -33,8 +34,10 @@ export type CompletionInput = {
   options?: AnswerOptions;
   /** What identifies the question, so that a client's retry joins its run (joined-runs.ts). */
   key: AskedKey;
-  /** Checks made only when a new run would start (the per-user limits): a retry joining its run passes. */
+  /** Checks made whenever a run would start, a failed one's rerun included (the per-user limits): a retry joining its run passes. */
   admit?: () => Promise<void>;
+  /** Told when a run this request started (not one it joined) failed: the loop of failed runs is limited (failed-runs.ts). */
+  onRunFailed?: () => Promise<void>;
   /** Called with the answer's text as the synthesis is written; the calls add up to the stored answer (SynthesisForwarder). */
   onDelta?: (text: string) => void;
   /** The client went away: nothing is started after it fires, and a run already started goes on without it. */
@@ -76,11 +79,9 @@ export type CompletionResult = {
 export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
   const { clock } = deps;
   const earlier = await findJoinable(deps.db, input.key, clock.now());
-  if (earlier) return await answer(deps, user, earlier.conversationId, earlier.id, input);
+  if (earlier) return await follow(deps, user, earlier, input);
 
-  assertCanQuery(user, clock.now());
-  await assertOperational(deps);
-  await input.admit?.();
+  await admitted(deps, user, input);
 
   // A refusal is told to the client, never stored: a script cannot fill the history (it counts against the limits, spend-limit.ts).
   const verdict = await moderate(deps, input.question, { userId: user.id });
@@ -93,14 +94,45 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
     asked = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }], input.key, files);
   } catch (e) {
     // An identical request stored its question first: this one joins it.
-    if (e instanceof JoinInstead) return await answer(deps, user, e.row.conversationId, e.row.id, input);
+    if (e instanceof JoinInstead) return await follow(deps, user, e.earlier, input, true);
     throw e;
   }
-  return await answer(deps, user, asked.conversationId, asked.requestId, input, true);
+  return await answer(deps, user, asked.conversationId, asked.requestId, input, "fresh");
 }
 
-/** The run of the conversation (started, or joined) followed to its stored answer; `fresh`: the conversation was made for this request. */
-async function answer(deps: Deps, user: UserRow, conversationId: number, requestId: number, input: CompletionInput, fresh = false): Promise<CompletionResult> {
+/** The checks of a run about to start: the account, the service, then the limits (which count it). */
+async function admitted(deps: Deps, user: UserRow, input: CompletionInput): Promise<void> {
+  assertCanQuery(user, deps.clock.now());
+  await assertOperational(deps);
+  await input.admit?.();
+}
+
+/**
+ * A request asked before (joined-runs.ts): joined, refused with its stored
+ * failure, or its failed run run again, which counts in the limits like a
+ * new question (`wasAdmitted`: this request's checks were made already).
+ */
+async function follow(deps: Deps, user: UserRow, earlier: Earlier, input: CompletionInput, wasAdmitted = false): Promise<CompletionResult> {
+  const { row, next } = earlier;
+  if (next === "refuse") throw impossibleAnswer();
+  if (next === "rerun" && !wasAdmitted) await admitted(deps, user, input);
+  return await answer(deps, user, row.conversationId, row.id, input, next === "rerun" ? "rerun" : "joined");
+}
+
+/**
+ * The run of the conversation followed to its stored answer: "fresh", the
+ * conversation was made for this request; "rerun", its failed run is run
+ * again; "joined", another request's run.
+ */
+async function answer(
+  deps: Deps,
+  user: UserRow,
+  conversationId: number,
+  requestId: number,
+  input: CompletionInput,
+  how: "fresh" | "rerun" | "joined",
+): Promise<CompletionResult> {
+  const fresh = how === "fresh";
   const { plan, limit, json } = planOf(input.options);
   const start = () => startRun(deps, user, conversationId, { history: input.context, plan });
   const run = fresh ? await startOrForget(deps, user, conversationId, start) : await start();
@@ -117,6 +149,8 @@ async function answer(deps: Deps, user: UserRow, conversationId: number, request
   let stored: ProcessResult;
   try {
     stored = await resultOf(deps, run);
+  } catch (error) {
+    throw await failureOf(deps, run.id, error, how !== "joined" ? input.onRunFailed : undefined);
   } finally {
     unfollow();
   }
@@ -140,6 +174,18 @@ async function startOrForget(deps: Deps, user: UserRow, conversationId: number, 
     );
     throw error;
   }
+}
+
+/**
+ * What a client is told of its run's failure: the run's own error, or, when
+ * it failed for a reason the same request meets again, a 400 no client
+ * retries. A failed run the request started is counted (`counted`).
+ */
+async function failureOf(deps: Deps, runId: number, error: unknown, counted?: () => Promise<void>): Promise<unknown> {
+  const run = await findRunById(deps.db, runId).catch(() => undefined);
+  if (run?.status !== "failed" || run.error === "RUN_STOPPED") return error;
+  await counted?.().catch((e) => deps.log.warn("v1: a failed run not counted", { error: e }));
+  return lastingFailure(run) ? impossibleAnswer(error instanceof AppError ? error.extra : undefined) : error;
 }
 
 /** The synthesis plan for the request's options: JSON (json-answer.ts), a bounded length (answer-length.ts), or the engine's own. */

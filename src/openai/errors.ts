@@ -29,6 +29,8 @@ function shape(e: AppError): Shape {
   if (QUOTA.has(e.code)) return { status: 402, type: "insufficient_quota", code: "insufficient_quota", message: e.message };
   if (e.code === "RATE_LIMITED" || e.code === "API_RATE_LIMITED")
     return { status: 429, type: "requests", code: "rate_limit_exceeded", message: errorMessage("API_RATE_LIMITED") };
+  // A loop of failed runs (failed-runs.ts): its own words, the same status as any limit.
+  if (e.code === "API_FAILING") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
   // The page's per-user limits, with the page's words (src/lib/spend-limit.ts).
   if (e.code === "SPEND_LIMITED" || e.code === "TRIAL_DAILY_LIMITED") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
   if (e.code === "API_KEY_INVALID" || e.code === "UNAUTHENTICATED")
