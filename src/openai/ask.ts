@@ -14,7 +14,7 @@ import type { ApiFile } from "./api-files.ts";
 import { createHash } from "node:crypto";
 
 const sha256Bytes = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64url");
-import { openStream, type Write } from "./stream.ts";
+import { openStream, type StreamRun, type Write } from "./stream.ts";
 
 export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
 
@@ -72,17 +72,14 @@ export function ask(c: Context<V1Env>, asked: Asked) {
       return r;
     },
 
-    /** `delta` turns text into events; `finish` writes the last ones; `done: false` leaves out the final `[DONE]`. */
-    async stream(events: {
-      delta: (text: string, write: Write) => void;
-      finish: (r: CompletionResult, write: Write) => void;
-      done?: boolean;
-    }): Promise<Response> {
+    /** `delta` turns text into events; `finish` writes the last ones; `done: false` leaves out the final `[DONE]`; `error` writes a failure (stream.ts). */
+    async stream(events: Pick<StreamRun<CompletionResult>, "finish" | "done" | "error"> & { delta: (text: string, write: Write) => void }): Promise<Response> {
       const abort = new AbortController();
       return await openStream({
         abort,
         request: c.req.raw.signal,
         done: events.done,
+        error: events.error,
         run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onDelta: (text) => events.delta(text, write) }),
         finish: (r, write) => {
           events.finish(r, write);

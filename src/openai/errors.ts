@@ -37,7 +37,7 @@ function shape(e: AppError): Shape {
     return { status: 401, type: "invalid_request_error", code: "invalid_api_key", message: errorMessage("API_KEY_INVALID") };
   if (e.code === "CONTENT_REFUSED") return { status: 400, type: "invalid_request_error", code: "content_policy_violation", message: e.message };
   if (e.code === "API_MODEL_UNKNOWN") return { status: 400, type: "invalid_request_error", code: "model_not_found", message: e.message };
-  if (e.code === "API_N_UNSUPPORTED" || e.code === "API_TOOL_REQUIRED")
+  if (e.code === "API_N_UNSUPPORTED" || e.code === "API_TOOL_REQUIRED" || e.code === "API_STATE_UNSUPPORTED")
     return { status: 400, type: "invalid_request_error", code: "unsupported_parameter", message: e.message };
   if (e.code === "API_NOT_FOUND" || e.code === "API_ENDPOINT_UNKNOWN")
     return { status: 404, type: "invalid_request_error", code: "unknown_url", message: errorMessage("API_ENDPOINT_UNKNOWN") };

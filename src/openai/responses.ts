@@ -76,6 +76,8 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
   };
   return await question.stream({
     done: false,
+    // OpenAI's shape of a stream error (the AI SDK and the openai client read its code and message).
+    error: (e, write) => event(write, "error", { code: e.code, message: e.message, param: e.param }),
     delta: (piece, write) => {
       open(write);
       text += piece;
