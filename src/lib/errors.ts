@@ -127,7 +127,10 @@ const table = {
     400,
     "Unisson ne reprend pas une réponse précédente : « previous_response_id » et « conversation » ne sont pas pris en charge. Renvoyez toute la conversation dans « input ».",
   ],
-  API_SCHEMA_INVALID: [400, "Le schéma JSON de « response_format » est invalide : corrigez-le (JSON Schema 2020-12)."],
+  API_SCHEMA_INVALID: [
+    400,
+    "Le schéma JSON de « response_format » est invalide : corrigez-le (JSON Schema 2020-12, ou le brouillon que nomme son « $schema »).",
+  ],
   API_FORMAT_UNSUPPORTED: [400, "« response_format » doit être de type « text », « json_object » ou « json_schema »."],
   API_N_UNSUPPORTED: [400, "Unisson ne donne qu'une réponse consolidée par requête : « n » doit valoir 1."],
   API_TOOL_REQUIRED: [

@@ -2,7 +2,8 @@ import { frDetails } from "../i18n/fr-details.ts";
 import { z } from "zod";
 import type { ChatTurn } from "../ai/types.ts";
 import { MAX_MESSAGE_CHARS } from "../chat/chat.schemas.ts";
-import { compileSchema, type JsonFormat } from "../chat/json-answer.ts";
+import type { JsonFormat } from "../chat/json-answer.ts";
+import { compileSchema } from "../chat/json-schemas.ts";
 import { AppError } from "../lib/errors.ts";
 import { type ApiFile, filesOf } from "./api-files.ts";
 
