@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
+import { makeUser } from "../../helpers/fixtures.ts";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
 import { apiApp, balance } from "./openai.helpers.ts";
 
@@ -128,6 +129,21 @@ describe("/v1: one run per question however often the client retries", () => {
     await Promise.all([t.openai, t.client(other.body.secret)].map((c) => c.chat.completions.create({ model: "unisson", messages: ask })));
     expect(await conversations(t)).toHaveLength(2);
     expect(await balance(t)).toBe(3);
+  });
+
+  test("joining is per API key: another user's identical question while the first run is live gets its own answer, not the first one's", async () => {
+    const t = await apiApp(fakes());
+    fakes().control.setAll({ latencyMs: 1_000 });
+    const other = await makeUser(t.db, t.clock.now());
+    const key = await t.call("POST", "/api/auth/api-keys", { token: other.token, json: { name: "Autre" } });
+    const first = t.openai.chat.completions.create({ model: "unisson", messages: ask });
+    // The first run is live (charged) before the other user asks.
+    while ((await balance(t)) === 5) await Bun.sleep(20);
+    const theirs = await t.client(key.body.secret).chat.completions.create({ model: "unisson", messages: ask });
+    expect(theirs.choices[0]!.message.content).toContain("## Réponse consolidée");
+    await first;
+    expect(await conversations(t)).toHaveLength(1);
+    expect((await t.call("GET", "/api/unisson/history", { token: other.token })).body.conversations).toHaveLength(1);
   });
 
   test("an answer delivered: the same question again is a new question, charged again", async () => {
