@@ -28,8 +28,8 @@ export const completionBody = z.looseObject({
   model: z.string({ error: "Le champ « model » est obligatoire." }),
   messages: z
     .array(message, { error: "Le champ « messages » doit être une liste de messages." })
-    .min(1, "Le champ « messages » ne peut pas être vide.")
-    .max(500),
+    // No count limit: a long thread is read by its tail (the body's limits, v1-body.ts, bound it).
+    .min(1, "Le champ « messages » ne peut pas être vide."),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   n: z.number().int().nullish(),

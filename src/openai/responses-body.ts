@@ -14,7 +14,7 @@ const item = z.looseObject({
 /** POST /v1/responses for text: `input` (a string or messages) and `instructions`; other fields accepted and ignored. */
 export const responsesBody = z.looseObject({
   model: z.string({ error: "Le champ « model » est obligatoire." }),
-  input: z.union([z.string().min(1, "Le champ « input » ne peut pas être vide."), z.array(item).min(1, "Le champ « input » ne peut pas être vide.").max(500)], {
+  input: z.union([z.string().min(1, "Le champ « input » ne peut pas être vide."), z.array(item).min(1, "Le champ « input » ne peut pas être vide.")], {
     error: "Le champ « input » doit être un texte ou une liste de messages.",
   }),
   instructions: z.string().nullish(),

@@ -130,6 +130,7 @@ export const POSTGRES_FILES = [
   "test/server/openai/fair-use.test.ts",
   "test/server/openai/responses-protocol.test.ts",
   "test/server/openai/json-schemas.test.ts",
+  "test/server/openai/bodies.test.ts",
   "test/server/accounts/credentials-end-together.test.ts",
   "test/server/chat/stream-cap.test.ts",
   "test/server/account/export-limits.test.ts",
