@@ -12,7 +12,7 @@ import { appendMessages, deleteOwnedConversation, insertConversation, type NewMe
 import { findRunById, type RunRow } from "../chat/runs.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
-import { markApiRequestRead } from "./api-requests.queries.ts";
+import { forgetUnsentFiles, markApiRequestRead } from "./api-requests.queries.ts";
 import { SynthesisForwarder } from "./forward.ts";
 import type { AnswerOptions } from "./messages.ts";
 import { jsonPlan } from "../chat/json-answer.ts";
@@ -93,6 +93,8 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   try {
     asked = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }], input.key, files);
   } catch (e) {
+    // Its files were stored for a question that is not: gone with it (the winner of a race has its own).
+    await forgetUnsentFiles(deps.db, files, user.id).catch((error) => deps.log.warn("v1: the files of an unstored question were kept", { error }));
     // An identical request stored its question first: this one joins it.
     if (e instanceof JoinInstead) return await follow(deps, user, e.earlier, input, true);
     throw e;

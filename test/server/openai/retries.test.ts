@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
+import { attachments } from "../../../src/db/schema/index.ts";
+import { png } from "../../helpers/attachment-files.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
 import { apiApp, balance } from "./openai.helpers.ts";
@@ -120,6 +122,16 @@ describe("/v1: one run per question however often the client retries", () => {
     expect(a!.choices[0]!.message.content).toBe(b!.choices[0]!.message.content!);
     expect(await conversations(t)).toHaveLength(1);
     expect(await balance(t)).toBe(0);
+  });
+
+  test("two identical requests with a picture at once: one run, and the loser's stored copy of the picture is not left behind", async () => {
+    const t = await apiApp(fakes());
+    fakes().control.setAll({ latencyMs: 200 });
+    const picture = `data:image/png;base64,${Buffer.from(await png(1200, 800)).toString("base64")}`;
+    const withPicture = [{ role: "user" as const, content: [{ type: "text" as const, text: QUESTION }, { type: "image_url" as const, image_url: { url: picture } }] }];
+    await Promise.all([1, 2].map(() => t.openai.chat.completions.create({ model: "unisson", messages: withPicture })));
+    expect(await conversations(t)).toHaveLength(1);
+    expect(await t.db.select({ id: attachments.id, messageId: attachments.messageId }).from(attachments)).toEqual([{ id: expect.any(Number), messageId: expect.any(Number) }]);
   });
 
   test("joining is per API key: the same question from another key of the user is another question", async () => {
