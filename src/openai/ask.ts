@@ -9,7 +9,7 @@ import { checkSpendLimits } from "../lib/spend-limit.ts";
 import { type CompletionResult, complete, delivered } from "./completion.service.ts";
 import type { AnswerOptions } from "./messages.ts";
 import { requestKeyOf } from "./request-key.ts";
-import { assertNotFailing, countFailedRun } from "./failed-runs.ts";
+import { assertNotFailing } from "./failed-runs.ts";
 import type { ApiFile } from "./api-files.ts";
 import { createHash } from "node:crypto";
 
@@ -63,7 +63,7 @@ export function ask(c: Context<V1Env>, asked: Asked) {
       await checkSpendLimits(deps, rateLimits, user, { trialCap: true });
       await consumeLimit(rateLimits, "v1.user", String(user.id), API_BURST);
     },
-    onRunFailed: async () => await countFailedRun(rateLimits, user.id),
+    rateLimits,
   };
   return {
     async whole(): Promise<CompletionResult> {

@@ -19,7 +19,8 @@ import { jsonPlan } from "../chat/json-answer.ts";
 import { type LengthLimit, lengthLimit } from "../chat/answer-length.ts";
 import { markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
 import { type AskedKey, claimRequestKey, type Earlier, findJoinable, JoinInstead } from "./joined-runs.ts";
-import { impossibleAnswer, lastingFailure } from "./failed-runs.ts";
+import { countFailedRun, impossibleAnswer, isRememberedImpossible, lastingFailure, rememberImpossible } from "./failed-runs.ts";
+import type { RateLimitStore } from "../lib/rate-limit.ts";
 import { type ApiFile, storeApiFiles } from "./api-files.ts";
 import { attachToMessage } from "../attachments/attachments.queries.ts";
 
@@ -36,8 +37,8 @@ export type CompletionInput = {
   key: AskedKey;
   /** Checks made whenever a run would start, a failed one's rerun included (the per-user limits): a retry joining its run passes. */
   admit?: () => Promise<void>;
-  /** Told when a run this request started (not one it joined) failed: the loop of failed runs is limited (failed-runs.ts). */
-  onRunFailed?: () => Promise<void>;
+  /** The rate-limit store: failed runs are counted there, lasting failures remembered (failed-runs.ts). */
+  rateLimits: RateLimitStore;
   /** Called with the answer's text as the synthesis is written; the calls add up to the stored answer (SynthesisForwarder). */
   onDelta?: (text: string) => void;
   /** The client went away: nothing is started after it fires, and a run already started goes on without it. */
@@ -78,6 +79,7 @@ export type CompletionResult = {
  */
 export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
   const { clock } = deps;
+  if (await isRememberedImpossible(input.rateLimits, input.key)) throw impossibleAnswer();
   const earlier = await findJoinable(deps.db, input.key, clock.now());
   if (earlier) return await follow(deps, user, earlier, input);
 
@@ -152,7 +154,7 @@ async function answer(
   try {
     stored = await resultOf(deps, run);
   } catch (error) {
-    throw await failureOf(deps, run.id, error, how !== "joined" ? input.onRunFailed : undefined);
+    throw await failureOf(deps, user, run, error, input, how !== "joined");
   } finally {
     unfollow();
   }
@@ -181,13 +183,26 @@ async function startOrForget(deps: Deps, user: UserRow, conversationId: number, 
 /**
  * What a client is told of its run's failure: the run's own error, or, when
  * it failed for a reason the same request meets again, a 400 no client
- * retries. A failed run the request started is counted (`counted`).
+ * retries. The request that started the run (`started`) counts the failure
+ * and, for a lasting one, remembers it and deletes the conversation: a
+ * refused request leaves no unanswered question in the history.
  */
-async function failureOf(deps: Deps, runId: number, error: unknown, counted?: () => Promise<void>): Promise<unknown> {
-  const run = await findRunById(deps.db, runId).catch(() => undefined);
-  if (run?.status !== "failed" || run.error === "RUN_STOPPED") return error;
-  await counted?.().catch((e) => deps.log.warn("v1: a failed run not counted", { error: e }));
-  return lastingFailure(run) ? impossibleAnswer(error instanceof AppError ? error.extra : undefined) : error;
+async function failureOf(deps: Deps, user: UserRow, run: RunRow, error: unknown, input: CompletionInput, started: boolean): Promise<unknown> {
+  const failed = await findRunById(deps.db, run.id).catch(() => undefined);
+  // Deleted by the request that started it: a lasting failure, remembered.
+  if (!failed) return (await isRememberedImpossible(input.rateLimits, input.key)) ? impossibleAnswer() : error;
+  if (failed.status !== "failed" || failed.error === "RUN_STOPPED") return error;
+  const lasting = lastingFailure(failed);
+  if (started)
+    await forgetFailure(deps, user, run, input, lasting).catch((e) => deps.log.warn("v1: a failed run not counted or not forgotten", { error: e }));
+  return lasting ? impossibleAnswer(error instanceof AppError ? error.extra : undefined) : error;
+}
+
+async function forgetFailure(deps: Deps, user: UserRow, run: RunRow, input: CompletionInput, lasting: boolean): Promise<void> {
+  await countFailedRun(input.rateLimits, user.id);
+  if (!lasting) return;
+  await rememberImpossible(input.rateLimits, input.key);
+  await deleteOwnedConversation(deps.db, run.conversationId, user.id);
 }
 
 /** The synthesis plan for the request's options: JSON (json-answer.ts), a bounded length (answer-length.ts), or the engine's own. */

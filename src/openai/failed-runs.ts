@@ -1,6 +1,7 @@
 import type { RunEvent } from "../chat/live-run.ts";
 import type { RunRow } from "../chat/runs.queries.ts";
 import type { AppEnv } from "../deps.ts";
+import type { RequestKey } from "./api-requests.queries.ts";
 import { frChat } from "../i18n/fr-chat.ts";
 import { MINUTE } from "../lib/clock.ts";
 import { AppError } from "../lib/errors.ts";
@@ -56,4 +57,21 @@ export async function assertNotFailing(store: Store, userId: number): Promise<vo
   if (!counter || counter.count < FAILED_RUNS.limit) return;
   const seconds = Math.max(1, Math.ceil((counter.resetAt - store.clock.now().getTime()) / 1000));
   throw new AppError("API_FAILING", undefined, { "Retry-After": String(seconds) });
+}
+
+/** How long the same request is answered from a lasting failure (the window in which a retry joins its run, joined-runs.ts). */
+const FAILURE_MEMORY_MS = 10 * MINUTE;
+const impossibleKey = (k: RequestKey) => `v1.impossible:${k.apiKeyId}:${k.requestKey}:${k.bodyHash}`;
+
+/**
+ * A lasting failure remembered apart from the conversation, which is
+ * deleted (a refused request leaves no question in the history): the same
+ * request (same key, same body) is answered from it for 10 minutes.
+ */
+export async function rememberImpossible(store: Store, key: RequestKey): Promise<void> {
+  await store.hit(impossibleKey(key), FAILURE_MEMORY_MS);
+}
+
+export async function isRememberedImpossible(store: Store, key: RequestKey): Promise<boolean> {
+  return (await store.peek(impossibleKey(key))) !== undefined;
 }

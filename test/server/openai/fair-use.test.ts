@@ -63,6 +63,16 @@ describe("/v1 fair use of failed runs", () => {
     expect(await balance(t)).toBe(100);
   });
 
+  test("a request refused for a lasting failure leaves no question in the history, and is still answered from that failure", async () => {
+    const t = await apiApp(fakes(), { user: PRO });
+    fakes().control.synthesis = () => "Paris est la capitale.";
+    expect((await post(t, withSchema)).status).toBe(400);
+    expect((await t.call("GET", "/api/unisson/history", { token: t.token })).body.conversations).toEqual([]);
+    const calls = providerCalls();
+    expect((await post(t, withSchema)).status).toBe(400);
+    expect(providerCalls()).toBe(calls);
+  });
+
   test("a loop of failing requests, each a little different: 429 in French after 3 failed runs in 10 minutes, no provider call then", async () => {
     const t = await apiApp(fakes(), { user: PRO });
     fakes().control.synthesis = () => "Paris est la capitale.";
