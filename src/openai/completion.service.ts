@@ -193,8 +193,7 @@ async function failureOf(deps: Deps, user: UserRow, run: RunRow, error: unknown,
   if (!failed) return (await isRememberedImpossible(input.rateLimits, input.key)) ? impossibleAnswer() : error;
   if (failed.status !== "failed" || failed.error === "RUN_STOPPED") return error;
   const lasting = lastingFailure(failed);
-  if (started)
-    await forgetFailure(deps, user, run, input, lasting).catch((e) => deps.log.warn("v1: a failed run not counted or not forgotten", { error: e }));
+  if (started) await forgetFailure(deps, user, run, input, lasting).catch((e) => deps.log.warn("v1: a failed run not counted or not forgotten", { error: e }));
   return lasting ? impossibleAnswer(error instanceof AppError ? error.extra : undefined) : error;
 }
 
