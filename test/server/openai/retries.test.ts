@@ -128,10 +128,20 @@ describe("/v1: one run per question however often the client retries", () => {
     const t = await apiApp(fakes());
     fakes().control.setAll({ latencyMs: 200 });
     const picture = `data:image/png;base64,${Buffer.from(await png(1200, 800)).toString("base64")}`;
-    const withPicture = [{ role: "user" as const, content: [{ type: "text" as const, text: QUESTION }, { type: "image_url" as const, image_url: { url: picture } }] }];
+    const withPicture = [
+      {
+        role: "user" as const,
+        content: [
+          { type: "text" as const, text: QUESTION },
+          { type: "image_url" as const, image_url: { url: picture } },
+        ],
+      },
+    ];
     await Promise.all([1, 2].map(() => t.openai.chat.completions.create({ model: "unisson", messages: withPicture })));
     expect(await conversations(t)).toHaveLength(1);
-    expect(await t.db.select({ id: attachments.id, messageId: attachments.messageId }).from(attachments)).toEqual([{ id: expect.any(Number), messageId: expect.any(Number) }]);
+    expect(await t.db.select({ id: attachments.id, messageId: attachments.messageId }).from(attachments)).toEqual([
+      { id: expect.any(Number), messageId: expect.any(Number) },
+    ]);
   });
 
   test("joining is per API key: the same question from another key of the user is another question", async () => {
