@@ -125,8 +125,10 @@ describe("/v1: one run per question however often the client retries", () => {
   });
 
   test("two identical requests with a picture at once: one run, and the loser's stored copy of the picture is not left behind", async () => {
-    const t = await apiApp(fakes());
-    fakes().control.setAll({ latencyMs: 200 });
+    // 30 s per model (stalls after 10 s): the 3 s before the first token is well within it.
+    const t = await apiApp(fakes(), { env: { AI_TIMEOUT_MS: "30000" } });
+    // The first run still going when the second request, slowed by reading its picture, stores its question.
+    fakes().control.setAll({ latencyMs: 3_000 });
     const picture = `data:image/png;base64,${Buffer.from(await png(1200, 800)).toString("base64")}`;
     const withPicture = [
       {
@@ -142,7 +144,7 @@ describe("/v1: one run per question however often the client retries", () => {
     expect(await t.db.select({ id: attachments.id, messageId: attachments.messageId }).from(attachments)).toEqual([
       { id: expect.any(Number), messageId: expect.any(Number) },
     ]);
-  });
+  }, 30_000);
 
   test("joining is per API key: the same question from another key of the user is another question", async () => {
     const t = await apiApp(fakes());
