@@ -15,18 +15,20 @@ import { AppError } from "../lib/errors.ts";
  * `strict: false` because clients send keywords Ajv does not know (OpenAI's
  * `strict`, titles); `addUsedSchema: false` so a schema's `$id` is never
  * registered: the same `$id` in the next request, from anyone, is not a
- * conflict.
+ * conflict. Each made when first needed, and replaced (validatorFor).
  */
 const options = { strict: false, addUsedSchema: false } as const;
-const draft07 = new Ajv(options);
-draft07.addMetaSchema(draft06);
-const validators = {
-  "2020-12": new Ajv2020(options),
-  "2019-09": new Ajv2019(options),
-  "draft-07": draft07,
-  "draft-04": new AjvDraft04(options),
+const makers = {
+  "2020-12": () => new Ajv2020(options),
+  "2019-09": () => new Ajv2019(options),
+  "draft-07": () => {
+    const ajv = new Ajv(options);
+    ajv.addMetaSchema(draft06);
+    return ajv;
+  },
+  "draft-04": () => new AjvDraft04(options),
 };
-type Draft = keyof typeof validators;
+type Draft = keyof typeof makers;
 
 /** The draft a `$schema` names; an unknown one is refused by name rather than read as another draft. */
 function draftOf(schema: Record<string, unknown>): Draft {
@@ -68,7 +70,7 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
     compiled.set(key, known);
     return known;
   }
-  const ajv = validators[draft];
+  const ajv = validatorFor(draft);
   let check: ValidateFunction;
   try {
     check = ajv.compile(schema);
@@ -82,10 +84,31 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
   return check;
 }
 
+/**
+ * An Ajv keeps something of every schema it compiled in its code scope
+ * (names and values the generated functions use), even once removed: a
+ * process-wide instance grows with every request (BENCHMARKS.md, "JSON
+ * Schemas"). So each draft's instance is replaced after CACHED compiles;
+ * the old one goes once the validators it made leave the cache. A new
+ * instance costs tens of milliseconds, once per CACHED new schemas.
+ */
+const instances = new Map<Draft, { ajv: ReturnType<(typeof makers)[Draft]>; compiles: number }>();
+
+function validatorFor(draft: Draft) {
+  let current = instances.get(draft);
+  if (!current || current.compiles >= CACHED) {
+    current = { ajv: makers[draft](), compiles: 0 };
+    instances.set(draft, current);
+  }
+  current.compiles++;
+  return current.ajv;
+}
+
 /** How many compiled schemas are kept (for the memory test). */
 export function compiledSchemas(): number {
   return compiled.size;
 }
 
-/** Ajv's French error text of a failed check (ajv-i18n has localized `errors` already). */
-export const errorsText = validators["2020-12"].errorsText.bind(validators["2020-12"]);
+/** Ajv's text of a failed check's errors (ajv-i18n has put them in French already): an instance that never compiles. */
+const texts = new Ajv2020(options);
+export const errorsText = texts.errorsText.bind(texts);
