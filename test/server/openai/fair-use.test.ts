@@ -96,19 +96,30 @@ describe("/v1: a lasting failure is not retried by the clients people use", () =
   const City = z.object({ ville: z.string() });
   /** On 576edfd each retry waited Retry-After (30 s) then ran the whole council again: the test ran out of time. */
   const TEST_MS = 25_000;
-  const oneRun = () => expect(fakes().control.callsOf("answer")).toHaveLength(6);
+
+  /** Asks through `client` (given the server's URL and key) with synthesisers that write prose: the error it ends with, after one run. */
+  async function failureThrough(client: (url: string, key: string) => Promise<unknown>): Promise<{ message: string }> {
+    const t = await apiApp(fakes());
+    fakes().control.synthesis = () => "Paris est la capitale.";
+    const err = await client(`${t.url}/v1`, t.key).then(
+      () => ({ message: "answered" }),
+      (e) => e,
+    );
+    expect(fakes().control.callsOf("answer")).toHaveLength(6);
+    return err;
+  }
 
   test(
     "openai, chat.completions.parse with its 2 retries",
     async () => {
-      const t = await apiApp(fakes());
-      fakes().control.synthesis = () => "Paris est la capitale.";
-      const client = new OpenAI({ apiKey: t.key, baseURL: `${t.url}/v1` });
-      const err = await client.chat.completions
-        .parse({ model: "unisson", messages: [{ role: "user", content: QUESTION }], response_format: withSchema.response_format as never })
-        .catch((e) => e);
+      const err = await failureThrough((baseURL, apiKey) =>
+        new OpenAI({ apiKey, baseURL }).chat.completions.parse({
+          model: "unisson",
+          messages: [{ role: "user", content: QUESTION }],
+          response_format: withSchema.response_format as never,
+        }),
+      );
       expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-      oneRun();
     },
     TEST_MS,
   );
@@ -116,12 +127,10 @@ describe("/v1: a lasting failure is not retried by the clients people use", () =
   test(
     "the AI SDK with @ai-sdk/openai (the Responses API), generateObject with its 2 retries",
     async () => {
-      const t = await apiApp(fakes());
-      fakes().control.synthesis = () => "Paris est la capitale.";
-      const openai = createOpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key });
-      const err = await generateObject({ model: openai("unisson"), schema: City, prompt: QUESTION }).catch((e) => e);
-      expect(String(err.message)).toContain("Le conseil n'a pas pu produire de réponse conforme");
-      oneRun();
+      const err = await failureThrough((baseURL, apiKey) =>
+        generateObject({ model: createOpenAI({ baseURL, apiKey })("unisson"), schema: City, prompt: QUESTION }),
+      );
+      expect(err.message).toContain("Le conseil n'a pas pu produire de réponse conforme");
     },
     TEST_MS,
   );
@@ -129,15 +138,10 @@ describe("/v1: a lasting failure is not retried by the clients people use", () =
   test(
     "LangChain's ChatOpenAI, withStructuredOutput with its 6 retries",
     async () => {
-      const t = await apiApp(fakes());
-      fakes().control.synthesis = () => "Paris est la capitale.";
-      const llm = new ChatOpenAI({ model: "unisson", apiKey: t.key, configuration: { baseURL: `${t.url}/v1` } });
-      const err = await llm
-        .withStructuredOutput(City)
-        .invoke(QUESTION)
-        .catch((e) => e);
-      expect(String(err.message)).toContain("Le conseil n'a pas pu produire de réponse conforme");
-      oneRun();
+      const err = await failureThrough((baseURL, apiKey) =>
+        new ChatOpenAI({ model: "unisson", apiKey, configuration: { baseURL } }).withStructuredOutput(City).invoke(QUESTION),
+      );
+      expect(err.message).toContain("Le conseil n'a pas pu produire de réponse conforme");
     },
     TEST_MS,
   );
