@@ -48,9 +48,10 @@ export function unissonExtra(r: CompletionResult) {
  * of an identical request (completion.service.ts), count against the page's
  * per-user limits and the burst limit only when they start one (one set of
  * limits per person, docs/API.md "Limits"), and mark the answer delivered once
- * the client has it (not when it went away first: its retry gets it).
+ * the client has it (not when it went away first: its retry gets it); with
+ * `store: false` (the Responses API's), the delivered answer is not kept.
  */
-export function ask(c: Context<V1Env>, asked: Asked) {
+export function ask(c: Context<V1Env>, asked: Asked, opts: { store?: boolean } = {}) {
   const { deps, user, apiKey, rateLimits } = c.var;
   const input = {
     ...asked,
@@ -68,7 +69,7 @@ export function ask(c: Context<V1Env>, asked: Asked) {
   return {
     async whole(): Promise<CompletionResult> {
       const r = await complete(deps, user, { ...input, signal: c.req.raw.signal });
-      if (!c.req.raw.signal.aborted) await delivered(deps, r);
+      if (!c.req.raw.signal.aborted) await delivered(deps, user, r, opts);
       return r;
     },
 
@@ -83,7 +84,7 @@ export function ask(c: Context<V1Env>, asked: Asked) {
         run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onDelta: (text) => events.delta(text, write) }),
         finish: (r, write) => {
           events.finish(r, write);
-          if (!abort.signal.aborted) void delivered(deps, r).catch((error) => deps.log.warn("v1: an answer not marked delivered", { error }));
+          if (!abort.signal.aborted) void delivered(deps, user, r, opts).catch((error) => deps.log.warn("v1: an answer not marked delivered", { error }));
         },
       });
     },

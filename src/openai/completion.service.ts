@@ -211,9 +211,14 @@ function planOf(options: AnswerOptions = {}): { plan?: SynthesisPlan; limit?: Le
   return { plan: limit ? markdownPlan(limit) : undefined, limit, json: false };
 }
 
-/** The answer reached the client: a retry of the same question from now on is a new question. */
-export async function delivered(deps: Deps, result: CompletionResult): Promise<void> {
-  await markApiRequestRead(deps.db, result.requestId, deps.clock.now());
+/**
+ * The answer reached the client: a retry of the same question from now on is
+ * a new question. `store: false` (the Responses API's): its conversation is
+ * deleted, as OpenAI keeps no such response (the AI-call log keeps its costs).
+ */
+export async function delivered(deps: Deps, user: Pick<UserRow, "id">, result: CompletionResult, opts: { store?: boolean } = {}): Promise<void> {
+  if (opts.store === false) await deleteOwnedConversation(deps.db, result.conversationId, user.id);
+  else await markApiRequestRead(deps.db, result.requestId, deps.clock.now());
 }
 
 /** The forwarder runs inside the run's own emit: whatever goes wrong with a client must not reach the synthesis. */

@@ -19,6 +19,7 @@ export const responsesBody = z.looseObject({
   }),
   instructions: z.string().nullish(),
   previous_response_id: z.string().nullish(),
+  store: z.boolean().nullish(),
   conversation: z.unknown().optional(),
   stream: z.boolean().nullish(),
   tool_choice: z.unknown().optional(),

@@ -29,7 +29,7 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
   const id = `resp_${randomToken(18)}`;
   const messageId = `msg_${randomToken(18)}`;
   const createdAt = Math.floor(c.var.deps.clock.now().getTime() / 1000);
-  const question = ask(c, asked);
+  const question = ask(c, asked, { store: body.store ?? true });
 
   const message = (text: string, status: Status) => ({
     type: "message",

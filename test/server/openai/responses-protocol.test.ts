@@ -8,7 +8,7 @@ import { apiApp, apiError, balance } from "./openai.helpers.ts";
 const fakes = useFakeProviders();
 const QUESTION = "Quelle est la capitale de la France ?";
 
-describe("/v1/responses: chained turns and stream errors", () => {
+describe("/v1/responses: chained turns, store and stream errors", () => {
   test("previous_response_id: 400 unsupported_parameter in French, nothing asked, stored or charged", async () => {
     const t = await apiApp(fakes());
     const err = await apiError(t.openai.responses.create({ model: "unisson", input: "Et sa population ?", previous_response_id: "resp_précédente" }));
@@ -27,6 +27,28 @@ describe("/v1/responses: chained turns and stream errors", () => {
     expect(err.status).toBe(400);
     expect(err.param).toBe("conversation");
     expect(fakes().control.callsOf("answer")).toHaveLength(0);
+  });
+
+  test("store: false is honoured: the answer is given, charged, and not kept in the history", async () => {
+    const t = await apiApp(fakes());
+    const res = await t.openai.responses.create({ model: "unisson", input: QUESTION, store: false });
+    expect(res.output_text).toContain("## Réponse consolidée");
+    expect(await balance(t)).toBe(4);
+    expect((await t.call("GET", "/api/unisson/history", { token: t.token })).body.conversations).toEqual([]);
+  });
+
+  test("store: false, streamed: the same once the stream is read to its end", async () => {
+    const t = await apiApp(fakes());
+    const stream = t.openai.responses.stream({ model: "unisson", input: QUESTION, store: false });
+    const final = await stream.finalResponse();
+    expect(final.output_text).toContain("## Réponse consolidée");
+    // The stream's last event is written before the conversation is deleted.
+    let left = (await t.call("GET", "/api/unisson/history", { token: t.token })).body.conversations;
+    for (let i = 0; i < 50 && left.length > 0; i++) {
+      await Bun.sleep(20);
+      left = (await t.call("GET", "/api/unisson/history", { token: t.token })).body.conversations;
+    }
+    expect(left).toEqual([]);
   });
 
   test("a run failing after the stream opened: the AI SDK's @ai-sdk/openai gets OpenAI's error event with the French message", async () => {
