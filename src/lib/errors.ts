@@ -116,7 +116,22 @@ const table = {
     "Point d'accès introuvable. Unisson sert POST /v1/chat/completions, POST /v1/responses, GET /v1/models et GET /v1/models/unisson.",
   ],
   API_IDEMPOTENCY_REUSED: [400, "Cette Idempotency-Key a déjà servi pour une autre requête : envoyez-en une nouvelle pour une nouvelle question."],
-  API_SCHEMA_INVALID: [400, "Le schéma JSON de « response_format » est invalide : corrigez-le (JSON Schema 2020-12)."],
+  API_ANSWER_IMPOSSIBLE: [
+    400,
+    "Le conseil n'a pas pu produire de réponse conforme à cette requête (schéma JSON impossible à suivre, ou refus des modèles). Elle ne vous a pas été décomptée ; la même requête reçoit cette réponse pendant 10 minutes : modifiez-la avant de la renvoyer.",
+  ],
+  API_FAILING: [
+    429,
+    "Vos dernières requêtes à l'API ont échoué coup sur coup : les suivantes sont suspendues un moment. Vérifiez la requête (schéma, messages) avant de réessayer.",
+  ],
+  API_STATE_UNSUPPORTED: [
+    400,
+    "Unisson ne reprend pas une réponse précédente : « previous_response_id » et « conversation » ne sont pas pris en charge. Renvoyez toute la conversation dans « input ».",
+  ],
+  API_SCHEMA_INVALID: [
+    400,
+    "Le schéma JSON de « response_format » est invalide : corrigez-le (JSON Schema 2020-12, ou le brouillon que nomme son « $schema »).",
+  ],
   API_FORMAT_UNSUPPORTED: [400, "« response_format » doit être de type « text », « json_object » ou « json_schema »."],
   API_N_UNSUPPORTED: [400, "Unisson ne donne qu'une réponse consolidée par requête : « n » doit valoir 1."],
   API_TOOL_REQUIRED: [

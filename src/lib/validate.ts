@@ -1,5 +1,6 @@
 import { zValidator } from "@hono/zod-validator";
 import type { Context } from "hono";
+import { validator as honoValidator } from "hono/validator";
 import { type ZodType, z } from "zod";
 import { fr } from "zod/locales";
 import { AppError } from "./errors.ts";
@@ -28,20 +29,32 @@ export function validate<T extends ZodType, Tg extends Target>(target: Tg, schem
       throw new AppError("VALIDATION", issue?.message ?? undefined);
     }
   });
+  // Same checks and the same validated data (c.req.valid), on one parse of the body.
+  if (target === "json") return jsonValidator(schema) as unknown as typeof validator;
   const guarded: typeof validator = async (c, next) => {
-    if (holdsNul(await rawInput(c, target))) throw new AppError("VALIDATION", FORBIDDEN_CHARS_MESSAGE);
+    if (holdsNul(rawInput(c, target as Exclude<Target, "json">))) throw new AppError("VALIDATION", FORBIDDEN_CHARS_MESSAGE);
     return await validator(c, next);
   };
   return guarded;
 }
 
-/** What zValidator will read, read first (Hono caches a parsed body, so it is parsed once). */
-async function rawInput(c: Context, target: Target): Promise<unknown> {
-  if (target === "query") return c.req.queries();
-  if (target === "param") return c.req.param();
-  if (!/^application\/([\w.-]+\+)?json\b/i.test(c.req.header("content-type") ?? "")) return undefined;
-  // Malformed JSON: zValidator answers it.
-  return await c.req.json().catch(() => undefined);
+/**
+ * A JSON body: Hono keeps the body's text, not its parse (every c.req.json()
+ * parses again), so the NUL check and the schema read the one value Hono's
+ * validator parsed (a malformed body is its 400).
+ */
+function jsonValidator(schema: ZodType) {
+  return honoValidator("json", async (value) => {
+    if (holdsNul(value)) throw new AppError("VALIDATION", FORBIDDEN_CHARS_MESSAGE);
+    const result = await schema.safeParseAsync(value);
+    if (!result.success) throw new AppError("VALIDATION", result.error.issues[0]?.message ?? undefined);
+    return result.data;
+  });
+}
+
+/** What zValidator will read (a query's or a path's parameters), read first. */
+function rawInput(c: Context, target: Exclude<Target, "json">): unknown {
+  return target === "query" ? c.req.queries() : c.req.param();
 }
 
 /** Whether a NUL is in any string or key of a parsed JSON value; a loop, not recursion, so no nesting depth overflows it. */

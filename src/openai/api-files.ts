@@ -59,13 +59,6 @@ export async function storeApiFiles(deps: Deps, user: Pick<UserRow, "id">, files
   return ids;
 }
 
-const FILE_PARTS = new Set(["image_url", "input_image", "file", "input_file"]);
-
-/** Whether any message holds a picture or a file part. */
-export function carriesFiles(messages: ReadonlyArray<{ content?: unknown }>): boolean {
-  return messages.some((m) => Array.isArray(m.content) && m.content.some((p) => FILE_PARTS.has((p as { type?: string })?.type ?? "")));
-}
-
 /** The largest /v1 body: a question with ATTACHMENTS_PER_MESSAGE files of ATTACHMENT_MAX_MB, in base64 (4 characters for 3 bytes). */
 export function v1BodyLimit(base: number, attachments: { perMessage: number; maxBytes: number }): number {
   return base + attachments.perMessage * Math.ceil((attachments.maxBytes * 4) / 3);

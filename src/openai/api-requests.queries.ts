@@ -1,6 +1,6 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { apiRequests, processingRuns } from "../db/schema/index.ts";
+import { apiRequests, attachments, processingRuns } from "../db/schema/index.ts";
 import { first } from "../db/transaction.ts";
 
 export type ApiRequestRow = typeof apiRequests.$inferSelect;
@@ -45,10 +45,16 @@ export async function markApiRequestRead(db: Db, id: number, now: Date): Promise
 export async function latestRunOf(db: Db, conversationId: number) {
   return await first(
     db
-      .select({ status: processingRuns.status, error: processingRuns.error, finishedAt: processingRuns.finishedAt })
+      .select({ status: processingRuns.status, error: processingRuns.error, finishedAt: processingRuns.finishedAt, events: processingRuns.events })
       .from(processingRuns)
       .where(eq(processingRuns.conversationId, conversationId))
       .orderBy(desc(processingRuns.id))
       .limit(1),
   );
+}
+
+/** Files a /v1 request stored for a question it did not store after all (it joined an identical one): none stays unattached. */
+export async function forgetUnsentFiles(db: Db, ids: readonly number[], userId: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.delete(attachments).where(and(inArray(attachments.id, [...ids]), eq(attachments.userId, userId), isNull(attachments.messageId)));
 }

@@ -9,11 +9,12 @@ import { checkSpendLimits } from "../lib/spend-limit.ts";
 import { type CompletionResult, complete, delivered } from "./completion.service.ts";
 import type { AnswerOptions } from "./messages.ts";
 import { requestKeyOf } from "./request-key.ts";
+import { assertNotFailing } from "./failed-runs.ts";
 import type { ApiFile } from "./api-files.ts";
 import { createHash } from "node:crypto";
 
 const sha256Bytes = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64url");
-import { openStream, type Write } from "./stream.ts";
+import { openStream, type StreamRun, type Write } from "./stream.ts";
 
 export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
 
@@ -47,9 +48,10 @@ export function unissonExtra(r: CompletionResult) {
  * of an identical request (completion.service.ts), count against the page's
  * per-user limits and the burst limit only when they start one (one set of
  * limits per person, docs/API.md "Limits"), and mark the answer delivered once
- * the client has it (not when it went away first: its retry gets it).
+ * the client has it (not when it went away first: its retry gets it); with
+ * `store: false` (the Responses API's), the delivered answer is not kept.
  */
-export function ask(c: Context<V1Env>, asked: Asked) {
+export function ask(c: Context<V1Env>, asked: Asked, opts: { store?: boolean } = {}) {
   const { deps, user, apiKey, rateLimits } = c.var;
   const input = {
     ...asked,
@@ -57,34 +59,35 @@ export function ask(c: Context<V1Env>, asked: Asked) {
     key: requestKeyOf(apiKey.id, c.req.header("idempotency-key"), { ...asked, files: asked.files.map((f) => sha256Bytes(f.bytes)) }),
     // The page's per-user limits in the same counters, then the burst limit (the app's rate-limit store, in the database), per user.
     admit: async () => {
+      // First: a loop of failed runs is refused without taking from the other counters.
+      await assertNotFailing(rateLimits, user.id);
       await checkSpendLimits(deps, rateLimits, user, { trialCap: true });
       await consumeLimit(rateLimits, "v1.user", String(user.id), API_BURST);
     },
+    rateLimits,
   };
   return {
     async whole(): Promise<CompletionResult> {
       const r = await complete(deps, user, { ...input, signal: c.req.raw.signal });
-      if (!c.req.raw.signal.aborted) await delivered(deps, r);
+      if (!c.req.raw.signal.aborted) await delivered(deps, user, r, opts);
       return r;
     },
 
-    /** `delta` turns text into events; `finish` writes the last ones; `done: false` leaves out the final `[DONE]`. */
-    async stream(events: {
-      delta: (text: string, write: Write) => void;
-      finish: (r: CompletionResult, write: Write) => void;
-      failed?: (write: Write) => void;
-      done?: boolean;
-    }): Promise<Response> {
+    /** `delta` turns text into events; `finish` writes the last ones; `done: false` leaves out the final `[DONE]`; `failed` and `error` write a failure (stream.ts). */
+    async stream(
+      events: Pick<StreamRun<CompletionResult>, "finish" | "done" | "error" | "failed"> & { delta: (text: string, write: Write) => void },
+    ): Promise<Response> {
       const abort = new AbortController();
       return await openStream({
         abort,
         request: c.req.raw.signal,
         done: events.done,
         failed: events.failed,
+        error: events.error,
         run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onDelta: (text) => events.delta(text, write) }),
         finish: (r, write) => {
           events.finish(r, write);
-          if (!abort.signal.aborted) void delivered(deps, r).catch((error) => deps.log.warn("v1: an answer not marked delivered", { error }));
+          if (!abort.signal.aborted) void delivered(deps, user, r, opts).catch((error) => deps.log.warn("v1: an answer not marked delivered", { error }));
         },
       });
     },

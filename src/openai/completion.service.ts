@@ -9,16 +9,18 @@ import { type ProcessResult, resultOf, startRun } from "../chat/final-processing
 import { stopHere } from "../chat/run-stop.ts";
 import type { RunEvent } from "../chat/live-run.ts";
 import { appendMessages, deleteOwnedConversation, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
-import type { RunRow } from "../chat/runs.queries.ts";
+import { findRunById, type RunRow } from "../chat/runs.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
-import { markApiRequestRead } from "./api-requests.queries.ts";
+import { forgetUnsentFiles, markApiRequestRead } from "./api-requests.queries.ts";
 import { SynthesisForwarder } from "./forward.ts";
 import type { AnswerOptions } from "./messages.ts";
 import { jsonPlan } from "../chat/json-answer.ts";
 import { type LengthLimit, lengthLimit } from "../chat/answer-length.ts";
 import { markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
-import { type AskedKey, claimRequestKey, findJoinable, JoinInstead } from "./joined-runs.ts";
+import { type AskedKey, claimRequestKey, type Earlier, findJoinable, JoinInstead } from "./joined-runs.ts";
+import { countFailedRun, impossibleAnswer, isRememberedImpossible, lastingFailure, rememberImpossible } from "./failed-runs.ts";
+import type { RateLimitStore } from "../lib/rate-limit.ts";
 import { type ApiFile, storeApiFiles } from "./api-files.ts";
 import { attachToMessage } from "../attachments/attachments.queries.ts";
 
@@ -33,8 +35,10 @@ export type CompletionInput = {
   options?: AnswerOptions;
   /** What identifies the question, so that a client's retry joins its run (joined-runs.ts). */
   key: AskedKey;
-  /** Checks made only when a new run would start (the per-user limits): a retry joining its run passes. */
+  /** Checks made whenever a run would start, a failed one's rerun included (the per-user limits): a retry joining its run passes. */
   admit?: () => Promise<void>;
+  /** The rate-limit store: failed runs are counted there, lasting failures remembered (failed-runs.ts). */
+  rateLimits: RateLimitStore;
   /** Called with the answer's text as the synthesis is written; the calls add up to the stored answer (SynthesisForwarder). */
   onDelta?: (text: string) => void;
   /** The client went away: nothing is started after it fires, and a run already started goes on without it. */
@@ -75,12 +79,11 @@ export type CompletionResult = {
  */
 export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
   const { clock } = deps;
+  if (await isRememberedImpossible(input.rateLimits, input.key)) throw impossibleAnswer();
   const earlier = await findJoinable(deps.db, input.key, clock.now());
-  if (earlier) return await answer(deps, user, earlier.conversationId, earlier.id, input);
+  if (earlier) return await follow(deps, user, earlier, input);
 
-  assertCanQuery(user, clock.now());
-  await assertOperational(deps);
-  await input.admit?.();
+  await admitted(deps, user, input);
 
   // A refusal is told to the client, never stored: a script cannot fill the history (it counts against the limits, spend-limit.ts).
   const verdict = await moderate(deps, input.question, { userId: user.id });
@@ -92,15 +95,48 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   try {
     asked = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }], input.key, files);
   } catch (e) {
+    // Its files were stored for a question that is not: gone with it (the winner of a race has its own).
+    await forgetUnsentFiles(deps.db, files, user.id).catch((error) => deps.log.warn("v1: the files of an unstored question were kept", { error }));
     // An identical request stored its question first: this one joins it.
-    if (e instanceof JoinInstead) return await answer(deps, user, e.row.conversationId, e.row.id, input);
+    if (e instanceof JoinInstead) return await follow(deps, user, e.earlier, input, true);
     throw e;
   }
-  return await answer(deps, user, asked.conversationId, asked.requestId, input, true);
+  return await answer(deps, user, asked.conversationId, asked.requestId, input, "fresh");
 }
 
-/** The run of the conversation (started, or joined) followed to its stored answer; `fresh`: the conversation was made for this request. */
-async function answer(deps: Deps, user: UserRow, conversationId: number, requestId: number, input: CompletionInput, fresh = false): Promise<CompletionResult> {
+/** The checks of a run about to start: the account, the service, then the limits (which count it). */
+async function admitted(deps: Deps, user: UserRow, input: CompletionInput): Promise<void> {
+  assertCanQuery(user, deps.clock.now());
+  await assertOperational(deps);
+  await input.admit?.();
+}
+
+/**
+ * A request asked before (joined-runs.ts): joined, refused with its stored
+ * failure, or its failed run run again, which counts in the limits like a
+ * new question (`wasAdmitted`: this request's checks were made already).
+ */
+async function follow(deps: Deps, user: UserRow, earlier: Earlier, input: CompletionInput, wasAdmitted = false): Promise<CompletionResult> {
+  const { row, next } = earlier;
+  if (next === "refuse") throw impossibleAnswer();
+  if (next === "rerun" && !wasAdmitted) await admitted(deps, user, input);
+  return await answer(deps, user, row.conversationId, row.id, input, next === "rerun" ? "rerun" : "joined");
+}
+
+/**
+ * The run of the conversation followed to its stored answer: "fresh", the
+ * conversation was made for this request; "rerun", its failed run is run
+ * again; "joined", another request's run.
+ */
+async function answer(
+  deps: Deps,
+  user: UserRow,
+  conversationId: number,
+  requestId: number,
+  input: CompletionInput,
+  how: "fresh" | "rerun" | "joined",
+): Promise<CompletionResult> {
+  const fresh = how === "fresh";
   const { plan, limit, json } = planOf(input.options);
   const start = () => startRun(deps, user, conversationId, { history: input.context, plan });
   const run = fresh ? await startOrForget(deps, user, conversationId, start) : await start();
@@ -117,6 +153,8 @@ async function answer(deps: Deps, user: UserRow, conversationId: number, request
   let stored: ProcessResult;
   try {
     stored = await resultOf(deps, run);
+  } catch (error) {
+    throw await failureOf(deps, user, run, error, input, how !== "joined");
   } finally {
     unfollow();
   }
@@ -142,6 +180,30 @@ async function startOrForget(deps: Deps, user: UserRow, conversationId: number, 
   }
 }
 
+/**
+ * What a client is told of its run's failure: the run's own error, or, when
+ * it failed for a reason the same request meets again, a 400 no client
+ * retries. The request that started the run (`started`) counts the failure
+ * and, for a lasting one, remembers it and deletes the conversation: a
+ * refused request leaves no unanswered question in the history.
+ */
+async function failureOf(deps: Deps, user: UserRow, run: RunRow, error: unknown, input: CompletionInput, started: boolean): Promise<unknown> {
+  const failed = await findRunById(deps.db, run.id).catch(() => undefined);
+  // Deleted by the request that started it: a lasting failure, remembered.
+  if (!failed) return (await isRememberedImpossible(input.rateLimits, input.key)) ? impossibleAnswer() : error;
+  if (failed.status !== "failed" || failed.error === "RUN_STOPPED") return error;
+  const lasting = lastingFailure(failed);
+  if (started) await forgetFailure(deps, user, run, input, lasting).catch((e) => deps.log.warn("v1: a failed run not counted or not forgotten", { error: e }));
+  return lasting ? impossibleAnswer(error instanceof AppError ? error.extra : undefined) : error;
+}
+
+async function forgetFailure(deps: Deps, user: UserRow, run: RunRow, input: CompletionInput, lasting: boolean): Promise<void> {
+  await countFailedRun(input.rateLimits, user.id);
+  if (!lasting) return;
+  await rememberImpossible(input.rateLimits, input.key);
+  await deleteOwnedConversation(deps.db, run.conversationId, user.id);
+}
+
 /** The synthesis plan for the request's options: JSON (json-answer.ts), a bounded length (answer-length.ts), or the engine's own. */
 function planOf(options: AnswerOptions = {}): { plan?: SynthesisPlan; limit?: LengthLimit; json: boolean } {
   const limit = options.maxTokens ? lengthLimit(options.maxTokens) : undefined;
@@ -149,9 +211,14 @@ function planOf(options: AnswerOptions = {}): { plan?: SynthesisPlan; limit?: Le
   return { plan: limit ? markdownPlan(limit) : undefined, limit, json: false };
 }
 
-/** The answer reached the client: a retry of the same question from now on is a new question. */
-export async function delivered(deps: Deps, result: CompletionResult): Promise<void> {
-  await markApiRequestRead(deps.db, result.requestId, deps.clock.now());
+/**
+ * The answer reached the client: a retry of the same question from now on is
+ * a new question. `store: false` (the Responses API's): its conversation is
+ * deleted, as OpenAI keeps no such response (the AI-call log keeps its costs).
+ */
+export async function delivered(deps: Deps, user: Pick<UserRow, "id">, result: CompletionResult, opts: { store?: boolean } = {}): Promise<void> {
+  if (opts.store === false) await deleteOwnedConversation(deps.db, result.conversationId, user.id);
+  else await markApiRequestRead(deps.db, result.requestId, deps.clock.now());
 }
 
 /** The forwarder runs inside the run's own emit: whatever goes wrong with a client must not reach the synthesis. */

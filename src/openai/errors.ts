@@ -29,13 +29,15 @@ function shape(e: AppError): Shape {
   if (QUOTA.has(e.code)) return { status: 402, type: "insufficient_quota", code: "insufficient_quota", message: e.message };
   if (e.code === "RATE_LIMITED" || e.code === "API_RATE_LIMITED")
     return { status: 429, type: "requests", code: "rate_limit_exceeded", message: errorMessage("API_RATE_LIMITED") };
+  // A loop of failed runs (failed-runs.ts): its own words, the same status as any limit.
+  if (e.code === "API_FAILING") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
   // The page's per-user limits, with the page's words (src/lib/spend-limit.ts).
   if (e.code === "SPEND_LIMITED" || e.code === "TRIAL_DAILY_LIMITED") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
   if (e.code === "API_KEY_INVALID" || e.code === "UNAUTHENTICATED")
     return { status: 401, type: "invalid_request_error", code: "invalid_api_key", message: errorMessage("API_KEY_INVALID") };
   if (e.code === "CONTENT_REFUSED") return { status: 400, type: "invalid_request_error", code: "content_policy_violation", message: e.message };
   if (e.code === "API_MODEL_UNKNOWN") return { status: 400, type: "invalid_request_error", code: "model_not_found", message: e.message };
-  if (e.code === "API_N_UNSUPPORTED" || e.code === "API_TOOL_REQUIRED")
+  if (e.code === "API_N_UNSUPPORTED" || e.code === "API_TOOL_REQUIRED" || e.code === "API_STATE_UNSUPPORTED")
     return { status: 400, type: "invalid_request_error", code: "unsupported_parameter", message: e.message };
   if (e.code === "API_NOT_FOUND" || e.code === "API_ENDPOINT_UNKNOWN")
     return { status: 404, type: "invalid_request_error", code: "unknown_url", message: errorMessage("API_ENDPOINT_UNKNOWN") };

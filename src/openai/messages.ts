@@ -2,7 +2,8 @@ import { frDetails } from "../i18n/fr-details.ts";
 import { z } from "zod";
 import type { ChatTurn } from "../ai/types.ts";
 import { MAX_MESSAGE_CHARS } from "../chat/chat.schemas.ts";
-import { compileSchema, type JsonFormat } from "../chat/json-answer.ts";
+import type { JsonFormat } from "../chat/json-answer.ts";
+import { compileSchema } from "../chat/json-schemas.ts";
 import { AppError } from "../lib/errors.ts";
 import { type ApiFile, filesOf } from "./api-files.ts";
 
@@ -27,8 +28,8 @@ export const completionBody = z.looseObject({
   model: z.string({ error: "Le champ « model » est obligatoire." }),
   messages: z
     .array(message, { error: "Le champ « messages » doit être une liste de messages." })
-    .min(1, "Le champ « messages » ne peut pas être vide.")
-    .max(500),
+    // No count limit: a long thread is read by its tail (the body's limits, v1-body.ts, bound it).
+    .min(1, "Le champ « messages » ne peut pas être vide."),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   n: z.number().int().nullish(),

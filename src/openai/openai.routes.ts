@@ -15,10 +15,9 @@ import { createResponse } from "./responses.ts";
 import { responsesBody, responsesQuestion } from "./responses-body.ts";
 import { toOpenAiError } from "./errors.ts";
 import { completionBody, MODEL_ID, toQuestion } from "./messages.ts";
-import { carriesFiles, v1BodyLimit } from "./api-files.ts";
+import { v1BodyLimit } from "./api-files.ts";
+import { HISTORY_BYTES, v1Body } from "./v1-body.ts";
 
-/** A question and a few context messages; plus, with attachments, up to ATTACHMENTS_PER_MESSAGE files in base64 (v1BodyLimit). */
-const MAX_BODY_BYTES = 256 * 1024;
 /** Fixed: clients show it as the model's creation date. */
 const MODEL_CREATED = 1_767_225_600;
 
@@ -41,28 +40,6 @@ const requireApiKey = createMiddleware<V1Env>(async (c, next) => {
   await next();
 });
 
-/**
- * The body limit makes room for files in base64 (v1BodyLimit); a request
- * without any file keeps the 256 KiB of a text question, refused with the
- * same 413 before the key is checked. Only a body past 256 KiB is read and
- * parsed here (Hono keeps the text for the validator).
- */
-const textBodyLimit = createMiddleware<V1Env>(async (c, next) => {
-  if (c.req.method !== "POST") return await next();
-  if (Number(c.req.header("content-length") ?? Number.NaN) <= MAX_BODY_BYTES) return await next();
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) <= MAX_BODY_BYTES) return await next();
-  let body: { messages?: unknown; input?: unknown } | null = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: the validator answers it.
-  }
-  const messages = Array.isArray(body?.messages) ? body.messages : Array.isArray(body?.input) ? body.input : [];
-  if (!carriesFiles(messages)) throw new AppError("PAYLOAD_TOO_LARGE");
-  await next();
-});
-
 /** nginx's "client closed request": what the request log shows for a client gone before its answer. */
 const CLIENT_GONE = 499;
 
@@ -77,9 +54,11 @@ export function v1Routes(log: Logger, corsOrigins: "*" | string[], attachments: 
     new Hono<V1Env>()
       // Before the key check: a preflight carries no key.
       .use(v1Cors(corsOrigins))
-      .use(limitBody(v1BodyLimit(MAX_BODY_BYTES, attachments)))
-      .use(textBodyLimit)
+      // From the header alone: an anonymous request is answered before a byte of its body is read.
       .use(requireApiKey)
+      // A thread, plus, with attachments, up to ATTACHMENTS_PER_MESSAGE files in base64 (v1BodyLimit); then its shape (v1-body.ts).
+      .use(limitBody(v1BodyLimit(HISTORY_BYTES, attachments)))
+      .use(v1Body)
       .get("/models", async (c) => c.json({ object: "list", data: [await withCouncil(c.var.deps)] }))
       .get("/models/:id", async (c) => {
         if (c.req.param("id") !== MODEL_ID) throw new AppError("API_MODEL_UNKNOWN");

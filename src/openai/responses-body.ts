@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AppError } from "../lib/errors.ts";
 import type { Asked } from "./ask.ts";
 import { type CompletionBody, type Message, toQuestion } from "./messages.ts";
 
@@ -13,10 +14,13 @@ const item = z.looseObject({
 /** POST /v1/responses for text: `input` (a string or messages) and `instructions`; other fields accepted and ignored. */
 export const responsesBody = z.looseObject({
   model: z.string({ error: "Le champ « model » est obligatoire." }),
-  input: z.union([z.string().min(1, "Le champ « input » ne peut pas être vide."), z.array(item).min(1, "Le champ « input » ne peut pas être vide.").max(500)], {
+  input: z.union([z.string().min(1, "Le champ « input » ne peut pas être vide."), z.array(item).min(1, "Le champ « input » ne peut pas être vide.")], {
     error: "Le champ « input » doit être un texte ou une liste de messages.",
   }),
   instructions: z.string().nullish(),
+  previous_response_id: z.string().nullish(),
+  store: z.boolean().nullish(),
+  conversation: z.unknown().optional(),
   stream: z.boolean().nullish(),
   tool_choice: z.unknown().optional(),
   max_output_tokens: z.number().int().positive("« max_output_tokens » doit être un entier positif.").nullish(),
@@ -31,6 +35,9 @@ export type ResponsesBody = z.infer<typeof responsesBody>;
  * message, ignored like chat completions' (Unisson keeps its own).
  */
 export function responsesQuestion(body: ResponsesBody): Asked {
+  // A turn chained to a stored one would reach the models without it: refused rather than answered out of context.
+  if (body.previous_response_id) throw new AppError("API_STATE_UNSUPPORTED", undefined, {}, { param: "previous_response_id" });
+  if (body.conversation != null) throw new AppError("API_STATE_UNSUPPORTED", undefined, {}, { param: "conversation" });
   const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   const messages: Message[] = items.flatMap((i) => (i.role && (i.type === undefined || i.type === "message") ? [{ role: i.role, content: i.content }] : []));
   const chat: CompletionBody = { model: body.model, messages, tool_choice: body.tool_choice, max_completion_tokens: body.max_output_tokens };

@@ -29,7 +29,7 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
   const id = `resp_${randomToken(18)}`;
   const messageId = `msg_${randomToken(18)}`;
   const createdAt = Math.floor(c.var.deps.clock.now().getTime() / 1000);
-  const question = ask(c, asked);
+  const question = ask(c, asked, { store: body.store ?? true });
 
   const message = (text: string, status: Status) => ({
     type: "message",
@@ -76,6 +76,8 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
   };
   return await question.stream({
     done: false,
+    // OpenAI's shape of a stream error (the AI SDK and the openai client read its code and message).
+    error: (e, write) => event(write, "error", { code: e.code, message: e.message, param: e.param }),
     delta: (piece, write) => {
       open(write);
       text += piece;

@@ -1,4 +1,4 @@
-import { toOpenAiError } from "./errors.ts";
+import { type OpenAiError, toOpenAiError } from "./errors.ts";
 
 /** Under nginx's 60 s (proxy_read_timeout) and most proxies' idle limits. */
 export const HEARTBEAT_MS = 15_000;
@@ -15,6 +15,8 @@ export type StreamRun<T> = {
   failed?: (write: Write) => void;
   /** Chat completions end with `data: [DONE]`; the Responses API with its response.completed event. */
   done?: boolean;
+  /** How an error after the stream opened is written: chat completions' `{ error }` by default; the Responses API has its own `error` event. */
+  error?: (error: OpenAiError["body"]["error"], write: Write) => void;
   heartbeatMs?: number;
   /** Fired when the client closes the open stream (not when it went away before the stream opened: see `request`). */
   abort?: AbortController;
@@ -70,7 +72,9 @@ export async function openStream<T>(opts: StreamRun<T>): Promise<Response> {
         if (!started) early = { error };
         else {
           opts.failed?.(write);
-          write(toOpenAiError(error).body, opts.done === false ? "error" : undefined);
+          const told = toOpenAiError(error).body;
+          if (opts.error) opts.error(told.error, write);
+          else write(told, opts.done === false ? "error" : undefined);
           done();
         }
       },

@@ -23,6 +23,8 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["reading attachments: a 100-page PDF, a DOCX, a large PNG", ["test/bench/attachments.bench.ts"]],
   ["SQLite and PostgreSQL with one and two servers", ["test/bench/scaling.bench.ts"]],
   ["refusal judgment: confusion table and pre-filter time", ["test/bench/refusal.bench.ts"]],
+  ["provider calls per hostile minute on /v1 (issue 47)", ["test/bench/fair-use.bench.ts"]],
+  ["heap kept by /v1's JSON Schemas (issue 48)", ["test/bench/json-schemas.bench.ts"]],
 ];
 for (const [name, args, env] of runs) {
   console.log(`\n=== ${name}: bun ${args.join(" ")}`);

@@ -170,11 +170,11 @@ describe("/v1 through the official openai client", () => {
     expect(history.body.conversations).toEqual([]);
   });
 
-  test("a body over 256 KiB: 413 in French before anything is read, nothing charged", async () => {
+  test("a body over the 4 MiB of a thread without files: 413 in French before anything is parsed, nothing charged", async () => {
     const t = await apiApp(fakes());
-    const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: "a".repeat(300 * 1024) }] }));
+    const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: "a".repeat(4 * 1024 * 1024 + 1) }] }));
     expect(err.status).toBe(413);
-    expect(err.message).toContain("Requête trop volumineuse.");
+    expect(err.message).toContain("Requête trop volumineuse : la conversation envoyée dépasse 4 Mio.");
     expect(await balance(t)).toBe(5);
   });
 

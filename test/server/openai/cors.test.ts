@@ -29,10 +29,12 @@ describe("CORS on /v1", () => {
     for (const h of SDK_HEADERS.split(",")) expect(allowed).toContain(h);
   });
 
-  test("a header no client sends is not allowed", async () => {
+  test("the headers browser clients add (X-Title, HTTP-Referer) are allowed with the bearer key", async () => {
     const t = await apiApp(fakes());
-    const res = await preflight(`${t.url}/v1/chat/completions`, PAGE_ORIGIN, "authorization,x-anything");
-    expect(res.headers.get("access-control-allow-headers")!.split(",")).not.toContain("x-anything");
+    const res = await preflight(`${t.url}/v1/chat/completions`, PAGE_ORIGIN, "authorization,content-type,x-title,http-referer");
+    const allowed = res.headers.get("access-control-allow-headers")!.split(",");
+    for (const h of ["authorization", "content-type", "x-title", "http-referer"]) expect(allowed).toContain(h);
+    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
   });
 
   test("an error answered to another origin carries the CORS header, so the page can read it", async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
+import { attachments } from "../../../src/db/schema/index.ts";
+import { png } from "../../helpers/attachment-files.ts";
+import { makeUser } from "../../helpers/fixtures.ts";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
 import { apiApp, balance } from "./openai.helpers.ts";
 
@@ -121,6 +124,28 @@ describe("/v1: one run per question however often the client retries", () => {
     expect(await balance(t)).toBe(0);
   });
 
+  test("two identical requests with a picture at once: one run, and the loser's stored copy of the picture is not left behind", async () => {
+    // 30 s per model (stalls after 10 s): the 3 s before the first token is well within it.
+    const t = await apiApp(fakes(), { env: { AI_TIMEOUT_MS: "30000" } });
+    // The first run still going when the second request, slowed by reading its picture, stores its question.
+    fakes().control.setAll({ latencyMs: 3_000 });
+    const picture = `data:image/png;base64,${Buffer.from(await png(1200, 800)).toString("base64")}`;
+    const withPicture = [
+      {
+        role: "user" as const,
+        content: [
+          { type: "text" as const, text: QUESTION },
+          { type: "image_url" as const, image_url: { url: picture } },
+        ],
+      },
+    ];
+    await Promise.all([1, 2].map(() => t.openai.chat.completions.create({ model: "unisson", messages: withPicture })));
+    expect(await conversations(t)).toHaveLength(1);
+    expect(await t.db.select({ id: attachments.id, messageId: attachments.messageId }).from(attachments)).toEqual([
+      { id: expect.any(Number), messageId: expect.any(Number) },
+    ]);
+  }, 30_000);
+
   test("joining is per API key: the same question from another key of the user is another question", async () => {
     const t = await apiApp(fakes());
     fakes().control.setAll({ latencyMs: 300 });
@@ -128,6 +153,21 @@ describe("/v1: one run per question however often the client retries", () => {
     await Promise.all([t.openai, t.client(other.body.secret)].map((c) => c.chat.completions.create({ model: "unisson", messages: ask })));
     expect(await conversations(t)).toHaveLength(2);
     expect(await balance(t)).toBe(3);
+  });
+
+  test("joining is per API key: another user's identical question while the first run is live gets its own answer, not the first one's", async () => {
+    const t = await apiApp(fakes());
+    fakes().control.setAll({ latencyMs: 1_000 });
+    const other = await makeUser(t.db, t.clock.now());
+    const key = await t.call("POST", "/api/auth/api-keys", { token: other.token, json: { name: "Autre" } });
+    const first = t.openai.chat.completions.create({ model: "unisson", messages: ask });
+    // The first run is live (charged) before the other user asks.
+    while ((await balance(t)) === 5) await Bun.sleep(20);
+    const theirs = await t.client(key.body.secret).chat.completions.create({ model: "unisson", messages: ask });
+    expect(theirs.choices[0]!.message.content).toContain("## Réponse consolidée");
+    await first;
+    expect(await conversations(t)).toHaveLength(1);
+    expect((await t.call("GET", "/api/unisson/history", { token: other.token })).body.conversations).toHaveLength(1);
   });
 
   test("an answer delivered: the same question again is a new question, charged again", async () => {

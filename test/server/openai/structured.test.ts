@@ -55,11 +55,12 @@ describe("/v1 structured output from the whole council", () => {
     expect(res.choices[0]!.message.content).toBe(JSON.stringify(VALID));
   });
 
-  test("no synthesiser writes valid JSON: 503, nothing charged", async () => {
+  test("no synthesiser writes valid JSON: 400 (the same request would fail again: not to be retried), nothing charged", async () => {
     const t = await apiApp(fakes());
     synthesise("Paris est la capitale.");
     const err = await apiError(t.openai.chat.completions.create({ model: "unisson", messages: ask, response_format: zodResponseFormat(Capital, "capitale") }));
-    expect(err.status).toBe(503);
+    expect(err.status).toBe(400);
+    expect(err.headers?.get("x-should-retry")).toBe("false");
     expect(await balance(t)).toBe(5);
   });
 
