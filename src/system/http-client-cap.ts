@@ -14,6 +14,8 @@ import { readFileSync } from "node:fs";
  */
 export const HTTP_CLIENT_CAP = 8192;
 const VARIABLE = "BUN_CONFIG_MAX_HTTP_REQUESTS";
+/** The environment of a process that runs the server's code itself (the test processes, whose apps run in-process). */
+export const HTTP_CLIENT_ENV = { [VARIABLE]: String(HTTP_CLIENT_CAP) };
 
 /**
  * When the variable is not set (an operator's own value is kept, whatever it
@@ -28,7 +30,7 @@ export function ensureHttpClientCap(argv: readonly string[]): void {
   if (command !== undefined && command !== "serve") return;
   if (process.env[VARIABLE]) return;
   try {
-    execSelf({ ...process.env, [VARIABLE]: String(HTTP_CLIENT_CAP) });
+    execSelf({ ...process.env, ...HTTP_CLIENT_ENV });
   } catch (error) {
     console.warn(
       `Unisson n'a pas pu relever la limite de requêtes sortantes simultanées (${(error as Error).message}) : définissez ${VARIABLE}=${HTTP_CLIENT_CAP} dans l'environnement du serveur.`,
