@@ -23,8 +23,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 COPY --from=build /app/dist/unisson /usr/local/bin/unisson
 USER unisson
 WORKDIR /data
-# Bun's HTTP client runs 256 requests at once by default; final processing fans out to six models.
-ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000 BUN_CONFIG_MAX_HTTP_REQUESTS=1024
+ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000
 VOLUME ["/data"]
 EXPOSE 3000
 # The server gives up a write blocked by another process's lock after 1 s (503), so it answers well within 5 s.

@@ -8,6 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { HTTP_CLIENT_ENV } from "../src/system/http-client-cap.ts";
 import { findPgBin, type PostgresCluster, startPostgresCluster } from "../test/helpers/postgres.ts";
 import { POSTGRES_FILES } from "../test/server/postgres-files.ts";
 
@@ -37,7 +38,8 @@ const targets = paths.map((p) => {
   return rel.startsWith("..") || isAbsolute(rel) ? resolve(cwd, p) : `./${rel}`;
 });
 
-const env: Record<string, string | undefined> = { ...process.env };
+// As npm test (scripts/test.ts): the in-process test apps get the executable's HTTP client cap.
+const env: Record<string, string | undefined> = { ...HTTP_CLIENT_ENV, ...process.env };
 let postgres: PostgresCluster | undefined;
 if (onPg) {
   const bin = findPgBin();

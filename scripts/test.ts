@@ -14,6 +14,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
+import { HTTP_CLIENT_ENV } from "../src/system/http-client-cap.ts";
 import { CHROMIUM } from "../test/helpers/chromium.ts";
 import { findPgBin, type PostgresCluster, startPostgresCluster } from "../test/helpers/postgres.ts";
 import { POSTGRES_FILES } from "../test/server/postgres-files.ts";
@@ -88,6 +89,9 @@ process.on("exit", () => rmSync(binDir, { recursive: true, force: true }));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 
 const env: Record<string, string | undefined> = {
+  // The test apps run in the test processes: Bun's HTTP client gets the executable's cap (issue 46; without it,
+  // reliability/concurrency's 3,000 model calls queued behind 256 and were abandoned as silent under load).
+  ...HTTP_CLIENT_ENV,
   ...process.env,
   ...(postgres ? { TEST_POSTGRES_URL: postgres.url } : {}),
   ...((await binaryBuilt) ? { UNISSON_TEST_BINARY: binary } : {}),

@@ -108,6 +108,8 @@ const envSchema = z.object({
   CHAT_LIMIT_PER_DAY: perWindow.default(100),
   TRIAL_CHAT_LIMIT_PER_DAY: perWindow.default(30),
   LIVE_STREAMS_MAX: perWindow.default(1000),
+  // Bun's own variable (read by Bun when the process starts); the server reads it too, to know its HTTP client's cap.
+  BUN_CONFIG_MAX_HTTP_REQUESTS: count(1, 65_535).default(256),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "doit valoir debug, info, warn ou error" }).default("info"),
   LOG_FORMAT: z.enum(["pretty", "json"], { error: "doit valoir pretty ou json" }).default("pretty"),
   METRICS_TOKEN: optionalText,
@@ -170,6 +172,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     spend: { per10Min: e.CHAT_LIMIT_PER_10_MIN, perDay: e.CHAT_LIMIT_PER_DAY, trialPerDay: e.TRIAL_CHAT_LIMIT_PER_DAY },
     /** Open GET /conversation/{id}/events streams of this process, all users together (src/chat/stream-slots.ts). */
     liveStreamsMax: e.LIVE_STREAMS_MAX,
+    /** How many requests Bun's fetch runs at once in this process (src/ai/upstream-calls.ts). */
+    httpClientCap: e.BUN_CONFIG_MAX_HTTP_REQUESTS,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
     ai: {
       timeoutMs: e.AI_TIMEOUT_MS,

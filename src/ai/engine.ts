@@ -11,6 +11,7 @@ import type { ModelDef } from "./registry.ts";
 import type { ModerationClient } from "./types.ts";
 import type { LiveRun } from "../chat/live-run.ts";
 import { ModerationBreaker } from "./moderation-breaker.ts";
+import { UpstreamCalls } from "./upstream-calls.ts";
 import { createOpenAiClient } from "./providers/openai.ts";
 import { type Council, type CouncilRuntime, createCouncilRuntime } from "../council/council-runtime.ts";
 
@@ -40,6 +41,8 @@ export type Ai = {
   wakeups: RunWakeups;
   /** The models' text pieces of a run, relayed live to the other servers (src/db/run-text-relay.ts). */
   textRelay: RunTextRelay;
+  /** Model calls in flight, against the HTTP client's cap (upstream-calls.ts). */
+  upstream: UpstreamCalls;
 };
 
 export function createAi(config: Config, clock: Clock, db: Db): Ai {
@@ -62,6 +65,7 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
     serverId: `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
     wakeups: createRunWakeups(db),
     textRelay: createRunTextRelay(db),
+    upstream: new UpstreamCalls(config.httpClientCap),
   };
 }
 

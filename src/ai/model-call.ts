@@ -50,7 +50,7 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
   const started = performance.now();
   const deadlineAt = started + opts.timeoutMs;
   if (!client) return await finish(deps, model, opts, { ok: false, latencyMs: 0, costEur: 0, ...failure("error", frChat.reason.noKey) }, true);
-  let outcome = await attempt(model, req, opts, deadlineAt);
+  let outcome = await counted(deps, model, req, opts, deadlineAt);
   let streamed = outcome.streamed;
   const wait = outcome.ok ? 0 : (outcome.retryAfterMs ?? RETRY_PAUSE_MS);
   // A retry after text was shown would show it twice; a retry that cannot finish in time is not made.
@@ -58,7 +58,7 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
     await finish(deps, model, opts, outcome, false);
     deps.log.info("ai call retried", { model: model.name, purpose: opts.purpose, reason: outcome.reason, wait_ms: Math.round(wait) });
     await Bun.sleep(wait);
-    outcome = await attempt(model, req, opts, deadlineAt);
+    outcome = await counted(deps, model, req, opts, deadlineAt);
     streamed = outcome.streamed;
   } else if (!outcome.ok && outcome.retryable && !streamed) {
     deps.log.info("ai call not retried: the wait does not fit the deadline", { model: model.name, purpose: opts.purpose, wait_ms: Math.round(wait) });
@@ -66,7 +66,21 @@ export async function callModel(deps: Deps, model: ModelDef, req: CompletionRequ
   return await finish(deps, model, opts, outcome, true);
 }
 
-type Attempt = CallOutcome & { streamed: boolean };
+type Attempt = CallOutcome & { streamed: boolean; queued?: boolean };
+
+/**
+ * An attempt counted among the process's calls in flight (upstream-calls.ts). One that found Bun's HTTP client
+ * full and timed out without a byte of text waited in this server's queue: `queued`, kept from the breaker.
+ */
+async function counted(deps: Deps, model: ModelDef, req: CompletionRequest, opts: CallOptions, deadlineAt: number): Promise<Attempt> {
+  const call = deps.ai.upstream.begin();
+  try {
+    const outcome = await attempt(model, req, opts, deadlineAt);
+    return call.queued && !outcome.ok && outcome.kind === "timeout" && !outcome.streamed ? { ...outcome, queued: true } : outcome;
+  } finally {
+    call.end();
+  }
+}
 
 async function attempt(model: ModelDef, req: CompletionRequest, opts: CallOptions, deadlineAt: number): Promise<Attempt> {
   const started = performance.now();
@@ -116,8 +130,8 @@ async function attempt(model: ModelDef, req: CompletionRequest, opts: CallOption
 async function finish(deps: Deps, model: ModelDef, opts: CallOptions, outcome: CallOutcome & { streamed?: boolean }, last: boolean): Promise<CallOutcome> {
   const { ai, clock, log } = deps;
   const now = clock.now();
-  const { streamed: _streamed, ...result } = outcome;
-  if (last && (opts.purpose === "answer" || opts.purpose === "probe")) {
+  const { streamed: _streamed, queued, ...result } = outcome as Attempt;
+  if (last && !queued && (opts.purpose === "answer" || opts.purpose === "probe")) {
     if (result.ok) ai.availability.recordSuccess(model.key, now.getTime());
     else if (result.kind !== "cancelled" && result.kind !== "refusal") {
       ai.availability.recordFailure(model.key, now.getTime(), {

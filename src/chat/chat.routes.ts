@@ -2,7 +2,9 @@ import { Hono } from "hono";
 import { aiStatus } from "../ai/engine.ts";
 import { shownCouncil } from "../council/council-runtime.ts";
 import { requireUser } from "../auth/require-user.ts";
+import type { Context } from "hono";
 import type { AppEnv } from "../deps.ts";
+import { compressedEvents } from "../lib/compress-events.ts";
 import { spendLimit } from "../lib/spend-limit.ts";
 import { validate } from "../lib/validate.ts";
 import { conversationEvents, lastEventId, runStream, SSE_HEADERS } from "./run-events.ts";
@@ -54,7 +56,7 @@ export const chatRoutes = new Hono<AppEnv>()
   .post("/process", requireUser, validate("json", processBody), spendLimit({ trialCap: false }), async (c) => {
     const { deps, user } = c.var;
     const run = await startRun(deps, user, c.req.valid("json").conversation_id);
-    if (wantsEvents(c.req.header("accept"))) return c.body(runStream(deps, run, lastEventId(c.req.header("last-event-id"))), 200, SSE_HEADERS);
+    if (wantsEvents(c.req.header("accept"))) return eventsAnswer(c, runStream(deps, run, lastEventId(c.req.header("last-event-id"))));
     return c.json(await resultOf(deps, run));
   })
   .get("/conversation/:id/events", requireUser, validate("param", conversationParam), async (c) => {
@@ -62,7 +64,7 @@ export const chatRoutes = new Hono<AppEnv>()
     const stream = await boundedStream(c, () =>
       conversationEvents(c.var.deps, c.var.user.id, c.req.valid("param").id, lastEventId(c.req.header("last-event-id"))),
     );
-    return c.body(stream, 200, SSE_HEADERS);
+    return eventsAnswer(c, stream);
   })
   // « Arrêter »: 200 once the run ended (stopped, or answered just before), 202 if it is still ending.
   .post("/conversation/:id/stop", requireUser, validate("param", conversationParam), async (c) => {
@@ -99,4 +101,10 @@ export const chatRoutes = new Hono<AppEnv>()
 
 function wantsEvents(accept: string | undefined): boolean {
   return /\btext\/event-stream\b/.test(accept ?? "");
+}
+
+/** A run's live events, compressed for a client that accepts it (compress-events.ts). */
+function eventsAnswer(c: Context<AppEnv>, stream: ReadableStream<Uint8Array>) {
+  const { body, headers } = compressedEvents(c.req.header("accept-encoding"), stream);
+  return c.body(body, 200, { ...SSE_HEADERS, ...headers });
 }

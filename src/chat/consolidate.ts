@@ -110,7 +110,7 @@ export async function consolidate(
       timeoutMs: remaining,
       stallMs: t.stallMs,
       signal: ctx.live.abort.signal,
-      onText: (text) => ctx.live.emit("synthesis_delta", { text }),
+      onText: (text) => ctx.live.synthesisText.write(text),
       userId: ctx.userId,
       conversationId: ctx.conversationId,
       ledger: ctx.logs,

@@ -1,4 +1,5 @@
 import type { RunEventData, RunEventType } from "../contracts/run-events.ts";
+import { GatheredText } from "./gathered-text.ts";
 import { ModelTexts } from "./model-texts.ts";
 
 /**
@@ -33,6 +34,8 @@ export class LiveRun {
     (model, from, text) => this.emit("model_delta", { model, from, text }),
     (events) => this.onTextFlushed?.(events),
   );
+  /** The synthesis as it is written: its deltas gathered into a few `synthesis_delta` events a second. */
+  readonly synthesisText = new GatheredText((text) => this.emit("synthesis_delta", { text }));
 
   constructor(
     readonly runId: number,
@@ -46,6 +49,8 @@ export class LiveRun {
   #recorded?: RunEvent;
 
   emit<K extends RunEventType>(type: K, data: RunEventData<Record<string, unknown>>[K]): RunEvent {
+    // The synthesis text gathered so far goes first: an event never overtakes text written before it.
+    if (type !== "synthesis_delta") this.synthesisText.flush();
     const event = { id: ++this.#seq, type, data };
     this.#tell(event);
     if (type !== "synthesis_delta" && type !== "model_delta") this.onStoredEvent?.();
@@ -61,6 +66,9 @@ export class LiveRun {
    * `record` replaces one whose transaction failed.
    */
   record<K extends "final" | "failed">(type: K, data: RunEventData<Record<string, unknown>>[K]): RunEvent {
+    // The synthesis's last words before the answer; a stopped or failed run keeps the text it showed.
+    if (type === "final") this.synthesisText.flush();
+    this.synthesisText.stop();
     this.#recorded = { id: this.#recorded?.id ?? ++this.#seq, type, data };
     return this.#recorded;
   }
@@ -76,6 +84,7 @@ export class LiveRun {
     if (TERMINAL.has(event.type)) {
       this.finished = true;
       this.texts.stop();
+      this.synthesisText.stop();
     }
     for (const l of this.#listeners) l(event);
   }

@@ -26,8 +26,13 @@ describe.skipIf(!!skip)("e2e: each model writing, live (issue 34)", () => {
       const { page, errors } = await e.newPage(viewport);
       await registerThroughUi(page, { first: "Inès", last: "Roux", email: `ines.writing.${size}@example.fr`, password: "Nuage-Bleu-42" });
       await page.getByText("6/6 IA disponibles").first().waitFor();
+      // The run's live events, as the browser gets them: gzip-compressed (it sends Accept-Encoding), each event flushed (issue 46).
+      const live = page.waitForResponse(
+        (r) => /\/api\/unisson\/(process|conversation\/\d+\/events)$/.test(r.url()) && (r.headers()["content-type"] ?? "").startsWith("text/event-stream"),
+      );
       await page.getByRole("textbox", { name: "Votre question" }).fill(QUESTION);
       await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
+      expect((await live).headers()["content-encoding"]).toBe("gzip");
 
       const gpt = page.getByRole("region", { name: "Réponse de GPT-4 en cours d'écriture" });
       await gpt.getByText("Phrase 1 :", { exact: false }).waitFor({ timeout: 10_000 });

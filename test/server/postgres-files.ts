@@ -67,6 +67,8 @@ export const POSTGRES_FILES = [
   "test/server/chat/chat.test.ts",
   "test/server/chat/live.test.ts",
   "test/server/chat/live-text.test.ts",
+  "test/server/chat/live-compression.test.ts",
+  "test/server/chat/upstream-queue.test.ts",
   "test/server/chat/conversations.test.ts",
   "test/server/chat/outcomes.property.test.ts",
   "test/server/chat/status.test.ts",

@@ -38,6 +38,10 @@ export type ModelScript = {
   synthesisPause?: Pause;
   /** Sonar Pro's `citations`. */
   citations?: string[];
+  /** How many pieces a streamed text is cut into (default 12); a real answer comes in a hundred or more. */
+  pieces?: number;
+  /** This model's synthesis text instead of `FakeControl.synthesis` (a process of its own takes scripts as JSON only). */
+  synthesisAnswer?: string;
 };
 
 export type Pause = { afterPieces: number; until: Promise<unknown> };
@@ -189,7 +193,7 @@ export class FakeControl {
         : kind === "clarification"
           ? this.clarification
           : kind === "synthesis"
-            ? this.synthesis(last, model)
+            ? (script.synthesisAnswer ?? this.synthesis(last, model))
             : kind === "ranking"
               ? this.ranking(last, model)
               : kind === "refusal_check"
@@ -204,6 +208,7 @@ export class FakeControl {
       pause,
       text: failure === "decline" ? DECLINE_TEXT : text,
       citations: script.citations ?? [],
+      pieces: script.pieces,
       retryAfterS: script.retryAfterS,
       call,
     };

@@ -36,6 +36,8 @@ export type Plan = {
   latencyMs: number;
   durationMs: number;
   text: string;
+  /** How many pieces the streamed text is cut into (12 when not said). */
+  pieces?: number;
   retryAfterS?: number;
   pause?: Pause;
   /** The recorded call: marked aborted when the client goes away before the answer ended. */
@@ -87,9 +89,9 @@ async function refuseOrHang(req: Request, plan: Plan, error: (status: number, me
 }
 
 /** The text in about 12 pieces, cut on spaces, so that deltas look like tokens. */
-export function pieces(text: string): string[] {
+export function pieces(text: string, count = 12): string[] {
   const words = text.split(/(?<=\s)/);
-  const size = Math.max(1, Math.ceil(words.length / 12));
+  const size = Math.max(1, Math.ceil(words.length / count));
   const out: string[] = [];
   for (let i = 0; i < words.length; i += size) out.push(words.slice(i, i + size).join(""));
   return out;
@@ -130,7 +132,7 @@ export async function answer(
       : failure === "length"
         ? plan.text.slice(0, Math.ceil(plan.text.length / 2))
         : plan.text;
-  const parts = pieces(text);
+  const parts = pieces(text, plan.pieces);
   const gap = parts.length > 1 ? plan.durationMs / (parts.length - 1) : 0;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {

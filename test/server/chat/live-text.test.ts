@@ -59,6 +59,21 @@ describe("each model writing, live", () => {
     expect(modelTexts(list)["GPT-4"]).toBe(`${LONG_ANSWER} ${LONG_ANSWER} ${LONG_ANSWER}`);
   });
 
+  test("the synthesis's deltas are gathered too: a few pieces a second, not one per token, the same text (issue 46)", async () => {
+    const t = await chatApp(fakes());
+    // 120 pieces in 600 ms, as a real synthesis streams its tokens.
+    const synthesis = ["## Réponse consolidée", `${LONG_ANSWER} ${LONG_ANSWER}`, "## Points de consensus", LONG_ANSWER, "## Divergences", "Aucune."].join("\n");
+    fakes().control.setAll({ latencyMs: 50, synthesisDurationMs: 600, pieces: 120, synthesisAnswer: synthesis });
+    const id = await askReady(t);
+    const { events: list } = await readSse(await streamProcess(t, id));
+    const pieces = list.filter((e) => e.event === "synthesis_delta");
+    // 600 ms of writing at one flush per 100 ms: 7 or so pieces plus the last; never one per token (120).
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(pieces.length).toBeLessThanOrEqual(12);
+    expect(pieces.map((e) => e.data.text).join("")).toBe(synthesis);
+    expect(list.at(-1)!.event).toBe("final");
+  });
+
   test("a client that comes back with Last-Event-ID gets each model's text so far in one piece, then the rest", async () => {
     const t = await chatApp(fakes());
     fakes().control.setAll({ latencyMs: 100, durationMs: 2000, answer: LONG_ANSWER });

@@ -46,9 +46,11 @@ describe("deploy/unisson.service (the binary as a systemd service)", () => {
     expect(join(one("WorkingDirectory"), DEFAULT_DATA_DIR)).toBe(environment.DATA_DIR!);
   });
 
-  test("sets BUN_CONFIG_MAX_HTTP_REQUESTS=1024, as the README says the binary needs", () => {
-    expect(environment.BUN_CONFIG_MAX_HTTP_REQUESTS).toBe("1024");
-    expect(readme).toContain("BUN_CONFIG_MAX_HTTP_REQUESTS=1024");
+  test("leaves BUN_CONFIG_MAX_HTTP_REQUESTS to the executable, which sets it itself (issue 46)", () => {
+    // A value set here would be kept, and replace the executable's 8192 by a lower one.
+    expect(environment).not.toHaveProperty("BUN_CONFIG_MAX_HTTP_REQUESTS");
+    expect(unitText).not.toContain("BUN_CONFIG_MAX_HTTP_REQUESTS");
+    expect(readme).not.toContain("BUN_CONFIG_MAX_HTTP_REQUESTS=1024");
   });
 
   test("is the README's way to run the binary, with the same paths", () => {

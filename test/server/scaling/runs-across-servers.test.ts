@@ -20,8 +20,21 @@ import { type Server, twoServers as twoServersOf } from "./two-servers.helpers.t
 const fakes = useFakeProviders();
 const PROCESS = "/api/unisson/process";
 
-/** Two servers on one database (two-servers.helpers.ts), the fakes of this file. */
-const twoServers = (timeoutMs?: number) => twoServersOf(fakes(), timeoutMs);
+/**
+ * Two servers on one database (two-servers.helpers.ts), the fakes of this file. A stall limit (AI_TIMEOUT_MS/3)
+ * of 20 s: these tests are about following and failing runs across servers, not about silent models, and under
+ * a load average above 10 the fakes of this process were left unscheduled past the 5 s of AI_TIMEOUT_MS=15000
+ * (every model « flux interrompu », the run failed: no `model_answered` on B, issue 46).
+ */
+const twoServers = (timeoutMs = 60_000) => twoServersOf(fakes(), timeoutMs);
+
+/**
+ * `server` learns of the other's stored events by NOTIFY only: its safety re-read (every 5 s) never comes during
+ * a test, so what reaches it could only have been woken by a notification. Replaces a bound on the time taken.
+ */
+function notifiedOnly(server: Server): void {
+  server.deps.ai.wakeups = { rereadMs: 600_000, follow: server.deps.ai.wakeups.follow };
+}
 
 async function ask(t: Server): Promise<number> {
   const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
@@ -63,7 +76,7 @@ async function processingOn(t: Server): Promise<{ id: number; url: string; pendi
   const id = await ask(t);
   const url = t.config.databaseUrl!;
   const pending = t.call("POST", PROCESS, { token: t.token, json: { conversation_id: id } });
-  await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 5000);
+  await until("run claimed", async () => (await value(url, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1, 20_000);
   return { id, url, pending };
 }
 
@@ -82,15 +95,28 @@ async function timedSse(res: Response, stopAfter?: (e: Sse, all: Sse[]) => boole
 describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", () => {
   test("a run carried out by server A is followed live from server B: its events arrive while it runs, in order, up to the final answer", async () => {
     const [a, b] = await twoServers();
-    fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 1500 });
+    notifiedOnly(b);
+    // The synthesis writes one piece, then waits until B has every model's answer: the run cannot end before.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    fakes().control.setAll({ latencyMs: 200, synthesisPause: { afterPieces: 1, until: released } });
     const id = await ask(a);
     const onA = timedSse(await streamProcess(a, id));
     await until(
       "run claimed",
       async () => (await value(a.config.databaseUrl!, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1,
-      5000,
+      20_000,
     );
-    const all = await timedSse(await events(b, id));
+    let releasedAtB = -1;
+    const all = await timedSse(await events(b, id), (_, list) => {
+      if (releasedAtB < 0 && list.filter((e) => e.event === "model_answered").length === 6) {
+        releasedAtB = list.length;
+        release();
+      }
+      return false;
+    });
     const fromA = await onA;
     expect(all[0]!.event).toBe("run_started");
     // The models' text pieces A relays come to B without an id (src/chat/run-events.ts; live-text-across-servers.test.ts):
@@ -105,11 +131,10 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
     const sentByA = new Map(fromA.map((e) => [e.id, e.event]));
     for (const e of onB) expect(sentByA.get(e.id)).toBe(e.event);
     expect(onB.at(-1)!.data).toEqual(fromA.at(-1)!.data);
-    // Live: the models' answers reached B well before the end of the synthesis, and the end reached B
-    // at once (a NOTIFY, not the 5 s safety re-read).
-    const lastAnswer = onB.findLast((e) => e.event === "model_answered")!;
-    expect(onB.at(-1)!.at - lastAnswer.at).toBeGreaterThan(700);
-    expect(onB.at(-1)!.at - fromA.at(-1)!.at).toBeLessThan(2000);
+    // Live: every model's answer reached B while the run was still going (its synthesis waited for them),
+    // and each event, up to the final answer, by a NOTIFY (B re-reads nothing by itself: notifiedOnly).
+    expect(releasedAtB).toBeGreaterThan(0);
+    expect(all.findIndex((e) => e.event === "final")).toBeGreaterThanOrEqual(releasedAtB);
   }, 30_000);
 
   test("a client of server B that comes back with Last-Event-ID gets only the later events, up to the final answer", async () => {
@@ -120,7 +145,7 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
     await until(
       "run claimed",
       async () => (await value(a.config.databaseUrl!, `SELECT count(*)::int AS v FROM processing_runs WHERE conversation_id = ${id}`)) === 1,
-      5000,
+      20_000,
     );
     // The run's events but the models' texts: the pieces A relays come to B without an id, and the texts so far
     // that B reads in the row while the run goes on are no longer stored once it ended (its message holds them).
@@ -222,18 +247,17 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
   }, 30_000);
 
   test("a server that stalled and finds its run given up by the other stops its model calls at its next heartbeat", async () => {
-    const [a, b] = await twoServers(60_000);
-    // The models would answer only after 40 s: A is still waiting on them when B gives its run up.
-    fakes().control.setAll({ latencyMs: 40_000 });
+    const [a, b] = await twoServers();
+    // The models never answer, and A's calls would end at their 60 s deadline, after this test's 45 s: only
+    // the heartbeat's abort ends A's run in time (a bound on the time taken, under load, failed for no reason).
+    fakes().control.setAll({ latencyMs: 600_000 });
     const { id, url, pending } = await processingOn(a);
     await Bun.sleep(300);
     expect(await sweepDeadServersRuns(b.deps, 200)).toBe(1);
-    const sweptAt = performance.now();
     // A comes back to life: its heartbeat finds the run no longer its own and aborts the calls.
     const timers = startRunLiveness(a.deps, { heartbeatMs: 100, staleMs: 60_000, sweepMs: 60_000 });
     try {
       const res = await pending;
-      expect(performance.now() - sweptAt).toBeLessThan(10_000);
       expect(res.status).toBe(503);
       expect(a.deps.ai.live.size).toBe(0);
       expect(await value(url, `SELECT status || ':' || server AS v FROM processing_runs WHERE conversation_id = ${id}`)).toBe(`failed:${a.deps.ai.serverId}`);
@@ -241,20 +265,21 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
     } finally {
       await timers.stop();
     }
-  }, 60_000);
+  }, 45_000);
 
   test("a server sweeps the dead servers' runs as it starts, not one sweep period later", async () => {
-    const [a, b] = await twoServers(60_000);
+    const [a, b] = await twoServers();
     fakes().control.setAll({ latencyMs: 40_000 });
     const { id, url, pending } = await processingOn(a);
     await Bun.sleep(300);
     // B starts with a sweep period far longer than the test: only a sweep at start refunds the run in time.
     const timers = startRunLiveness(b.deps, { heartbeatMs: 60_000, staleMs: 200, sweepMs: 60_000 });
     try {
+      // Far below the 60 s sweep period, whatever the load.
       await until(
         "run failed by B",
         async () => (await value(url, `SELECT status AS v FROM processing_runs WHERE conversation_id = ${id}`)) === "failed",
-        5000,
+        20_000,
       );
       expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(5);
     } finally {
@@ -267,13 +292,14 @@ describe.skipIf(!onPostgres)("runs across servers on one PostgreSQL database", (
 
   test("a JSON /process on server B for a run carried out by A answers as A stores its answer (woken by NOTIFY)", async () => {
     const [a, b] = await twoServers();
+    // B's answer can only come from a notification: its re-read would wait 600 s, past the test's 30.
+    notifiedOnly(b);
     fakes().control.setAll({ latencyMs: 200, synthesisDurationMs: 1500 });
     const { id, url, pending: onA } = await processingOn(a);
     const onB = b.call("POST", PROCESS, { token: b.token, json: { conversation_id: id } });
-    const [fromA, fromB] = await Promise.all([onA.then((r) => ({ r, at: performance.now() })), onB.then((r) => ({ r, at: performance.now() }))]);
-    expect(fromB.r.status).toBe(200);
-    expect(fromB.r.body).toEqual(fromA.r.body);
-    expect(fromB.at - fromA.at).toBeLessThan(2000);
+    const [fromA, fromB] = await Promise.all([onA, onB]);
+    expect(fromB.status).toBe(200);
+    expect(fromB.body).toEqual(fromA.body);
     expect(await value(url, `SELECT plan_queries AS v FROM users WHERE id = ${a.userId}`)).toBe(4);
   }, 30_000);
 
