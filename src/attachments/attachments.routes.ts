@@ -68,11 +68,14 @@ export const attachmentRoutes = new Hono<AppEnv>()
     async (c) => {
       await consumeLimit(c.var.rateLimits, "attachments.upload", String(c.var.user.id), UPLOAD_LIMIT);
       if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) throw new AppError("ATTACHMENT_MISSING");
+      // Bun's parser throws on a missing boundary or a body cut short: the client's fault, never a 500.
       const form = await c.req.formData().catch(() => {
-        throw new AppError("ATTACHMENT_MISSING");
+        throw new AppError("ATTACHMENT_FORM_INVALID");
       });
       const file = form.get("file");
       if (!(file instanceof File)) throw new AppError("ATTACHMENT_MISSING");
+      // A part sent with `filename=""` comes out of Bun's parser as a File whose name is undefined.
+      if (typeof file.name !== "string" || file.name === "") throw new AppError("ATTACHMENT_UNNAMED");
       return c.json(await uploadAttachment(c.var.deps, c.var.user, file), 201);
     },
   )
@@ -92,7 +95,8 @@ export const attachmentRoutes = new Hono<AppEnv>()
     if (!row?.thumbnail) throw new AppError("ATTACHMENT_NOT_FOUND");
     return c.body(new Uint8Array(row.thumbnail), 200, {
       "Content-Type": pictureMime(row.thumbnail),
-      "Cache-Control": "private, max-age=86400",
+      // Never cached: the URL is the same for every user, so a shared browser would serve A's thumbnail to B after A signs out.
+      "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
     });
   });

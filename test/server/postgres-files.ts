@@ -36,6 +36,7 @@ export const POSTGRES_FILES = [
   "test/server/attachments/ask-again.test.ts",
   "test/server/attachments/ask.test.ts",
   "test/server/attachments/history-count.test.ts",
+  "test/server/attachments/malformed-bodies.test.ts",
   "test/server/attachments/hostile.test.ts",
   "test/server/attachments/upload.test.ts",
   "test/server/attachments/v1-files.test.ts",
