@@ -5,19 +5,11 @@ import type { AppEnv } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { limitBody } from "../lib/http-middleware.ts";
 import { validate } from "../lib/validate.ts";
-import { MINUTE } from "../lib/clock.ts";
-import { consumeLimit } from "../lib/rate-limit.ts";
 import { findOwnedAttachment } from "./attachments.queries.ts";
 import { tooLarge, uploadAttachment } from "./attachments.service.ts";
 import { ACCEPTED_MIME } from "./detect.ts";
 import { pictureMime } from "./picture-mime.ts";
-
-/**
- * Uploads per user: a page sends at most ATTACHMENTS_PER_MESSAGE a question,
- * so 60 in 10 minutes is generous for a person and stops a script from
- * filling the database (unsent uploads live 24 h).
- */
-const UPLOAD_LIMIT = { windowMs: 10 * MINUTE, limit: 60 };
+import { countUploads } from "./upload-limit.ts";
 
 /** Room in a multipart body for its boundaries and headers, beyond the file itself. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
@@ -66,7 +58,7 @@ export const attachmentRoutes = new Hono<AppEnv>()
       }
     },
     async (c) => {
-      await consumeLimit(c.var.rateLimits, "attachments.upload", String(c.var.user.id), UPLOAD_LIMIT);
+      await countUploads(c.var.rateLimits, c.var.user.id);
       if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) throw new AppError("ATTACHMENT_MISSING");
       // Bun's parser throws on a missing boundary or a body cut short: the client's fault, never a 500.
       const form = await c.req.formData().catch(() => {

@@ -29,8 +29,9 @@ function shape(e: AppError): Shape {
   if (QUOTA.has(e.code)) return { status: 402, type: "insufficient_quota", code: "insufficient_quota", message: e.message };
   if (e.code === "RATE_LIMITED" || e.code === "API_RATE_LIMITED")
     return { status: 429, type: "requests", code: "rate_limit_exceeded", message: errorMessage("API_RATE_LIMITED") };
-  // The page's per-user limits, with the page's words (src/lib/spend-limit.ts).
-  if (e.code === "SPEND_LIMITED" || e.code === "TRIAL_DAILY_LIMITED") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
+  // The page's per-user limits, with the page's words (src/lib/spend-limit.ts, src/attachments/upload-limit.ts).
+  if (e.code === "SPEND_LIMITED" || e.code === "TRIAL_DAILY_LIMITED" || e.code === "ATTACHMENTS_RATE_LIMITED")
+    return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
   if (e.code === "API_KEY_INVALID" || e.code === "UNAUTHENTICATED")
     return { status: 401, type: "invalid_request_error", code: "invalid_api_key", message: errorMessage("API_KEY_INVALID") };
   if (e.code === "CONTENT_REFUSED") return { status: 400, type: "invalid_request_error", code: "content_policy_violation", message: e.message };

@@ -38,6 +38,7 @@ export const POSTGRES_FILES = [
   "test/server/attachments/history-count.test.ts",
   "test/server/attachments/malformed-bodies.test.ts",
   "test/server/attachments/hostile.test.ts",
+  "test/server/attachments/upload-limits.test.ts",
   "test/server/attachments/upload.test.ts",
   "test/server/attachments/v1-files.test.ts",
   "test/server/attachments/webp.test.ts",
