@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { detectType, readText } from "./detect.ts";
-import { extractInWorker } from "./extract.ts";
+import { extractFile } from "./extract.ts";
 import { type AttachmentInfo, insertAttachment, unsentOwned } from "./attachments.queries.ts";
 import { PAGE_BREAK } from "./document-text.ts";
 
@@ -43,7 +43,7 @@ export function tooLarge(deps: Deps, name?: string): AppError {
 
 /**
  * POST /api/attachments: the type read from the bytes (detect.ts), the text
- * and pictures read in a worker with time and memory limits (extract.ts),
+ * and pictures read in a reader process with time and memory limits (extract.ts),
  * then one row. Pages are read up to the largest plan's cap (what a request
  * may ever use); which of them a request gives the models is decided when it is asked.
  */
@@ -69,7 +69,7 @@ export async function storeFile(deps: Deps, user: Pick<UserRow, "id">, rawName: 
     text = readText(bytes);
   } else {
     const maxPages = Math.max(...Object.values(limits.pagesByPlan));
-    const read = await extractInWorker({ kind: type.kind, bytes, maxPages }, { timeoutMs: limits.extractTimeoutMs, maxBytes: limits.extractMaxBytes });
+    const read = await extractFile(deps, user.id, { kind: type.kind, bytes, maxPages });
     if (!read.ok) {
       deps.log.warn("attachment not read", { kind: type.kind, size: bytes.length, reason: read.reason, detail: read.detail });
       throw refused(name, read.reason);

@@ -37,6 +37,7 @@ export const POSTGRES_FILES = [
   "test/server/attachments/ask.test.ts",
   "test/server/attachments/history-count.test.ts",
   "test/server/attachments/malformed-bodies.test.ts",
+  "test/server/attachments/reader-pool.test.ts",
   "test/server/attachments/hostile.test.ts",
   "test/server/attachments/upload-limits.test.ts",
   "test/server/attachments/upload.test.ts",
