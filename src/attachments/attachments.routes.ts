@@ -9,6 +9,7 @@ import { findOwnedAttachment } from "./attachments.queries.ts";
 import { tooLarge, uploadAttachment } from "./attachments.service.ts";
 import { ACCEPTED_MIME } from "./detect.ts";
 import { pictureMime } from "./picture-mime.ts";
+import { storageOf } from "./storage-quota.ts";
 import { countUploads } from "./upload-limit.ts";
 
 /** Room in a multipart body for its boundaries and headers, beyond the file itself. */
@@ -39,6 +40,9 @@ export const attachmentLimitRoutes = new Hono<AppEnv>().get("/", (c) => {
   const { maxMb, perMessage } = c.var.deps.config.attachments;
   return c.json({ attachments: { max_mb: maxMb, per_message: perMessage, accept: ACCEPTED_MIME } });
 });
+
+/** /api/attachment-storage: the user's files against their plan's quota (the account dialog shows it). Beside /api/attachments for the same router reason. */
+export const attachmentStorageRoutes = new Hono<AppEnv>().get("/", requireUser, async (c) => c.json(await storageOf(c.var.deps, c.var.user)));
 
 /**
  * /api/attachments (docs/API.md, "Attachments"): the upload, the file back to

@@ -53,7 +53,7 @@ export function filesOf(parts: readonly Part[]): ApiFile[] {
 }
 
 /** The request's files, each checked and read as an upload of the page would be (same limits, same refusals); their ids, to send with the question. */
-export async function storeApiFiles(deps: Deps, user: Pick<UserRow, "id">, files: readonly ApiFile[]): Promise<number[]> {
+export async function storeApiFiles(deps: Deps, user: Pick<UserRow, "id" | "subscriptionType">, files: readonly ApiFile[]): Promise<number[]> {
   const max = deps.config.attachments.perMessage;
   if (files.length > max) throw new AppError("ATTACHMENTS_TOO_MANY", `Trop de pièces jointes : ${max} au plus par message.`);
   // The page's upload counter (a store on the same table: counters live in the database, not in the store).
