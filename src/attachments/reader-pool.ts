@@ -43,8 +43,9 @@ type User = { waiting: Task[]; running: number; lastServed: number };
  * its own allocations and never grows the server), killed past its time. A
  * fair queue: each user's files wait in their own line, and a free reader
  * takes the file of the user served least recently (a user never served
- * first; equal, the file that came first), so one user's files delay
- * another's by at most the files already being read.
+ * first; equal, the file that came first), and one user holds at most all
+ * readers but one: another user's file waits for no one's with two readers
+ * or more, and for one file at most with a single reader.
  */
 export class ReaderPool {
   private running = 0;
@@ -72,9 +73,11 @@ export class ReaderPool {
   private next(): void {
     while (this.running < this.size) {
       let pick: [number, User] | undefined;
+      // One user never holds every reader: with two or more, one is always left for the others.
+      const perUser = Math.max(1, this.size - 1);
       for (const entry of this.users) {
         const [, u] = entry;
-        if (u.waiting.length === 0) continue;
+        if (u.waiting.length === 0 || u.running >= perUser) continue;
         if (!pick || u.lastServed < pick[1].lastServed || (u.lastServed === pick[1].lastServed && u.waiting[0]!.arrival < pick[1].waiting[0]!.arrival))
           pick = entry;
       }

@@ -44,4 +44,21 @@ describe("reading files: a budget checked before decoding, a fair queue", () => 
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     expect(done.indexOf("b")).toBeLessThanOrEqual(1);
   });
+
+  test("with two readers, a user's three slow PDFs leave one reader free: another user's small PDF is read first", async () => {
+    const t = await chatApp(fakes(), { env: { ATTACHMENT_READERS: "2", ATTACHMENT_PAGES_PRO: "600", ATTACHMENT_EXTRACT_TIMEOUT_MS: "120000" } });
+    const other = await makeUser(t.db, t.clock.now(), { email: "autre@example.fr" });
+    const slow = await textPdf(600);
+    const done: string[] = [];
+    const track = (who: string, p: Promise<{ status: number }>) =>
+      p.then((r) => {
+        done.push(who);
+        return r;
+      });
+    const mine = [1, 2, 3].map((i) => track(`a${i}`, upload(t, slow, `lent-${i}.pdf`)));
+    await Bun.sleep(500);
+    const theirs = track("b", upload(t, await textPdf(1), "court.pdf", other.token));
+    expect((await Promise.all([...mine, theirs])).map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(done[0]).toBe("b");
+  });
 });
