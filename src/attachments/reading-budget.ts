@@ -10,8 +10,13 @@ export const MEMORY_REFUSAL = "sa lecture demande trop de mémoire";
  * grows jimp by about 200 MB: docs/BENCHMARKS.md, "Attachments").
  */
 const BYTES_PER_PIXEL = 16;
-/** Memory a byte of a DOCX's XML costs once mammoth has parsed it into nodes (tiny paragraphs cost the most). */
-const BYTES_PER_XML_BYTE = 16;
+/**
+ * Memory a byte of a DOCX's XML costs once mammoth has parsed it into nodes:
+ * 40 MB of one-letter paragraphs took a reader past 1.4 GB before its limit
+ * stopped it (tiny paragraphs cost the most; about 21 MB of XML fit the
+ * default budget, a 500-page report has 5 to 15).
+ */
+const BYTES_PER_XML_BYTE = 48;
 
 /**
  * Whether a file would need more than `budgetBytes` to read, from what it
