@@ -10,6 +10,7 @@ import { tooLarge, uploadAttachment } from "./attachments.service.ts";
 import { ACCEPTED_MIME } from "./detect.ts";
 import { pictureMime } from "./picture-mime.ts";
 import { storageOf } from "./storage-quota.ts";
+import { inTurn } from "./upload-gate.ts";
 import { countUploads } from "./upload-limit.ts";
 
 /** Room in a multipart body for its boundaries and headers, beyond the file itself. */
@@ -64,15 +65,18 @@ export const attachmentRoutes = new Hono<AppEnv>()
     async (c) => {
       await countUploads(c.var.rateLimits, c.var.user.id);
       if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) throw new AppError("ATTACHMENT_MISSING");
-      // Bun's parser throws on a missing boundary or a body cut short: the client's fault, never a 500.
-      const form = await c.req.formData().catch(() => {
-        throw new AppError("ATTACHMENT_FORM_INVALID");
+      const stored = await inTurn(c.var.user.id, async () => {
+        // Bun's parser throws on a missing boundary or a body cut short: the client's fault, never a 500.
+        const form = await c.req.formData().catch(() => {
+          throw new AppError("ATTACHMENT_FORM_INVALID");
+        });
+        const file = form.get("file");
+        if (!(file instanceof File)) throw new AppError("ATTACHMENT_MISSING");
+        // A part sent with `filename=""` comes out of Bun's parser as a File whose name is undefined.
+        if (typeof file.name !== "string" || file.name === "") throw new AppError("ATTACHMENT_UNNAMED");
+        return await uploadAttachment(c.var.deps, c.var.user, file);
       });
-      const file = form.get("file");
-      if (!(file instanceof File)) throw new AppError("ATTACHMENT_MISSING");
-      // A part sent with `filename=""` comes out of Bun's parser as a File whose name is undefined.
-      if (typeof file.name !== "string" || file.name === "") throw new AppError("ATTACHMENT_UNNAMED");
-      return c.json(await uploadAttachment(c.var.deps, c.var.user, file), 201);
+      return c.json(stored, 201);
     },
   )
   .get("/:id", requireUser, validate("param", idParam), validate("query", downloadQuery), async (c) => {

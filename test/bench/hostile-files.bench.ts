@@ -1,0 +1,220 @@
+/**
+ * Hostile files against the compiled executable (issue 44):
+ * `bun test/bench/hostile-files.bench.ts` (part of `npm run bench`).
+ *
+ * 1. Eight hostile uploads in a row by one trial account, the attack of the
+ *    report: a 609 KB DOCX of about 200 MB of tiny paragraphs, eight times;
+ *    then a mixed eight (that DOCX, a 46-byte WebP declaring 9,000 × 9,000,
+ *    a PNG of 8,000 × 8,000 pixels, a PDF whose page inflates to 600 MB),
+ *    two of each. Peak resident memory of the server alone, and of the
+ *    server with its reader processes (summed from /proc every 20 ms).
+ * 2. A small file's wait behind a hostile user: user A sends three slow PDFs
+ *    (3,000 pages, all read) at once, user B then a one-page PDF; B's wait,
+ *    with one reader and with the default pool.
+ * 3. Sixty text files of 1 MB sent at once: /api/health's latency meanwhile
+ *    (sampled every 50 ms), and the peak resident memory.
+ * Every figure is printed; docs/BENCHMARKS.md keeps them.
+ */
+import { readFileSync } from "node:fs";
+import { deflateSync } from "node:zlib";
+import JSZip from "jszip";
+import { pixelBomb, textPdf } from "../helpers/attachment-files.ts";
+import { tempDir } from "../helpers/binary.ts";
+import { startServer, UNMETERED, withDataDb, seedUser } from "./bench.lib.ts";
+
+const MiB = 1024 * 1024;
+
+function rssOf(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pids of the process's descendants (the readers run under prlimit, which execs them). */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+function sampler(pid: number) {
+  let server = 0;
+  let total = 0;
+  const timer = setInterval(() => {
+    const own = rssOf(pid);
+    server = Math.max(server, own);
+    total = Math.max(total, own + descendants(pid).reduce((sum, c) => sum + rssOf(c), 0));
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { server, total };
+    },
+  };
+}
+
+function healthProbe(url: string) {
+  const times: number[] = [];
+  let on = true;
+  const loop = (async () => {
+    while (on) {
+      const started = performance.now();
+      await fetch(`${url}/api/health`).then((r) => r.arrayBuffer());
+      times.push(performance.now() - started);
+      await Bun.sleep(50);
+    }
+  })();
+  return {
+    async stop() {
+      on = false;
+      await loop;
+      times.sort((a, b) => a - b);
+      return { p50: times[Math.floor(times.length / 2)] ?? 0, p95: times[Math.floor(times.length * 0.95)] ?? 0, max: times.at(-1) ?? 0, n: times.length };
+    },
+  };
+}
+
+async function tinyParagraphsDocx(xmlMb: number): Promise<Uint8Array> {
+  const paragraph = "<w:p><w:r><w:t>a</w:t></w:r></w:p>";
+  const body = paragraph.repeat(Math.floor((xmlMb * MiB) / paragraph.length));
+  const zip = new JSZip();
+  zip.file(
+    "[Content_Types].xml",
+    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  zip.file(
+    "_rels/.rels",
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  );
+  zip.file(
+    "word/document.xml",
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+  );
+  return new Uint8Array(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE", compressionOptions: { level: 9 } }));
+}
+
+/** A one-page PDF whose content stream inflates to `mb` megabytes of spaces (pdf.js finds it without an xref). */
+function inflatePdf(mb: number): Uint8Array {
+  const stream = deflateSync(Buffer.alloc(mb * MiB, 0x20), { level: 9 });
+  const head = Buffer.from(
+    "%PDF-1.4\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[3 0 R]/Count 1>> endobj\n" +
+      "3 0 obj <</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R>> endobj\n" +
+      `4 0 obj <</Length ${stream.length}/Filter/FlateDecode>> stream\n`,
+  );
+  return new Uint8Array(Buffer.concat([head, stream, Buffer.from("\nendstream endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n")]));
+}
+
+function webpHeaderOnly(side: number): Uint8Array {
+  const vp8l = Buffer.alloc(26);
+  vp8l[0] = 0x2f;
+  vp8l.writeUInt32LE(((side - 1) | ((side - 1) << 14)) >>> 0, 1);
+  const chunk = Buffer.concat([Buffer.from("VP8L"), Buffer.from(new Uint32Array([vp8l.length]).buffer), vp8l]);
+  const body = Buffer.concat([Buffer.from("WEBP"), chunk]);
+  return new Uint8Array(Buffer.concat([Buffer.from("RIFF"), Buffer.from(new Uint32Array([body.length]).buffer), body]));
+}
+
+async function upload(url: string, token: string, bytes: Uint8Array, name: string) {
+  const form = new FormData();
+  form.append("file", new File([bytes as Uint8Array<ArrayBuffer>], name));
+  const res = await fetch(`${url}/api/attachments`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  const body = (await res.json()) as { detail?: string };
+  return { status: res.status, detail: body.detail ?? "" };
+}
+
+async function serverWith(env: Record<string, string>) {
+  const dir = tempDir("unisson-hostile-");
+  const users = await withDataDb(dir.path, async (db) => [await seedUser(db, { email: "a@example.fr" }), await seedUser(db, { email: "b@example.fr" })]);
+  const server = await startServer(dir.path, { ...UNMETERED, LOG_LEVEL: "warn", ATTACHMENT_PAGES_PRO: "3000", ATTACHMENT_QUOTA_MB_TRIAL: "100000", ...env });
+  return {
+    server,
+    users,
+    async stop() {
+      await server.stop();
+      dir.cleanup();
+    },
+  };
+}
+
+async function inARow(label: string, files: Array<[Uint8Array, string]>) {
+  const { server, users, stop } = await serverWith({});
+  const idle = rssOf(server.pid);
+  const memory = sampler(server.pid);
+  const health = healthProbe(server.url);
+  const started = performance.now();
+  const answers: string[] = [];
+  for (const [bytes, name] of files) {
+    const r = await upload(server.url, users[0]!.token, bytes, name);
+    answers.push(`${r.status}`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const peak = memory.stop();
+  const h = await health.stop();
+  console.log(
+    `${label}: ${seconds.toFixed(1)} s, answers ${answers.join(" ")}; server RSS idle ${(idle / MiB).toFixed(0)} MiB, peak ${(peak.server / MiB).toFixed(0)} MiB; ` +
+      `server + readers peak ${(peak.total / MiB).toFixed(0)} MiB; /api/health p50 ${h.p50.toFixed(1)} ms, p95 ${h.p95.toFixed(1)} ms, max ${h.max.toFixed(1)} ms (${h.n})`,
+  );
+  await stop();
+}
+
+async function smallBehindHostile(readers: string) {
+  // The default time limit (20 s): what a slow file may hold a reader for.
+  const { server, users, stop } = await serverWith({ ATTACHMENT_READERS: readers });
+  const slow = await textPdf(3000);
+  const small = await textPdf(1);
+  const alone = performance.now();
+  await upload(server.url, users[1]!.token, small, "seul.pdf");
+  const aloneMs = performance.now() - alone;
+  const hostileStarted = performance.now();
+  const hostile = Promise.all([1, 2, 3].map((i) => upload(server.url, users[0]!.token, slow, `lent-${i}.pdf`)));
+  await Bun.sleep(300);
+  const started = performance.now();
+  const r = await upload(server.url, users[1]!.token, small, "court.pdf");
+  const waited = performance.now() - started;
+  const theirs = (await hostile).map((h) => h.status).join(" ");
+  console.log(
+    `small PDF behind 3 × ${(slow.length / 1024).toFixed(0)} KB slow PDFs, ATTACHMENT_READERS=${readers}: ${r.status} in ${(waited / 1000).toFixed(2)} s ` +
+      `(alone ${(aloneMs / 1000).toFixed(2)} s; the three slow ones: ${theirs} after ${((performance.now() - hostileStarted) / 1000).toFixed(1)} s)`,
+  );
+  await stop();
+}
+
+async function sixtyAtOnce() {
+  const { server, users, stop } = await serverWith({ ATTACHMENT_MAX_MB: "20" });
+  const text = new TextEncoder().encode("Le loyer est de 850 euros. ".repeat(Math.floor(MiB / 27)));
+  const memory = sampler(server.pid);
+  const health = healthProbe(server.url);
+  const started = performance.now();
+  const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => upload(server.url, users[0]!.token, text, `t${i}.txt`).then((r) => r.status)));
+  const seconds = (performance.now() - started) / 1000;
+  const peak = memory.stop();
+  const h = await health.stop();
+  console.log(
+    `60 × 1 MB text at once: ${seconds.toFixed(1)} s, ${statuses.filter((s) => s === 201).length} stored; server RSS peak ${(peak.server / MiB).toFixed(0)} MiB; ` +
+      `/api/health p50 ${h.p50.toFixed(1)} ms, p95 ${h.p95.toFixed(1)} ms, max ${h.max.toFixed(1)} ms (${h.n})`,
+  );
+  await stop();
+}
+
+const docx = await tinyParagraphsDocx(200);
+console.log(`DOCX: ${(docx.length / 1024).toFixed(0)} KB sent, 200 MB of XML`);
+await inARow(
+  "8 × the DOCX in a row",
+  Array.from({ length: 8 }, (_, i) => [docx, `bombe-${i}.docx`] as [Uint8Array, string]),
+);
+const pdf = inflatePdf(600);
+const mixed: Array<[Uint8Array, string]> = [
+  [docx, "a.docx"],
+  [webpHeaderOnly(9000), "b.webp"],
+  [pixelBomb(8000), "c.png"],
+  [pdf, "d.pdf"],
+];
+await inARow("8 mixed hostile files in a row", [...mixed, ...mixed]);
+await smallBehindHostile("1");
+await smallBehindHostile("0");
+await sixtyAtOnce();
