@@ -17,8 +17,7 @@
  */
 import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
-import JSZip from "jszip";
-import { pixelBomb, textPdf } from "../helpers/attachment-files.ts";
+import { pixelBomb, textPdf, tinyParagraphsDocx, webpHeaderOnly } from "../helpers/attachment-files.ts";
 import { tempDir } from "../helpers/binary.ts";
 import { startServer, UNMETERED, withDataDb, seedUser } from "./bench.lib.ts";
 
@@ -88,25 +87,6 @@ function healthProbe(url: string) {
   };
 }
 
-async function tinyParagraphsDocx(xmlMb: number): Promise<Uint8Array> {
-  const paragraph = "<w:p><w:r><w:t>a</w:t></w:r></w:p>";
-  const body = paragraph.repeat(Math.floor((xmlMb * MiB) / paragraph.length));
-  const zip = new JSZip();
-  zip.file(
-    "[Content_Types].xml",
-    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-  );
-  zip.file(
-    "_rels/.rels",
-    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-  );
-  zip.file(
-    "word/document.xml",
-    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-  );
-  return new Uint8Array(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE", compressionOptions: { level: 9 } }));
-}
-
 /** A one-page PDF whose content stream inflates to `mb` megabytes of spaces (pdf.js finds it without an xref). */
 function inflatePdf(mb: number): Uint8Array {
   const stream = deflateSync(Buffer.alloc(mb * MiB, 0x20), { level: 9 });
@@ -116,15 +96,6 @@ function inflatePdf(mb: number): Uint8Array {
       `4 0 obj <</Length ${stream.length}/Filter/FlateDecode>> stream\n`,
   );
   return new Uint8Array(Buffer.concat([head, stream, Buffer.from("\nendstream endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n")]));
-}
-
-function webpHeaderOnly(side: number): Uint8Array {
-  const vp8l = Buffer.alloc(26);
-  vp8l[0] = 0x2f;
-  vp8l.writeUInt32LE(((side - 1) | ((side - 1) << 14)) >>> 0, 1);
-  const chunk = Buffer.concat([Buffer.from("VP8L"), Buffer.from(new Uint32Array([vp8l.length]).buffer), vp8l]);
-  const body = Buffer.concat([Buffer.from("WEBP"), chunk]);
-  return new Uint8Array(Buffer.concat([Buffer.from("RIFF"), Buffer.from(new Uint32Array([body.length]).buffer), body]));
 }
 
 async function upload(url: string, token: string, bytes: Uint8Array, name: string) {
@@ -214,7 +185,10 @@ const parts = new Set((process.env.BENCH_HOSTILE_PARTS ?? "1,2,3").split(","));
 if (parts.has("1")) {
   const docx = await tinyParagraphsDocx(200);
   console.log(`DOCX: ${(docx.length / 1024).toFixed(0)} KB sent, 200 MB of XML`);
-  await inARow("8 × the DOCX in a row", Array.from({ length: 8 }, (_, i) => [docx, `bombe-${i}.docx`] as [Uint8Array, string]));
+  await inARow(
+    "8 × the DOCX in a row",
+    Array.from({ length: 8 }, (_, i) => [docx, `bombe-${i}.docx`] as [Uint8Array, string]),
+  );
   const mixed: Array<[Uint8Array, string]> = [
     [docx, "a.docx"],
     [webpHeaderOnly(9000), "b.webp"],

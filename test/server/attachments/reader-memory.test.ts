@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import JSZip from "jszip";
-import { png } from "../../helpers/attachment-files.ts";
+import { png, tinyParagraphsDocx } from "../../helpers/attachment-files.ts";
 import { ensureBinary, freePort, tempDir } from "../../helpers/binary.ts";
 import { TEST_PASSWORD_HASH_ENV } from "../../helpers/password-cost.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
@@ -11,26 +10,6 @@ import { runMigrations } from "../../../src/db/migrate.ts";
 const GiB = 1024 * 1024 * 1024;
 /** The server's own address-space limit, set by this test with prlimit: room for its engine (2 GiB reserved) and about 1.5 GiB of use. */
 const SERVER_LIMIT = 4 * GiB;
-
-/** The report's DOCX: about 600 KB sent, 200 MB of one-letter paragraphs. */
-async function tinyParagraphsDocx(): Promise<Uint8Array> {
-  const paragraph = "<w:p><w:r><w:t>a</w:t></w:r></w:p>";
-  const zip = new JSZip();
-  zip.file(
-    "[Content_Types].xml",
-    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-  );
-  zip.file(
-    "_rels/.rels",
-    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-  );
-  const body = paragraph.repeat(Math.floor((200 * 1024 * 1024) / paragraph.length));
-  zip.file(
-    "word/document.xml",
-    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-  );
-  return new Uint8Array(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }));
-}
 
 const dir = tempDir("unisson-reader-memory-");
 let server: ReturnType<typeof Bun.spawn> | undefined;
@@ -70,7 +49,8 @@ describe("the compiled server under a memory limit of its own (RLIMIT_AS, set he
       return { status: res.status, body: (await res.json()) as { detail: string } };
     };
 
-    const bomb = await tinyParagraphsDocx();
+    // The report's DOCX: about 600 KB sent, 200 MB of one-letter paragraphs.
+    const bomb = await tinyParagraphsDocx(200);
     for (let i = 1; i <= 8; i++) {
       const res = await send(bomb, `bombe-${i}.docx`);
       expect(res.status).toBe(415);
