@@ -99,10 +99,8 @@ export class ReaderPool {
   }
 }
 
-/** One file in one reader process: its bytes on stdin, its result as JSON on stdout. */
-async function readInProcess(job: ExtractJob, limits: ReaderLimits): Promise<ExtractResult> {
-  let timedOut = false;
-  const proc = Bun.spawn(
+function spawnReader(job: ExtractJob, limits: ReaderLimits) {
+  return Bun.spawn(
     [
       "prlimit",
       `--as=${addressSpaceLimit(limits.budgetBytes)}`,
@@ -116,6 +114,18 @@ async function readInProcess(job: ExtractJob, limits: ReaderLimits): Promise<Ext
     // No secret reaches a reader: its environment is PATH alone.
     { stdin: new Blob([job.bytes as Uint8Array<ArrayBuffer>]), stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } },
   );
+}
+
+/** One file in one reader process: its bytes on stdin, its result as JSON on stdout. */
+async function readInProcess(job: ExtractJob, limits: ReaderLimits): Promise<ExtractResult> {
+  let timedOut = false;
+  let proc: ReturnType<typeof spawnReader>;
+  try {
+    proc = spawnReader(job, limits);
+  } catch (e) {
+    // No prlimit on the PATH (util-linux): the file is refused, the operator's log says why.
+    return { ok: false, reason: "ce fichier n'a pas pu être lu", detail: `reader not started (prlimit from util-linux is needed): ${String(e)}` };
+  }
   const deadline = setTimeout(() => {
     timedOut = true;
     proc.kill("SIGKILL");

@@ -18,9 +18,10 @@ describe("reading files: a budget checked before decoding, a fair queue", () => 
 
   /** User A sends three slow PDFs at once, user B a one-page PDF half a second later: the order in which the four are read. */
   async function finishingOrder(readers: string): Promise<string[]> {
-    const t = await chatApp(fakes(), { env: { ATTACHMENT_READERS: readers, ATTACHMENT_PAGES_PRO: "600", ATTACHMENT_EXTRACT_TIMEOUT_MS: "120000" } });
+    const t = await chatApp(fakes(), { env: { ATTACHMENT_READERS: readers, ATTACHMENT_PAGES_PRO: "1500", ATTACHMENT_EXTRACT_TIMEOUT_MS: "120000" } });
     const other = await makeUser(t.db, t.clock.now(), { email: "autre@example.fr" });
-    const slow = await textPdf(600);
+    // 1,500 pages, all read: seconds each even on a quiet machine, far longer than the one-page PDF sent 0.5 s after them.
+    const slow = await textPdf(1500);
     const done: string[] = [];
     const track = (who: string, p: Promise<{ status: number }>) =>
       p.then((r) => {
@@ -28,7 +29,7 @@ describe("reading files: a budget checked before decoding, a fair queue", () => 
         return r;
       });
     const mine = [1, 2, 3].map((i) => track(`a${i}`, upload(t, slow, `lent-${i}.pdf`)));
-    // The three are in the readers' queue long before the first is read (600 pages take seconds).
+    // The three are in the readers' queue long before the first is read.
     await Bun.sleep(500);
     const theirs = track("b", upload(t, await textPdf(1), "court.pdf", other.token));
     expect((await Promise.all([...mine, theirs])).map((r) => r.status)).toEqual([201, 201, 201, 201]);
@@ -37,9 +38,9 @@ describe("reading files: a budget checked before decoding, a fair queue", () => 
 
   test("with one reader, a user's three slow PDFs let another user's small PDF through after the one being read", async () => {
     expect((await finishingOrder("1")).indexOf("b")).toBeLessThanOrEqual(1);
-  });
+  }, 120_000);
 
   test("with two readers, a user's three slow PDFs leave one reader free: another user's small PDF is read first", async () => {
     expect((await finishingOrder("2"))[0]).toBe("b");
-  });
+  }, 120_000);
 });
