@@ -1,3 +1,4 @@
+import { inflateSync } from "node:zlib";
 import { imageSize } from "image-size";
 import type { AttachmentKind } from "../db/schema/index.ts";
 
@@ -18,11 +19,15 @@ const BYTES_PER_PIXEL = 16;
  */
 const BYTES_PER_XML_BYTE = 48;
 
+/** Memory a byte of a PDF stream costs once inflated: pdf.js keeps the decoded stream and the objects it parses from it. */
+const BYTES_PER_INFLATED_BYTE = 4;
+
 /**
  * Whether a file would need more than `budgetBytes` to read, from what it
  * declares before anything is decoded: a picture's width and height in its
  * header (image-size: PNG, JPEG, WebP, GIF), a DOCX's XML sizes in its zip
- * directory. The same file gets the same answer whatever ran before; a file
+ * directory, a PDF's largest Flate stream once inflated (counted by zlib
+ * with a ceiling, the output never kept past it). The same file gets the same answer whatever ran before; a file
  * that lies about its sizes meets the reader process's own memory limit
  * (reader-pool.ts). The reason for the user, or null when it fits.
  */
@@ -32,6 +37,8 @@ export async function overBudget(kind: AttachmentKind, bytes: Uint8Array, budget
     if (!width || !height) return "cette image ne dit pas sa taille";
     return width * height * BYTES_PER_PIXEL > budgetBytes ? MEMORY_REFUSAL : null;
   }
+  if (kind === "pdf")
+    return largestInflatedStream(bytes, budgetBytes / BYTES_PER_INFLATED_BYTE) > budgetBytes / BYTES_PER_INFLATED_BYTE ? MEMORY_REFUSAL : null;
   if (kind === "docx") {
     const xml = zipEntries(bytes)
       .filter((e) => /\.(xml|rels)$/i.test(e.name))
@@ -73,4 +80,34 @@ export function zipEntries(bytes: Uint8Array): Array<{ name: string; size: numbe
     at += 46 + nameLength + extra + comment;
   }
   return entries;
+}
+
+/**
+ * The largest inflated size of a PDF's Flate streams, up to `ceiling` + 1
+ * (a stream past it is not inflated further: zlib stops at maxOutputLength).
+ * A stream is found by its `stream` keyword after a dictionary naming
+ * /FlateDecode, and ends at the next `endstream`; a stream that does not
+ * inflate (damaged, or another filter) counts nothing here and is pdf.js's
+ * to refuse.
+ */
+export function largestInflatedStream(bytes: Uint8Array, ceiling: number): number {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  const start = /stream\r?\n/g;
+  let largest = 0;
+  for (let found = start.exec(text); found; found = start.exec(text)) {
+    const at = found.index;
+    if (text.slice(at - 3, at) === "end") continue;
+    const dictionary = text.slice(Math.max(0, text.lastIndexOf("obj", at)), at);
+    if (!dictionary.includes("/FlateDecode")) continue;
+    const end = text.indexOf("endstream", at);
+    if (end < 0) break;
+    const data = bytes.subarray(at + found[0].length, end);
+    try {
+      largest = Math.max(largest, inflateSync(data, { maxOutputLength: ceiling + 1, finishFlush: 2 }).length);
+    } catch (e) {
+      if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return ceiling + 1;
+    }
+    start.lastIndex = end;
+  }
+  return largest;
 }

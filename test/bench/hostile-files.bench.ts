@@ -16,8 +16,7 @@
  * Every figure is printed; docs/BENCHMARKS.md keeps them.
  */
 import { readFileSync } from "node:fs";
-import { deflateSync } from "node:zlib";
-import { pixelBomb, textPdf, tinyParagraphsDocx, webpHeaderOnly } from "../helpers/attachment-files.ts";
+import { inflatePdf, pixelBomb, textPdf, tinyParagraphsDocx, webpHeaderOnly } from "../helpers/attachment-files.ts";
 import { tempDir } from "../helpers/binary.ts";
 import { startServer, UNMETERED, withDataDb, seedUser } from "./bench.lib.ts";
 
@@ -85,17 +84,6 @@ function healthProbe(url: string) {
       return { p50: times[Math.floor(times.length / 2)] ?? 0, p95: times[Math.floor(times.length * 0.95)] ?? 0, max: times.at(-1) ?? 0, n: times.length };
     },
   };
-}
-
-/** A one-page PDF whose content stream inflates to `mb` megabytes of spaces (pdf.js finds it without an xref). */
-function inflatePdf(mb: number): Uint8Array {
-  const stream = deflateSync(Buffer.alloc(mb * MiB, 0x20), { level: 9 });
-  const head = Buffer.from(
-    "%PDF-1.4\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[3 0 R]/Count 1>> endobj\n" +
-      "3 0 obj <</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R>> endobj\n" +
-      `4 0 obj <</Length ${stream.length}/Filter/FlateDecode>> stream\n`,
-  );
-  return new Uint8Array(Buffer.concat([head, stream, Buffer.from("\nendstream endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n")]));
 }
 
 async function upload(url: string, token: string, bytes: Uint8Array, name: string) {

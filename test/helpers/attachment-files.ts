@@ -162,3 +162,14 @@ export function webpHeaderOnly(side: number): Uint8Array {
   const body = Buffer.concat([Buffer.from("WEBP"), chunk]);
   return new Uint8Array(Buffer.concat([Buffer.from("RIFF"), Buffer.from(new Uint32Array([body.length]).buffer), body]));
 }
+
+/** A one-page PDF whose content stream inflates to `mb` megabytes of spaces (pdf.js finds it without an xref). */
+export function inflatePdf(mb: number): Uint8Array {
+  const stream = (require("node:zlib") as typeof import("node:zlib")).deflateSync(Buffer.alloc(mb * 1024 * 1024, 0x20), { level: 9 });
+  const head = Buffer.from(
+    "%PDF-1.4\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[3 0 R]/Count 1>> endobj\n" +
+      "3 0 obj <</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R>> endobj\n" +
+      `4 0 obj <</Length ${stream.length}/Filter/FlateDecode>> stream\n`,
+  );
+  return new Uint8Array(Buffer.concat([head, stream, Buffer.from("\nendstream endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n")]));
+}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeUser } from "../../helpers/fixtures.ts";
-import { textPdf, webpHeaderOnly } from "../../helpers/attachment-files.ts";
+import { inflatePdf, textPdf, webpHeaderOnly } from "../../helpers/attachment-files.ts";
 import { chatApp, useFakeProviders } from "../chat/chat.helpers.ts";
 import { upload } from "./attachments.helpers.ts";
 
@@ -14,6 +14,14 @@ describe("reading files: a budget checked before decoding, a fair queue", () => 
     const res = await upload(t, bomb, "immense.webp");
     expect(res.status).toBe(415);
     expect(res.body.detail).toBe("« immense.webp » n'est pas accepté : sa lecture demande trop de mémoire.");
+  });
+
+  test("a PDF whose page inflates past the budget is refused for its memory before pdf.js opens it", async () => {
+    const t = await chatApp(fakes(), { env: { ATTACHMENT_EXTRACT_MAX_MB: "64" } });
+    // 32 MB of spaces in one Flate stream (about 32 KB sent), against 64 MB / 4 for one inflated stream.
+    const res = await upload(t, inflatePdf(32), "gonfle.pdf");
+    expect(res.status).toBe(415);
+    expect(res.body.detail).toBe("« gonfle.pdf » n'est pas accepté : sa lecture demande trop de mémoire.");
   });
 
   /** User A sends three slow PDFs at once, user B a one-page PDF half a second later: the order in which the four are read. */
