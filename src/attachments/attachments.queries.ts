@@ -119,12 +119,12 @@ export async function attachmentStorage(db: Db, limit: number) {
   return { files: Number(total?.files ?? 0), bytes: Number(total?.bytes ?? 0), perUser };
 }
 
-/** The user's attachments after `afterId`, two at a time (up to 2 × ATTACHMENT_MAX_MB in memory), for the data export. */
+/** The user's attachments after `afterId`, one at a time (one ATTACHMENT_MAX_MB file read, base64-encoded and written per step of the export's stream), for the data export. */
 export async function attachmentExportPage(db: Db, userId: number, afterId: number): Promise<AttachmentRow[]> {
   return await db
     .select()
     .from(attachments)
     .where(and(eq(attachments.userId, userId), gt(attachments.id, afterId)))
     .orderBy(asc(attachments.id))
-    .limit(2);
+    .limit(1);
 }

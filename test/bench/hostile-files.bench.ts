@@ -13,6 +13,8 @@
  *    with one reader and with the default pool.
  * 3. Sixty text files of 1 MB sent at once: /api/health's latency meanwhile
  *    (sampled every 50 ms), and the peak resident memory.
+ * 4. The data export of an account holding thirty files of 10 MB, read as
+ *    fast as the loopback allows (gzip, as browsers ask): /api/health meanwhile.
  * Every figure is printed; docs/BENCHMARKS.md keeps them.
  */
 import { readFileSync } from "node:fs";
@@ -168,8 +170,40 @@ async function sixtyAtOnce() {
   await stop();
 }
 
-// BENCH_HOSTILE_PARTS: which of the three parts to run ("1,2,3" by default).
-const parts = new Set((process.env.BENCH_HOSTILE_PARTS ?? "1,2,3").split(","));
+async function fastExport() {
+  const dir = tempDir("unisson-hostile-export-");
+  const { token } = await withDataDb(dir.path, async (db) => {
+    const u = await seedUser(db, { email: "a@example.fr" });
+    const insert = db.$client.prepare(
+      "INSERT INTO attachments (user_id, name, kind, mime, size, data, created_at) VALUES (?, ?, 'pdf', 'application/pdf', ?, ?, ?)",
+    );
+    for (let i = 0; i < 30; i++) {
+      const data = Buffer.from(crypto.getRandomValues(new Uint8Array(65536)))
+        .toString("hex")
+        .repeat(80)
+        .slice(0, 10 * MiB);
+      insert.run(u.userId, `f${i}.pdf`, data.length, Buffer.from(data), Date.now());
+    }
+    return u;
+  });
+  const server = await startServer(dir.path, { LOG_LEVEL: "warn" });
+  const health = healthProbe(server.url);
+  await Bun.sleep(300);
+  const started = performance.now();
+  const res = await fetch(`${server.url}/api/auth/export`, { headers: { authorization: `Bearer ${token}`, "accept-encoding": "gzip" } });
+  let bytes = 0;
+  for await (const chunk of res.body!) bytes += chunk.byteLength;
+  const seconds = (performance.now() - started) / 1000;
+  const h = await health.stop();
+  console.log(
+    `export of 30 × 10 MB files: ${res.status}, ${(bytes / 1e6).toFixed(0)} MB (gzip) in ${seconds.toFixed(1)} s; /api/health p50 ${h.p50.toFixed(1)} ms, p95 ${h.p95.toFixed(1)} ms, max ${h.max.toFixed(1)} ms (${h.n})`,
+  );
+  await server.stop();
+  dir.cleanup();
+}
+
+// BENCH_HOSTILE_PARTS: which of the four parts to run ("1,2,3,4" by default).
+const parts = new Set((process.env.BENCH_HOSTILE_PARTS ?? "1,2,3,4").split(","));
 if (parts.has("1")) {
   const docx = await tinyParagraphsDocx(200);
   console.log(`DOCX: ${(docx.length / 1024).toFixed(0)} KB sent, 200 MB of XML`);
@@ -190,3 +224,4 @@ if (parts.has("2")) {
   await smallBehindHostile("0");
 }
 if (parts.has("3")) await sixtyAtOnce();
+if (parts.has("4")) await fastExport();
