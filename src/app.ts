@@ -17,7 +17,7 @@ import { adminRoutes } from "./admin/admin.routes.ts";
 import { contactRoutes } from "./contact/contact.routes.ts";
 import { pricingRoutes, promoRoutes, stripeRoutes, subscriptionRoutes } from "./billing/billing.routes.ts";
 import { chatRoutes } from "./chat/chat.routes.ts";
-import { attachmentLimitRoutes, attachmentRoutes } from "./attachments/attachments.routes.ts";
+import { attachmentLimitRoutes, attachmentRoutes, attachmentStorageRoutes } from "./attachments/attachments.routes.ts";
 import { v1Routes } from "./openai/openai.routes.ts";
 import { spaRoutes } from "./spa/spa.routes.ts";
 import { sharedCopyRoutes, sharedPageRoutes, sharingRoutes } from "./sharing/sharing.routes.ts";
@@ -47,6 +47,7 @@ function apiRoutes() {
     .route("/unisson", chatRoutes)
     .route("/attachments", attachmentRoutes)
     .route("/attachment-limits", attachmentLimitRoutes)
+    .route("/attachment-storage", attachmentStorageRoutes)
     .route("/shares", sharingRoutes)
     .route("/shared", sharedCopyRoutes);
 }

@@ -128,6 +128,10 @@ const envSchema = z.object({
   ATTACHMENT_PAGES_PRO: count(1, 10_000).default(300),
   ATTACHMENT_EXTRACT_TIMEOUT_MS: ms(500, 600_000).default(20_000),
   ATTACHMENT_EXTRACT_MAX_MB: count(64, 8_192).default(1024),
+  ATTACHMENT_READERS: count(0, 64).default(0),
+  ATTACHMENT_QUOTA_MB_TRIAL: count(1, 1_000_000).default(50),
+  ATTACHMENT_QUOTA_MB_BASIC: count(1, 1_000_000).default(500),
+  ATTACHMENT_QUOTA_MB_PRO: count(1, 1_000_000).default(2000),
   // Memory of each argon2id hash or check (src/auth/password-hash.ts): OWASP's floor to what a server can spare.
   ARGON2_MEMORY_MIB: count(ARGON2_MEMORY_MIB_MIN, 1024).default(ARGON2_MEMORY_MIB_DEFAULT),
   BACKUP_KEEP: z.coerce
@@ -222,8 +226,17 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       /** Pages read per request, by plan (an expired plan cannot ask at all). */
       pagesByPlan: { trial: e.ATTACHMENT_PAGES_TRIAL, basic: e.ATTACHMENT_PAGES_BASIC, pro: e.ATTACHMENT_PAGES_PRO, expired: e.ATTACHMENT_PAGES_TRIAL },
       extractTimeoutMs: e.ATTACHMENT_EXTRACT_TIMEOUT_MS,
-      /** Growth of the process's memory an extraction may cause before its worker is stopped. */
+      /** Memory one file's reading may use: the budget checked before decoding, and its reader process's limit above its start. */
       extractMaxBytes: e.ATTACHMENT_EXTRACT_MAX_MB * 1024 * 1024,
+      /** Reader processes at once; 0: one per core, within half the machine's memory (src/attachments/reader-pool.ts). */
+      readers: e.ATTACHMENT_READERS,
+      /** Megabytes of files a user may keep, stored plus being read, by plan (src/attachments/storage-quota.ts). */
+      quotaMbByPlan: {
+        trial: e.ATTACHMENT_QUOTA_MB_TRIAL,
+        basic: e.ATTACHMENT_QUOTA_MB_BASIC,
+        pro: e.ATTACHMENT_QUOTA_MB_PRO,
+        expired: e.ATTACHMENT_QUOTA_MB_TRIAL,
+      },
     },
     backup: { intervalMs: e.BACKUP_INTERVAL ? durationMs(e.BACKUP_INTERVAL) : undefined, keep: e.BACKUP_KEEP },
   };

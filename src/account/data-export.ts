@@ -6,6 +6,7 @@ import { aiCallPage, conversationPage, smallUserRows } from "./account.queries.t
 import { listSharedLinks } from "../sharing/sharing.queries.ts";
 import { toPublicShare } from "../sharing/sharing.service.ts";
 import { attachmentExportPage } from "../attachments/attachments.queries.ts";
+import { textOf } from "../attachments/attachments.service.ts";
 
 /** Dates as ISO strings, recursively: the export is read by people and by other services. */
 function iso<T>(value: T): unknown {
@@ -62,7 +63,7 @@ export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: Use
       size: a.size,
       pages: a.pages,
       created_at: a.createdAt.toISOString(),
-      extracted_text: a.text,
+      extracted_text: textOf(a, a.data),
       data_base64: Buffer.from(a.data).toString("base64"),
     }),
   );

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql, sum } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, notExists, or, sql, sum } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { attachments, users } from "../db/schema/index.ts";
+import { attachments, processingRuns, users } from "../db/schema/index.ts";
 import { first, one } from "../db/transaction.ts";
 
 export type AttachmentRow = typeof attachments.$inferSelect;
@@ -77,11 +77,30 @@ export async function modelImages(db: Db, ids: readonly number[]): Promise<Array
     .where(inArray(attachments.id, [...ids]));
 }
 
-/** Uploads never sent with a message, older than `before` (the page was closed, the message never sent). */
-export async function deleteUnsentBefore(db: Db, before: Date): Promise<number> {
+/** The bytes of these attachments that are text files (stored once: their text is decoded from them), by id. */
+export async function textFileBytes(db: Db, ids: readonly number[]): Promise<Map<number, Uint8Array>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: attachments.id, data: attachments.data })
+    .from(attachments)
+    .where(and(inArray(attachments.id, [...ids]), inArray(attachments.kind, ["text", "markdown", "csv"]), isNull(attachments.text)));
+  return new Map(rows.map((r) => [r.id, new Uint8Array(r.data)]));
+}
+
+/**
+ * Files older than `before` that no run ever read: uploads never sent with a
+ * message (the page was closed), and files sent with a question whose
+ * conversation has no processing run since they came (`/chat` called,
+ * `/process` never): both would otherwise be kept, and cost nothing.
+ */
+export async function deleteUnreadBefore(db: Db, before: Date): Promise<number> {
+  const processed = db
+    .select({ n: sql`1` })
+    .from(processingRuns)
+    .where(and(eq(processingRuns.conversationId, attachments.conversationId), gte(processingRuns.createdAt, attachments.createdAt)));
   const gone = await db
     .delete(attachments)
-    .where(and(isNull(attachments.messageId), lt(attachments.createdAt, before)))
+    .where(and(lt(attachments.createdAt, before), or(isNull(attachments.messageId), notExists(processed))))
     .returning({ n: sql`1` });
   return gone.length;
 }
@@ -100,12 +119,12 @@ export async function attachmentStorage(db: Db, limit: number) {
   return { files: Number(total?.files ?? 0), bytes: Number(total?.bytes ?? 0), perUser };
 }
 
-/** The user's attachments after `afterId`, two at a time (up to 2 × ATTACHMENT_MAX_MB in memory), for the data export. */
+/** The user's attachments after `afterId`, one at a time (one ATTACHMENT_MAX_MB file read, base64-encoded and written per step of the export's stream), for the data export. */
 export async function attachmentExportPage(db: Db, userId: number, afterId: number): Promise<AttachmentRow[]> {
   return await db
     .select()
     .from(attachments)
     .where(and(eq(attachments.userId, userId), gt(attachments.id, afterId)))
     .orderBy(asc(attachments.id))
-    .limit(2);
+    .limit(1);
 }

@@ -5,19 +5,13 @@ import type { AppEnv } from "../deps.ts";
 import { AppError } from "../lib/errors.ts";
 import { limitBody } from "../lib/http-middleware.ts";
 import { validate } from "../lib/validate.ts";
-import { MINUTE } from "../lib/clock.ts";
-import { consumeLimit } from "../lib/rate-limit.ts";
 import { findOwnedAttachment } from "./attachments.queries.ts";
 import { tooLarge, uploadAttachment } from "./attachments.service.ts";
 import { ACCEPTED_MIME } from "./detect.ts";
 import { pictureMime } from "./picture-mime.ts";
-
-/**
- * Uploads per user: a page sends at most ATTACHMENTS_PER_MESSAGE a question,
- * so 60 in 10 minutes is generous for a person and stops a script from
- * filling the database (unsent uploads live 24 h).
- */
-const UPLOAD_LIMIT = { windowMs: 10 * MINUTE, limit: 60 };
+import { storageOf } from "./storage-quota.ts";
+import { inTurn } from "./upload-gate.ts";
+import { countUploads } from "./upload-limit.ts";
 
 /** Room in a multipart body for its boundaries and headers, beyond the file itself. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
@@ -48,6 +42,9 @@ export const attachmentLimitRoutes = new Hono<AppEnv>().get("/", (c) => {
   return c.json({ attachments: { max_mb: maxMb, per_message: perMessage, accept: ACCEPTED_MIME } });
 });
 
+/** /api/attachment-storage: the user's files against their plan's quota (the account dialog shows it). Beside /api/attachments for the same router reason. */
+export const attachmentStorageRoutes = new Hono<AppEnv>().get("/", requireUser, async (c) => c.json(await storageOf(c.var.deps, c.var.user)));
+
 /**
  * /api/attachments (docs/API.md, "Attachments"): the upload, the file back to
  * its owner, a thumbnail. The upload's body limit is ATTACHMENT_MAX_MB (app.ts
@@ -66,14 +63,20 @@ export const attachmentRoutes = new Hono<AppEnv>()
       }
     },
     async (c) => {
-      await consumeLimit(c.var.rateLimits, "attachments.upload", String(c.var.user.id), UPLOAD_LIMIT);
+      await countUploads(c.var.rateLimits, c.var.user.id);
       if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) throw new AppError("ATTACHMENT_MISSING");
-      const form = await c.req.formData().catch(() => {
-        throw new AppError("ATTACHMENT_MISSING");
+      const stored = await inTurn(c.var.user.id, async () => {
+        // Bun's parser throws on a missing boundary or a body cut short: the client's fault, never a 500.
+        const form = await c.req.formData().catch(() => {
+          throw new AppError("ATTACHMENT_FORM_INVALID");
+        });
+        const file = form.get("file");
+        if (!(file instanceof File)) throw new AppError("ATTACHMENT_MISSING");
+        // A part sent with `filename=""` comes out of Bun's parser as a File whose name is undefined.
+        if (typeof file.name !== "string" || file.name === "") throw new AppError("ATTACHMENT_UNNAMED");
+        return await uploadAttachment(c.var.deps, c.var.user, file);
       });
-      const file = form.get("file");
-      if (!(file instanceof File)) throw new AppError("ATTACHMENT_MISSING");
-      return c.json(await uploadAttachment(c.var.deps, c.var.user, file), 201);
+      return c.json(stored, 201);
     },
   )
   .get("/:id", requireUser, validate("param", idParam), validate("query", downloadQuery), async (c) => {
@@ -92,7 +95,8 @@ export const attachmentRoutes = new Hono<AppEnv>()
     if (!row?.thumbnail) throw new AppError("ATTACHMENT_NOT_FOUND");
     return c.body(new Uint8Array(row.thumbnail), 200, {
       "Content-Type": pictureMime(row.thumbnail),
-      "Cache-Control": "private, max-age=86400",
+      // Never cached: the URL is the same for every user, so a shared browser would serve A's thumbnail to B after A signs out.
+      "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
     });
   });

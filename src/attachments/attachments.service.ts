@@ -2,9 +2,11 @@ import type { Deps } from "../deps.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { detectType, readText } from "./detect.ts";
-import { extractInWorker } from "./extract.ts";
+import type { AttachmentKind } from "../db/schema/index.ts";
+import { extractFile } from "./extract.ts";
 import { type AttachmentInfo, insertAttachment, unsentOwned } from "./attachments.queries.ts";
 import { PAGE_BREAK } from "./document-text.ts";
+import { withinQuota } from "./storage-quota.ts";
 
 /** What POST /api/attachments answers and a message lists (docs/API.md, "Attachments"). */
 export type PublicAttachment = { id: number; name: string; kind: string; mime: string; size: number; pages?: number; width?: number; height?: number };
@@ -43,33 +45,36 @@ export function tooLarge(deps: Deps, name?: string): AppError {
 
 /**
  * POST /api/attachments: the type read from the bytes (detect.ts), the text
- * and pictures read in a worker with time and memory limits (extract.ts),
+ * and pictures read in a reader process with time and memory limits (extract.ts),
  * then one row. Pages are read up to the largest plan's cap (what a request
  * may ever use); which of them a request gives the models is decided when it is asked.
  */
-export async function uploadAttachment(deps: Deps, user: Pick<UserRow, "id">, file: File): Promise<PublicAttachment> {
+export async function uploadAttachment(deps: Deps, user: Pick<UserRow, "id" | "subscriptionType">, file: File): Promise<PublicAttachment> {
   const name = cleanName(file.name);
   if (file.size > deps.config.attachments.maxBytes) throw tooLarge(deps, name);
   return await storeFile(deps, user, name, new Uint8Array(await file.arrayBuffer()));
 }
 
 /** One file, checked, read and stored, not yet sent with a message: the page's upload and a /v1 request's parts (src/openai/api-files.ts). */
-export async function storeFile(deps: Deps, user: Pick<UserRow, "id">, rawName: string, bytes: Uint8Array): Promise<PublicAttachment> {
-  const limits = deps.config.attachments;
+export async function storeFile(deps: Deps, user: Pick<UserRow, "id" | "subscriptionType">, rawName: string, bytes: Uint8Array): Promise<PublicAttachment> {
   const name = cleanName(rawName);
-  if (bytes.length > limits.maxBytes) throw tooLarge(deps, name);
+  if (bytes.length > deps.config.attachments.maxBytes) throw tooLarge(deps, name);
   if (bytes.length === 0) throw refused(name, "le fichier est vide");
+  return await withinQuota(deps, user, bytes.length, () => readAndStore(deps, user, name, bytes));
+}
+
+async function readAndStore(deps: Deps, user: Pick<UserRow, "id">, name: string, bytes: Uint8Array): Promise<PublicAttachment> {
+  const limits = deps.config.attachments;
   const type = await detectType(bytes, name);
   if (!type.ok) throw refused(name, type.reason);
 
   let text: string | null = null;
   let pages: number | null = null;
   let image = null;
-  if (type.kind === "text" || type.kind === "markdown" || type.kind === "csv") {
-    text = readText(bytes);
-  } else {
+  // A text file is stored once, as its bytes: its text is read from them when a run needs it (textOf).
+  if (!isTextKind(type.kind)) {
     const maxPages = Math.max(...Object.values(limits.pagesByPlan));
-    const read = await extractInWorker({ kind: type.kind, bytes, maxPages }, { timeoutMs: limits.extractTimeoutMs, maxBytes: limits.extractMaxBytes });
+    const read = await extractFile(deps, user.id, { kind: type.kind, bytes, maxPages });
     if (!read.ok) {
       deps.log.warn("attachment not read", { kind: type.kind, size: bytes.length, reason: read.reason, detail: read.detail });
       throw refused(name, read.reason);
@@ -106,4 +111,13 @@ export async function attachmentsToSend(deps: Deps, userId: number, ids: readonl
   const found = await unsentOwned(deps.db, wanted, userId);
   if (found.length !== wanted.length) throw new AppError("ATTACHMENT_NOT_FOUND", "Pièce jointe introuvable : envoyez le fichier à nouveau.");
   return found;
+}
+
+export function isTextKind(kind: AttachmentKind): boolean {
+  return kind === "text" || kind === "markdown" || kind === "csv";
+}
+
+/** An attachment's text: the one extracted at upload, or for a text file its bytes decoded (stored once). */
+export function textOf(row: { kind: AttachmentKind; text: string | null }, data: Uint8Array | null | undefined): string | null {
+  return row.text ?? (isTextKind(row.kind) && data ? readText(data) : null);
 }

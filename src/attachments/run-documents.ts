@@ -4,7 +4,8 @@ import type { ImageInput } from "../ai/types.ts";
 import type { MessageRow } from "../chat/chat.queries.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { modelImages } from "./attachments.queries.ts";
+import { modelImages, textFileBytes } from "./attachments.queries.ts";
+import { textOf } from "./attachments.service.ts";
 import { attachmentsOfQuestions } from "./message-attachments.ts";
 import { pictureMime } from "./picture-mime.ts";
 import { documentsForRun } from "./document-text.ts";
@@ -24,8 +25,13 @@ export type RunDocuments = {
 /** The files sent with the turn's questions, as the run gives them to the models; null when there are none. */
 export async function documentsOfTurn(deps: Deps, user: Pick<UserRow, "subscriptionType">, turn: readonly MessageRow[]): Promise<RunDocuments | null> {
   // A question asked again (a version) reads the files of the question it replaces (message-attachments.ts).
-  const files = [...(await attachmentsOfQuestions(deps.db, turn))].flatMap(([, own]) => own);
-  if (files.length === 0) return null;
+  const listed = [...(await attachmentsOfQuestions(deps.db, turn))].flatMap(([, own]) => own);
+  if (listed.length === 0) return null;
+  const bytes = await textFileBytes(
+    deps.db,
+    listed.filter((f) => f.text === null).map((f) => f.id),
+  );
+  const files = listed.map((f) => (bytes.has(f.id) ? { ...f, text: textOf(f, bytes.get(f.id)) } : f));
   const { tokenBudget, pagesByPlan } = deps.config.attachments;
   const docs = documentsForRun(files, { tokenBudget, pages: pagesByPlan[user.subscriptionType] }, randomBytes(6).toString("hex"));
   const images = (await modelImages(deps.db, docs.imageIds)).flatMap((i) =>

@@ -99,6 +99,10 @@ const table = {
   ATTACHMENT_REFUSED: [415, "Ce fichier n'est pas accepté."],
   ATTACHMENT_MISSING: [400, "Aucun fichier reçu : envoyez-le dans le champ « file » d'un formulaire multipart/form-data."],
   ATTACHMENT_NOT_FOUND: [404, "Pièce jointe introuvable."],
+  ATTACHMENT_FORM_INVALID: [400, "Formulaire d'envoi illisible (limite manquante ou corps tronqué) : envoyez le fichier à nouveau."],
+  ATTACHMENTS_RATE_LIMITED: [429, "Trop de tentatives d'envoi de fichiers : 60 au plus en 10 minutes. Veuillez réessayer dans quelques minutes."],
+  ATTACHMENT_QUOTA: [413, "Espace des pièces jointes plein : supprimez des conversations qui ont des fichiers, ou choisissez un forfait supérieur."],
+  ATTACHMENT_UNNAMED: [400, "Le fichier reçu n'a pas de nom : choisissez un fichier qui en a un."],
   ATTACHMENTS_TOO_MANY: [400, "Trop de pièces jointes pour un seul message."],
 
   // Shared links (src/sharing)

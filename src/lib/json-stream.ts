@@ -42,13 +42,34 @@ export async function* keysetPages<T, U>(read: (afterId: number) => Promise<T[]>
   }
 }
 
-/** Text pieces as a byte stream, one piece per pull. */
+/** Characters handed over per pull: a piece of a data export can be a 13 MB base64 file (issue 44). */
+const SLICE = 1024 * 1024;
+
+/**
+ * Text pieces as a byte stream, at most SLICE characters per pull, with a
+ * turn of the event loop between slices: a fast reader of a large export
+ * otherwise had its 27 MB pieces encoded and compressed in one go, holding
+ * /api/health for up to 2 s (docs/BENCHMARKS.md, "Hostile files").
+ */
 export function textStream(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  let rest = "";
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await pieces.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      if (rest === "") {
+        const next = await pieces.next();
+        if (next.done) {
+          controller.close();
+          return;
+        }
+        rest = next.value;
+      }
+      // Never between the two halves of a surrogate pair (an emoji): each slice is encoded on its own.
+      const high = rest.charCodeAt(SLICE - 1);
+      const cut = high >= 0xd800 && high <= 0xdbff ? SLICE - 1 : SLICE;
+      const slice = rest.slice(0, cut);
+      rest = rest.slice(cut);
+      controller.enqueue(encoder.encode(slice));
+      await new Promise((resolve) => setImmediate(resolve));
     },
     async cancel() {
       await pieces.return(undefined);

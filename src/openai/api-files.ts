@@ -2,6 +2,8 @@ import type { Deps } from "../deps.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { AppError } from "../lib/errors.ts";
 import { storeFile } from "../attachments/attachments.service.ts";
+import { countUploads } from "../attachments/upload-limit.ts";
+import { createRateLimitStore } from "../lib/rate-limit.ts";
 
 /** A file a /v1 request carried in its last user message, decoded. */
 export type ApiFile = { name: string; bytes: Uint8Array };
@@ -51,9 +53,11 @@ export function filesOf(parts: readonly Part[]): ApiFile[] {
 }
 
 /** The request's files, each checked and read as an upload of the page would be (same limits, same refusals); their ids, to send with the question. */
-export async function storeApiFiles(deps: Deps, user: Pick<UserRow, "id">, files: readonly ApiFile[]): Promise<number[]> {
+export async function storeApiFiles(deps: Deps, user: Pick<UserRow, "id" | "subscriptionType">, files: readonly ApiFile[]): Promise<number[]> {
   const max = deps.config.attachments.perMessage;
   if (files.length > max) throw new AppError("ATTACHMENTS_TOO_MANY", `Trop de pièces jointes : ${max} au plus par message.`);
+  // The page's upload counter (a store on the same table: counters live in the database, not in the store).
+  await countUploads(createRateLimitStore(deps.db, deps.clock), user.id, files.length);
   const ids: number[] = [];
   for (const f of files) ids.push((await storeFile(deps, user, f.name, f.bytes)).id);
   return ids;

@@ -31,8 +31,9 @@ function shape(e: AppError): Shape {
     return { status: 429, type: "requests", code: "rate_limit_exceeded", message: errorMessage("API_RATE_LIMITED") };
   // A loop of failed runs (failed-runs.ts): its own words, the same status as any limit.
   if (e.code === "API_FAILING") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
-  // The page's per-user limits, with the page's words (src/lib/spend-limit.ts).
-  if (e.code === "SPEND_LIMITED" || e.code === "TRIAL_DAILY_LIMITED") return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
+  // The page's per-user limits, with the page's words (src/lib/spend-limit.ts, src/attachments/upload-limit.ts).
+  if (e.code === "SPEND_LIMITED" || e.code === "TRIAL_DAILY_LIMITED" || e.code === "ATTACHMENTS_RATE_LIMITED")
+    return { status: 429, type: "requests", code: "rate_limit_exceeded", message: e.message };
   if (e.code === "API_KEY_INVALID" || e.code === "UNAUTHENTICATED")
     return { status: 401, type: "invalid_request_error", code: "invalid_api_key", message: errorMessage("API_KEY_INVALID") };
   if (e.code === "CONTENT_REFUSED") return { status: 400, type: "invalid_request_error", code: "content_policy_violation", message: e.message };

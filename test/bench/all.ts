@@ -21,6 +21,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["memory while exporting 3,000 large conversations", ["test/bench/export-memory.bench.ts"]],
   ["db copy, SQLite to PostgreSQL and back", ["test/bench/db-copy.bench.ts"]],
   ["reading attachments: a 100-page PDF, a DOCX, a large PNG", ["test/bench/attachments.bench.ts"]],
+  ["hostile files: memory, fair queue, /api/health (issue 44)", ["test/bench/hostile-files.bench.ts"]],
   ["SQLite and PostgreSQL with one and two servers", ["test/bench/scaling.bench.ts"]],
   ["refusal judgment: confusion table and pre-filter time", ["test/bench/refusal.bench.ts"]],
   ["provider calls per hostile minute on /v1 (issue 47)", ["test/bench/fair-use.bench.ts"]],

@@ -1,18 +1,18 @@
 /**
  * Reading attachments: `bun test/bench/attachments.bench.ts` (part of
  * `npm run bench`). Extracts a 100-page PDF (each page 40 lines of text)
- * BENCH_ATTACH_RUNS (5) times through the extraction worker as the server
- * does (src/attachments/extract.ts: a fresh worker each time), then a DOCX of
- * the same text and a 4,000 × 3,000 PNG, sampling the process's resident
+ * BENCH_ATTACH_RUNS (5) times through a reader process as the server does
+ * (src/attachments/reader-pool.ts: a fresh process each time), then a DOCX
+ * of the same text and a 4,000 × 3,000 PNG, sampling this process's resident
  * memory every 10 ms. Prints the median and worst time of each, and the
- * highest growth of resident memory over the process before the file.
+ * highest growth of this (the server's) resident memory over its level before the file.
  */
-import { extractInWorker } from "../../src/attachments/extract.ts";
 import type { ExtractJob } from "../../src/attachments/extract-job.ts";
+import { ReaderPool } from "../../src/attachments/reader-pool.ts";
 import { docx, png, textPdf } from "../helpers/attachment-files.ts";
 
 const RUNS = Number(process.env.BENCH_ATTACH_RUNS ?? 5);
-const LIMITS = { timeoutMs: 120_000, maxBytes: 4096 * 1024 * 1024 };
+const pool = new ReaderPool({ timeoutMs: 120_000, budgetBytes: 4096 * 1024 * 1024, readers: 1 });
 const MiB = 1024 * 1024;
 const lines = (page: number) => Array.from({ length: 40 }, (_, n) => `Page ${page}, ligne ${n} : le bailleur et le locataire conviennent de ce qui suit.`);
 
@@ -27,7 +27,7 @@ async function measure(label: string, job: ExtractJob) {
       peak = Math.max(peak, process.memoryUsage.rss());
     }, 10);
     const started = performance.now();
-    const result = await extractInWorker(job, LIMITS);
+    const result = await pool.read(1, job);
     times.push(performance.now() - started);
     clearInterval(sampler);
     if (!result.ok) throw new Error(`${label}: ${result.reason}`);

@@ -153,4 +153,22 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
     await page.getByRole("textbox", { name: "Votre question" }).fill("Bonjour ?");
     expect(await page.getByRole("button", { name: "Lancer l'analyse" }).isEnabled()).toBe(true);
   }, 40_000);
+
+  for (const [name, size] of SIZES) {
+    test(`${name}: « Mon compte » shows the files kept against the plan's quota (issue 44)`, async () => {
+      const { page, errors, chips } = await start(size);
+      const stored = page.waitForResponse((r) => r.url().includes("/api/attachments") && r.request().method() === "POST");
+      await page.locator('input[type="file"]').setInputFiles([bytes("notes.txt", "text/plain", 300_000)]);
+      await chips.getByText("notes.txt").waitFor();
+      expect((await stored).status()).toBe(201);
+      await page.getByRole("button", { name: "Mon compte" }).click();
+      const dialog = page.getByRole("dialog", { name: "Mon compte" });
+      await dialog.getByRole("heading", { name: "Pièces jointes" }).waitFor();
+      await dialog.getByText(/^0,3 Mo utilisés sur 50 Mo\./).waitFor();
+      expect(await dialog.getByRole("meter", { name: "Pièces jointes" }).getAttribute("value")).toBe("300000");
+      await shot(page, `account-storage-${name}`, false);
+      await checkA11y(page, `Mon compte, pièces jointes (${name})`);
+      expect(errors).toEqual([]);
+    }, 40_000);
+  }
 });

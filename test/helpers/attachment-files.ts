@@ -54,6 +54,20 @@ export async function passwordPdf() {
 
 /** A DOCX holding these paragraphs. */
 export async function docx(paragraphs: string[]) {
+  return await docxOfBody(paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${p}</w:t></w:r></w:p>`).join(""));
+}
+
+/**
+ * The hostile DOCX of issue 44: `xmlMb` megabytes of one-letter paragraphs
+ * (200 MB zip to about 600 KB), what makes mammoth's memory explode.
+ */
+export async function tinyParagraphsDocx(xmlMb: number) {
+  const paragraph = "<w:p><w:r><w:t>a</w:t></w:r></w:p>";
+  return await docxOfBody(paragraph.repeat(Math.floor((xmlMb * 1024 * 1024) / paragraph.length)));
+}
+
+/** The three parts Word needs, around this document body. */
+async function docxOfBody(body: string) {
   const zip = new JSZip();
   zip.file(
     "[Content_Types].xml",
@@ -63,11 +77,11 @@ export async function docx(paragraphs: string[]) {
     "_rels/.rels",
     '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
   );
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${p}</w:t></w:r></w:p>`).join("");
   zip.file(
     "word/document.xml",
     `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
   );
+
   return new Uint8Array(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }));
 }
 
@@ -137,4 +151,25 @@ export function pixelBomb(side: number) {
   const pixels = deflateSync(Buffer.alloc(side * (side * 3 + 1)), { level: 9 });
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return new Uint8Array(Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", new Uint8Array(0))]));
+}
+
+/** A lossless WebP that is only its header: 46 bytes declaring `side` × `side` pixels (the VP8L bitstream's first 4 bytes after its signature). */
+export function webpHeaderOnly(side: number): Uint8Array {
+  const vp8l = Buffer.alloc(26);
+  vp8l[0] = 0x2f;
+  vp8l.writeUInt32LE(((side - 1) | ((side - 1) << 14)) >>> 0, 1);
+  const chunk = Buffer.concat([Buffer.from("VP8L"), Buffer.from(new Uint32Array([vp8l.length]).buffer), vp8l]);
+  const body = Buffer.concat([Buffer.from("WEBP"), chunk]);
+  return new Uint8Array(Buffer.concat([Buffer.from("RIFF"), Buffer.from(new Uint32Array([body.length]).buffer), body]));
+}
+
+/** A one-page PDF whose content stream inflates to `mb` megabytes of spaces (pdf.js finds it without an xref). */
+export function inflatePdf(mb: number): Uint8Array {
+  const stream = (require("node:zlib") as typeof import("node:zlib")).deflateSync(Buffer.alloc(mb * 1024 * 1024, 0x20), { level: 9 });
+  const head = Buffer.from(
+    "%PDF-1.4\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[3 0 R]/Count 1>> endobj\n" +
+      "3 0 obj <</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Contents 4 0 R>> endobj\n" +
+      `4 0 obj <</Length ${stream.length}/Filter/FlateDecode>> stream\n`,
+  );
+  return new Uint8Array(Buffer.concat([head, stream, Buffer.from("\nendstream endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n")]));
 }

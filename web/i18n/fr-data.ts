@@ -43,5 +43,8 @@ export const frData = {
     confirm: "Supprimer définitivement",
     deleteError: "Erreur lors de la suppression du compte. Veuillez réessayer.",
     adminNote: "Un compte administrateur se supprime par un autre administrateur, depuis le panneau d'administration.",
+    storageTitle: "Pièces jointes",
+    storageText: (used: string, quota: string) =>
+      `${used} Mo utilisés sur ${quota} Mo. Les fichiers restent avec leurs conversations : supprimez une conversation pour libérer sa place.`,
   },
 } as const;

@@ -10,8 +10,9 @@ export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
  * Files a user gave with a question (issue 33), stored in the database so
  * that every server of a PostgreSQL deployment serves them. Owned by one
  * user; tied to the conversation and the message once sent. Gone with the
- * account and with the conversation (cascade); an upload never sent is
- * deleted after 24 h (src/attachments/cleanup.job.ts).
+ * account and with the conversation (cascade); a file no run read (never
+ * sent, or its question never processed) is deleted within the hour
+ * (src/jobs/cleanup.job.ts).
  */
 export function attachmentTables(
   c: Columns,
@@ -40,7 +41,7 @@ export function attachmentTables(
       modelImage: c.bytes("model_image"),
       /** Images: a small preview for the chip and the conversation. */
       thumbnail: c.bytes("thumbnail"),
-      /** The text extracted at upload, pages separated by a form feed (\f); null for an image. */
+      /** The text extracted at upload, pages separated by a form feed (\f); null for an image, and for a text file (stored once, as `data`). */
       text: c.text("text"),
       /** Pages of the document (PDF), whether or not all were read; null otherwise. */
       pages: c.int("pages"),

@@ -206,15 +206,30 @@ describe("attachments go with what they belong to", () => {
     expect(await storedRow(t, unsent)).toBeUndefined();
   });
 
-  test("an upload never sent is deleted after 24 hours by the cleanup job", async () => {
+  test("an upload never sent is deleted within the hour by the cleanup job (every 10 minutes, past 50 minutes)", async () => {
     const t = await chatApp(fakes());
     const id = await uploaded(t, await png(20, 20), "oublié.png");
-    const { cleanupExpired } = await import("../../../src/jobs/cleanup.job.ts");
-    t.clock.advance(23 * 3_600_000);
+    const { cleanupExpired, cleanupJob } = await import("../../../src/jobs/cleanup.job.ts");
+    expect(cleanupJob.everyMs).toBe(10 * 60_000);
+    t.clock.advance(49 * 60_000);
     await cleanupExpired(t.deps);
     expect(await storedRow(t, id)).toBeDefined();
-    t.clock.advance(2 * 3_600_000);
+    t.clock.advance(2 * 60_000);
     expect((await cleanupExpired(t.deps)).attachments).toBe(1);
     expect(await storedRow(t, id)).toBeUndefined();
+  });
+
+  test("the files of a question sent but never processed are deleted like unsent ones; a processed question keeps its own", async () => {
+    const t = await chatApp(fakes());
+    const kept = await uploaded(t, await png(20, 20), "lu.png");
+    await askWith(t, [kept]);
+    const dropped = await uploaded(t, await png(20, 20), "jamais-lu.png");
+    const chat = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Que montre cette image ?", attachments: [dropped] } });
+    expect(chat.status).toBe(200);
+    const { cleanupExpired } = await import("../../../src/jobs/cleanup.job.ts");
+    t.clock.advance(51 * 60_000);
+    expect((await cleanupExpired(t.deps)).attachments).toBe(1);
+    expect(await storedRow(t, dropped)).toBeUndefined();
+    expect(await storedRow(t, kept)).toBeDefined();
   });
 });

@@ -167,6 +167,7 @@ export const MATRIX: Record<string, Row> = {
     expect: [401, 401, 404, 404, 404],
   },
   "GET /api/attachment-limits": { req: () => ({ path: "/api/attachment-limits" }), expect: PUBLIC_200 },
+  "GET /api/attachment-storage": { req: () => ({ path: "/api/attachment-storage" }), expect: SIGNED_IN },
   // Without a multipart body: the signed-in reach the handler, which asks for the file.
   "POST /api/attachments": { req: () => ({ path: "/api/attachments" }), expect: [401, 401, 400, 400, 400] },
   "GET /api/attachments/:id": { req: (w) => ({ path: `/api/attachments/${w.attachmentId}` }), expect: OWNER_ONLY },

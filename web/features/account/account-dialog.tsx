@@ -8,6 +8,7 @@ import { frData } from "../../i18n/fr-data.ts";
 import { errorText } from "../../lib/api.ts";
 import { deleteAccountCall, downloadMyData } from "./account.api.ts";
 import { SharedLinksSection } from "../sharing/shared-links-section.tsx";
+import { AttachmentStorageSection } from "./attachment-storage-section.tsx";
 import type { PublicUser } from "../../lib/api-types.ts";
 
 const t = frData.account;
@@ -21,6 +22,7 @@ export function AccountDialog({ user, onClose, onDeleted }: { user: PublicUser; 
   return (
     <Modal title={t.title} onClose={onClose} size="md">
       <DataExport />
+      <AttachmentStorageSection />
       <SharedLinksSection />
       <section className="account-section" aria-labelledby="account-delete-title">
         <h3 id="account-delete-title">{t.deleteTitle}</h3>

@@ -1,25 +1,24 @@
 /**
- * The extraction worker (a Bun Worker, src/attachments/extract.ts starts one
- * per file and stops it past its time or memory limit): text from a PDF
- * (unpdf, i.e. pdf.js) or a DOCX (mammoth), images decoded and resized
- * (jimp, pure JavaScript). Nothing here touches the database or the network.
- * Listed as an entry point of the executable (scripts/build-binary.ts).
+ * What the reader process does with one file (reader-main.ts; the server
+ * starts one per file, reader-pool.ts): text from a PDF (unpdf, i.e. pdf.js)
+ * or a DOCX (mammoth), images decoded and resized (jimp, pure JavaScript).
+ * Nothing here touches the database or the network.
  */
 import { extractImages, getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import type { ExtractJob, ExtractResult } from "./extract-job.ts";
 import { prepareImage, prepareRawImage } from "./images.ts";
+import { MEMORY_REFUSAL, overBudget } from "./reading-budget.ts";
 
-declare const self: Worker;
-
-self.onmessage = async (event: MessageEvent<ExtractJob>) => {
-  let result: ExtractResult;
+/** Reads the file; a failure is a result (with the reason the user is told), never a throw. */
+export async function readFile(job: ExtractJob, budgetBytes: number): Promise<ExtractResult> {
   try {
-    result = await extract(event.data);
+    const over = await overBudget(job.kind, job.bytes, budgetBytes);
+    if (over) return { ok: false, reason: over };
+    return await extract(job);
   } catch (e) {
-    result = { ok: false, reason: reasonOf(e), detail: String((e as Error)?.stack ?? e).slice(0, 2000) };
+    return { ok: false, reason: reasonOf(e), detail: String((e as Error)?.stack ?? e).slice(0, 2000) };
   }
-  self.postMessage(result);
-};
+}
 
 async function extract(job: ExtractJob): Promise<ExtractResult> {
   if (job.kind === "pdf") return await extractPdf(job.bytes, job.maxPages);
@@ -69,9 +68,10 @@ async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<ExtractR
   }
 }
 
-/** pdf.js names its errors: a password, a file that is not a PDF. */
+/** pdf.js names its errors: a password, a file that is not a PDF; past the process's memory limit, allocations fail. */
 function reasonOf(e: unknown): string {
   const name = (e as { name?: string } | null)?.name ?? "";
+  if (e instanceof RangeError && /memory|allocat/i.test(e.message)) return MEMORY_REFUSAL;
   if (name === "PasswordException") return "ce PDF est protégé par un mot de passe";
   if (name === "InvalidPDFException" || name === "FormatError") return "ce PDF est endommagé ou n'en est pas un";
   if (/zip|central directory|end of data/i.test(String((e as Error)?.message ?? ""))) return "ce document Word est endommagé";
