@@ -13,6 +13,7 @@ import type { LiveRun } from "../chat/live-run.ts";
 import { ModerationBreaker } from "./moderation-breaker.ts";
 import { createOpenAiClient } from "./providers/openai.ts";
 import { type Council, type CouncilRuntime, createCouncilRuntime } from "../council/council-runtime.ts";
+import { WebSearch } from "../web-search/web-sources.ts";
 
 /**
  * The `ai` dependency: the council (members read from the database, with
@@ -40,6 +41,8 @@ export type Ai = {
   wakeups: RunWakeups;
   /** The models' text pieces of a run, relayed live to the other servers (src/db/run-text-relay.ts). */
   textRelay: RunTextRelay;
+  /** The council's web search (issue 45); null when WEB_SEARCH_URL is unset or WEB_SEARCH_ENABLED=false. */
+  web: WebSearch | null;
 };
 
 export function createAi(config: Config, clock: Clock, db: Db): Ai {
@@ -62,6 +65,7 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
     serverId: `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
     wakeups: createRunWakeups(db),
     textRelay: createRunTextRelay(db),
+    web: config.webSearch ? new WebSearch(config.webSearch, () => clock.now().getTime()) : null,
   };
 }
 
@@ -73,7 +77,9 @@ export function availableModels(ai: Ai, council: Council): ModelDef[] {
 /** What /status and /models answer: the shown council (src/council/council-runtime.ts) and the breaker's memory, no upstream call. */
 export function aiStatus(ai: Ai, council: Council) {
   const ai_status = council.members.map((m) => ({ name: m.name, available: ai.availability.isAvailable(m.key) }));
-  return { ai_status, system_operational: ai_status.filter((s) => s.available).length >= 2 };
+  // Web search (issue 45): whether the page offers it, and whether it starts on for a user who never chose.
+  const web_search = { available: ai.web !== null, default: ai.web?.config.byDefault ?? false };
+  return { ai_status, system_operational: ai_status.filter((s) => s.available).length >= 2, web_search };
 }
 
 const parisTime = new Intl.DateTimeFormat("fr-FR", { timeZone: "Europe/Paris", hour: "2-digit", minute: "2-digit" });

@@ -24,6 +24,8 @@ export type RunCtx = {
   peerReview?: boolean;
   /** The files of the turn (issue 33): their text is already in the question; their pictures go to the models that see. */
   documents?: RunDocuments | null;
+  /** Search the web for this first and give every member the same numbered sources (issue 45, src/web-search/); null: no search. */
+  webQuery?: string | null;
 };
 
 export type Timing = {

@@ -20,6 +20,8 @@ export const chatBody = z.object({
   attachments: z.array(id("Identifiant de pièce jointe invalide."), { error: "« attachments » doit être une liste d'identifiants." }).max(100).optional(),
   /** Start the run while the clarifier decides (the page does; src/chat/chat.service.ts, askWithRunStarted). */
   start_run: z.boolean({ error: "« start_run » doit valoir true ou false." }).optional(),
+  /** Search the web and give the council the same sources (issue 45); offered when GET /status says `web_search.available`. */
+  web_search: z.boolean({ error: "« web_search » doit valoir true ou false." }).optional(),
 });
 
 /** POST /conversation/{id}/edit: the last question, edited. */

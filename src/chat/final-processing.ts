@@ -22,6 +22,7 @@ import type { SynthesisPlan } from "./synthesis-plan.ts";
 import { endStoppedRun, listenForStops, stoppedByUser } from "./run-stop.ts";
 import { droppedForClarification, endDroppedRun } from "./run-drop.ts";
 import { documentsOfTurn } from "../attachments/run-documents.ts";
+import { askedWithWebSearch, searchQuery } from "../web-search/turn-choice.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
@@ -30,7 +31,7 @@ export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
  * messages, not from stored turns; the synthesis may be asked as JSON (its
  * plan's validator then replaces the section check) or bounded in length.
  */
-export type ProcessOptions = { history?: ChatTurn[]; plan?: SynthesisPlan };
+export type ProcessOptions = { history?: ChatTurn[]; plan?: SynthesisPlan; webSearch?: boolean };
 
 /**
  * Starts the final processing of the conversation's last turn, or finds the
@@ -119,7 +120,7 @@ async function execute(
   council: Council,
   models: ModelDef[],
   live: LiveRun,
-  { history, plan }: ProcessOptions,
+  { history, plan, webSearch }: ProcessOptions,
 ) {
   const { db, clock, log } = deps;
   const closed = await closedTurns(db, run.conversationId, run.turnMessageId);
@@ -147,6 +148,8 @@ async function execute(
         // The council's setting as the run took it (a change applies to the next question).
         peerReview: council.peerReview,
         documents,
+        // The question's choice (or the /v1 request's), when the server offers web search.
+        webQuery: deps.ai.web && (webSearch ?? askedWithWebSearch(turn.messages)) ? searchQuery(turn.messages) : null,
       },
     );
     const charged = isCharged(result.degraded);

@@ -135,4 +135,6 @@ export const POSTGRES_FILES = [
   "test/server/council/council-runs.test.ts",
   "test/server/council/council-servers.test.ts",
   "test/server/council/council-store.test.ts",
+  "test/server/web-search/fetch-guard.test.ts",
+  "test/server/web-search/web-search.test.ts",
 ];
