@@ -31,7 +31,7 @@ export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
  * messages, not from stored turns; the synthesis may be asked as JSON (its
  * plan's validator then replaces the section check) or bounded in length.
  */
-export type ProcessOptions = { history?: ChatTurn[]; plan?: SynthesisPlan; webSearch?: boolean };
+export type ProcessOptions = { history?: ChatTurn[]; plan?: SynthesisPlan };
 
 /**
  * Starts the final processing of the conversation's last turn, or finds the
@@ -120,7 +120,7 @@ async function execute(
   council: Council,
   models: ModelDef[],
   live: LiveRun,
-  { history, plan, webSearch }: ProcessOptions,
+  { history, plan }: ProcessOptions,
 ) {
   const { db, clock, log } = deps;
   const closed = await closedTurns(db, run.conversationId, run.turnMessageId);
@@ -148,8 +148,8 @@ async function execute(
         // The council's setting as the run took it (a change applies to the next question).
         peerReview: council.peerReview,
         documents,
-        // The question's choice (or the /v1 request's), when the server offers web search.
-        webQuery: deps.ai.web && (webSearch ?? askedWithWebSearch(turn.messages)) ? searchQuery(turn.messages) : null,
+        // The question's choice (the page's or the /v1 request's, kept on its message), when the server offers web search.
+        webQuery: deps.ai.web && askedWithWebSearch(turn.messages) ? searchQuery(turn.messages) : null,
       },
     );
     const charged = isCharged(result.degraded);

@@ -21,6 +21,7 @@ import { markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
 import { type AskedKey, claimRequestKey, findJoinable, JoinInstead } from "./joined-runs.ts";
 import { type ApiFile, storeApiFiles } from "./api-files.ts";
 import { attachToMessage } from "../attachments/attachments.queries.ts";
+import { type UrlCitation, urlCitations } from "./url-citations.ts";
 
 export type CompletionInput = {
   /** The last user message of the request. */
@@ -54,6 +55,8 @@ export type CompletionResult = {
   /** The URLs the models cited, and the notice of a degraded answer: beside the answer, since a JSON answer cannot carry them. */
   sources: string[];
   notice: string | null;
+  /** The web search's sources, where the answer's text lists them (OpenAI's url_citation annotations). */
+  citations: UrlCitation[];
   /** Streamed only: a synthesiser failed after some of its text was sent, and the stored answer followed a restart line. */
   restarted?: boolean;
 };
@@ -80,6 +83,7 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
 
   assertCanQuery(user, clock.now());
   await assertOperational(deps);
+  if (input.options?.webSearch && !deps.ai.web) throw new AppError("WEB_SEARCH_UNAVAILABLE");
   await input.admit?.();
 
   // A refusal is told to the client, never stored: a script cannot fill the history (it counts against the limits, spend-limit.ts).
@@ -90,7 +94,14 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   const files = await storeApiFiles(deps, user, input.files ?? []);
   let asked: { conversationId: number; requestId: number };
   try {
-    asked = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }], input.key, files);
+    // The web search choice is kept on the question, as the page's (the run reads it there).
+    const question = {
+      sender: "user" as const,
+      messageType: null,
+      content: input.question,
+      ...(input.options?.webSearch ? { resultData: { web_search: true } } : {}),
+    };
+    asked = await store(deps, user.id, [question], input.key, files);
   } catch (e) {
     // An identical request stored its question first: this one joins it.
     if (e instanceof JoinInstead) return await answer(deps, user, e.row.conversationId, e.row.id, input);
@@ -196,5 +207,6 @@ function toResult(conversationId: number, requestId: number, text: string, data:
     synthesiser: data?.primary_ai ?? "",
     sources: [...new Set((data?.models ?? []).flatMap((m) => (m.status === "answered" ? m.citations : [])))],
     notice: data?.notice ?? null,
+    citations: urlCitations(text, data?.web_search?.sources),
   };
 }

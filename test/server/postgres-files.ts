@@ -136,5 +136,6 @@ export const POSTGRES_FILES = [
   "test/server/council/council-servers.test.ts",
   "test/server/council/council-store.test.ts",
   "test/server/web-search/fetch-guard.test.ts",
+  "test/server/web-search/v1-citations.test.ts",
   "test/server/web-search/web-search.test.ts",
 ];
