@@ -39,7 +39,7 @@ describe("/v1: web search and url_citation annotations", () => {
     oneArticle();
     const t = await apiApp(fakes(), webEnv());
     const res = await t.openai.responses.create({ model: "unisson", input: "Quoi de neuf ?", tools: [{ type: "web_search" }] });
-    const message = res.output[0] as { content: Array<{ type: string; text: string; annotations: Array<Record<string, unknown>> }> };
+    const message = res.output[0] as unknown as { content: Array<{ type: string; text: string; annotations: Array<Record<string, unknown>> }> };
     const part = message.content[0]!;
     expect(part.annotations).toEqual([
       {
