@@ -17,6 +17,7 @@ import { NoticeBox } from "./notice-box.tsx";
 import { ProgressBar } from "./progress-bar.tsx";
 import type { AiStatusValue } from "./use-ai-status.ts";
 import type { ChatState } from "./use-chat.ts";
+import { useWebSearch } from "./web-search/use-web-search.ts";
 
 const t = fr.chat;
 
@@ -38,6 +39,7 @@ export function ChatView({
   dock?: HTMLElement | null;
 }) {
   const [detail, setDetail] = useState<ChatMessage | null>(null);
+  const webSearch = useWebSearch(user.id, status.webSearch);
   const endRef = useRef<HTMLDivElement>(null);
   const locked = inputLocked(user);
   const started = chat.messages.length > 0;
@@ -65,7 +67,16 @@ export function ChatView({
           <h1 id="ask-title">{t.heroTitle}</h1>
           <p className="muted">{t.heroText}</p>
           {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
-          <Composer large onSend={chat.send} disabled={locked} busy={chat.busy} label={t.questionLabel} placeholder={t.placeholder} submitLabel={t.launch} />
+          <Composer
+            large
+            onSend={chat.send}
+            disabled={locked}
+            busy={chat.busy}
+            label={t.questionLabel}
+            placeholder={t.placeholder}
+            submitLabel={t.launch}
+            webSearch={webSearch}
+          />
         </section>
         <div className="start-aside">
           <ModelList status={status} />
@@ -77,7 +88,15 @@ export function ChatView({
 
   const reply = (
     <StopOverComposer chat={chat}>
-      <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+      <Composer
+        onSend={chat.send}
+        disabled={locked}
+        busy={chat.busy}
+        label={t.replyLabel}
+        placeholder={t.replyPlaceholder}
+        submitLabel={t.send}
+        webSearch={webSearch}
+      />
     </StopOverComposer>
   );
   return (

@@ -141,7 +141,7 @@ export function useChat(deps: ChatDeps) {
 
   /** Returns false when the message was not taken (blank, busy, blocked, failed), so the box keeps the text. */
   const send = useCallback(
-    async (text: string, attachments: MessageAttachment[] = []): Promise<boolean> => {
+    async (text: string, attachments: MessageAttachment[] = [], webSearch = false): Promise<boolean> => {
       const message = text.trim();
       if (!message || running.current) return false;
       const d = depsRef.current;
@@ -169,7 +169,7 @@ export function useChat(deps: ChatDeps) {
       try {
         const files = attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {};
         // start_run: the models start while the clarifier decides; their first words show within a second (issue 34).
-        const asked = { message, start_run: true, ...files };
+        const asked = { message, start_run: true, ...files, ...(webSearch ? { web_search: true } : {}) };
         const body = conversationId === null ? asked : { conversation_id: conversationId, ...asked };
         const r = await unwrap(api.unisson.chat.$post({ json: body }));
         if (gen !== generation.current) return true;

@@ -1,0 +1,64 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { articleFact, FakePages } from "../fakes/web/pages.ts";
+import { FakeSearxng } from "../fakes/web/searxng.fake.ts";
+import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
+
+const skip = ensureChromium();
+if (skip) console.warn(skip);
+
+// Started before the executable: its WEB_SEARCH_URL names the fake SearXNG; the pages are on the loopback (WEB_FETCH_ALLOW_PRIVATE).
+const searx = new FakeSearxng();
+const pages = new FakePages();
+searx.results = () => [
+  { url: pages.url("/article/delta"), title: "Article delta", content: "Extrait delta." },
+  { url: pages.url("/article/epsilon"), title: "Article epsilon", content: "Extrait epsilon." },
+];
+afterAll(async () => {
+  await searx.stop();
+  await pages.stop();
+});
+
+const toggle = (page: Page) => page.getByRole("button", { name: "Recherche web" });
+
+/** Registers, turns « Recherche web » on, asks, and waits for the answer's source links. */
+async function askWithWebSearch(page: Page, who: string) {
+  await registerThroughUi(page, { first: who, last: "Web", email: `${who.toLowerCase()}@example.fr`, password: "Girafe-Secret-123" });
+  await page.getByText("Sonar Pro").waitFor();
+  await toggle(page).waitFor();
+  expect(await toggle(page).getAttribute("aria-pressed")).toBe("false");
+  await toggle(page).click();
+  expect(await toggle(page).getAttribute("aria-pressed")).toBe("true");
+  await page.getByRole("textbox", { name: "Votre question" }).fill("Quel est le chiffre du jour ?");
+  await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
+  await page.locator(".final-answer").getByRole("link", { name: "Article epsilon" }).waitFor({ timeout: 30_000 });
+}
+
+describe.skipIf(!!skip)("e2e: web search for the council", () => {
+  const world = useE2E({ WEB_SEARCH_URL: searx.url, WEB_FETCH_ALLOW_PRIVATE: "true" });
+
+  test("desktop: the « Recherche web » switch, the sources given to the models, links on the answer, the choice remembered", async () => {
+    const e = world();
+    const { page, errors } = await e.newPage(DESKTOP);
+    await askWithWebSearch(page, "Alix");
+    const link = page.locator(".final-answer").getByRole("link", { name: "Article delta" });
+    expect(await link.getAttribute("href")).toBe(pages.url("/article/delta"));
+    expect(e.fakes.control.callsOf("answer")[0]!.messages.at(-1)!.content).toContain(articleFact("delta"));
+    await shot(page, "web-search-answer-desktop");
+    // Kept by the browser for this account: still on after a reload.
+    await page.reload();
+    await toggle(page).waitFor();
+    expect(await toggle(page).getAttribute("aria-pressed")).toBe("true");
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  test("phone (390 px): the switch fits the composer and the source links are on the answer", async () => {
+    const e = world();
+    const { page, errors } = await e.newPage(PHONE);
+    await askWithWebSearch(page, "Noa");
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, "web-search-answer-phone");
+    expect(errors).toEqual([]);
+  }, 90_000);
+});
