@@ -138,4 +138,5 @@ export const POSTGRES_FILES = [
   "test/server/web-search/fetch-guard.test.ts",
   "test/server/web-search/v1-citations.test.ts",
   "test/server/web-search/web-search.test.ts",
+  "test/server/web-search/web-usage.test.ts",
 ];

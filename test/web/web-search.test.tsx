@@ -33,3 +33,18 @@ describe("the live step of a run with web search", () => {
     expect(within(view.container).getByText(notice)).toBeTruthy();
   });
 });
+
+describe("the admin dashboard's web search figures", () => {
+  test("searches and pages read per day and per user, as tables", async () => {
+    const { AdminWebUsage } = await import("../../web/features/admin/admin-web-usage.tsx");
+    const web = {
+      per_day: [{ day: "2026-11-28", searches: 3, fetches: 12 }],
+      users: [{ user_id: 7, email: "alice@example.fr", searches: 3, fetches: 12 }],
+    };
+    const view = render(<AdminWebUsage web={web} />);
+    const perUser = within(view.container).getByRole("table", { name: "Recherche web : utilisateurs qui cherchent le plus" });
+    expect(within(perUser).getByRole("rowheader", { name: "alice@example.fr" })).toBeTruthy();
+    expect(within(perUser).getByText("12")).toBeTruthy();
+    expect(within(view.container).getByRole("table", { name: "Recherche web par jour" })).toBeTruthy();
+  });
+});

@@ -7,3 +7,13 @@ export const frWebSearch = {
   found: (n: number) => (n === 1 ? "1 source trouvée, donnée à chaque IA :" : `${n} sources trouvées, données à chaque IA :`),
   sourcesLabel: "Sources web de la réponse",
 };
+
+/** The admin dashboard's web search figures (issue 45). */
+export const frWebUsage = {
+  perDay: "Recherche web par jour",
+  perUser: "Recherche web : utilisateurs qui cherchent le plus",
+  day: "Jour",
+  user: "Utilisateur",
+  searches: "Recherches",
+  fetches: "Pages lues",
+};
