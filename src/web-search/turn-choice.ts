@@ -9,3 +9,8 @@ export function askedWithWebSearch(turn: readonly Pick<MessageRow, "sender" | "r
 export function searchQuery(turn: readonly Pick<MessageRow, "sender" | "content">[]): string {
   return (turn.find((m) => m.sender === "user")?.content ?? "").replace(/\s+/g, " ").trim().slice(0, 400);
 }
+
+/** The web search choice a new version of a question inherits from the one it replaces (« Nouvelle réponse », an edit). */
+export function webChoiceOf(question: Pick<MessageRow, "resultData">): { resultData?: { web_search: true } } {
+  return question.resultData?.web_search === true ? { resultData: { web_search: true } } : {};
+}

@@ -105,6 +105,26 @@ describe("one set of sources for the whole council", () => {
     ]);
   });
 
+  test("« Nouvelle réponse » on a question asked with web search searches again", async () => {
+    twoArticles();
+    const t = await webApp(fakes(), searx());
+    const { chat } = await askWithWeb(t, "Quel est le chiffre du jour ?");
+    const id = chat.body.conversation_id;
+    expect((await t.call("POST", `/api/unisson/conversation/${id}/regenerate`, { token: t.token })).status).toBe(200);
+    expect((await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } })).status).toBe(200);
+    expect(searx().queries).toEqual(["Quel est le chiffre du jour ?", "Quel est le chiffre du jour ?"]);
+  });
+
+  test("a shared link keeps the answer's source links", async () => {
+    twoArticles();
+    const t = await webApp(fakes(), searx());
+    const { chat } = await askWithWeb(t);
+    const shared = await t.call("POST", "/api/shares", { token: t.token, json: { conversation_id: chat.body.conversation_id } });
+    const visited = await t.call("GET", `/api/shared/${new URL(shared.body.url).pathname.slice("/partage/".length)}`);
+    expect(visited.status).toBe(200);
+    expect(visited.body.turns[0].answer).toContain(`- [2] [Article beta](${pages.url("/article/beta")}) — 127.0.0.1`);
+  });
+
   test("the synthesiser is asked where the readings of the sources agree and differ", async () => {
     twoArticles();
     const t = await webApp(fakes(), searx());
