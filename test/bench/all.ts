@@ -22,6 +22,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["db copy, SQLite to PostgreSQL and back", ["test/bench/db-copy.bench.ts"]],
   ["reading attachments: a 100-page PDF, a DOCX, a large PNG", ["test/bench/attachments.bench.ts"]],
   ["SQLite and PostgreSQL with one and two servers", ["test/bench/scaling.bench.ts"]],
+  ["what web search adds before the first model text (issue 45)", ["test/bench/web-search.bench.ts"]],
 ];
 for (const [name, args, env] of runs) {
   console.log(`\n=== ${name}: bun ${args.join(" ")}`);

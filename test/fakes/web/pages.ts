@@ -7,15 +7,18 @@
  */
 export class FakePages {
   readonly hits: string[] = [];
+  /** Milliseconds before each page (a benchmark's stand-in for a distant site). */
+  delayMs = 0;
   private server: ReturnType<typeof Bun.serve>;
 
   constructor(hostname = "127.0.0.1") {
     this.server = Bun.serve({
       hostname,
       port: 0,
-      fetch: (req) => {
+      fetch: async (req) => {
         const url = new URL(req.url);
         this.hits.push(url.pathname);
+        if (this.delayMs > 0) await Bun.sleep(this.delayMs);
         if (url.pathname === "/redirect") return new Response(null, { status: 302, headers: { location: url.searchParams.get("to") ?? "/" } });
         const name = url.pathname.startsWith("/article/") ? decodeURIComponent(url.pathname.slice("/article/".length)) : null;
         if (!name) return new Response("Not Found", { status: 404 });

@@ -10,6 +10,8 @@ export type FakeHit = { url: string; title: string; content?: string };
 export class FakeSearxng {
   results: (query: string) => FakeHit[] = () => [];
   fail: 500 | "hang" | null = null;
+  /** Milliseconds before each answer (a benchmark's stand-in for the engines' own time). */
+  delayMs = 0;
   /** Every query received, in order. */
   queries: string[] = [];
   private server: FakeServer;
@@ -19,6 +21,7 @@ export class FakeSearxng {
       if (url.pathname !== "/search" || url.searchParams.get("format") !== "json") return new Response("Not Found", { status: 404 });
       const q = url.searchParams.get("q") ?? "";
       this.queries.push(q);
+      if (this.delayMs > 0) await Bun.sleep(this.delayMs);
       if (this.fail === "hang") await new Promise<void>((resolve) => req.signal.addEventListener("abort", () => resolve()));
       if (this.fail) return new Response("Internal Server Error", { status: 500 });
       const results = this.results(q).map((r) => ({ ...r, content: r.content ?? "", engine: "fake", engines: ["fake"], score: 1 }));
@@ -34,6 +37,7 @@ export class FakeSearxng {
     this.results = () => [];
     this.fail = null;
     this.queries = [];
+    this.delayMs = 0;
   }
 
   stop(): Promise<void> {
