@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { FakePages } from "../../fakes/web/pages.ts";
+import { describe, expect, test } from "bun:test";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
 import { apiApp, apiError } from "../openai/openai.helpers.ts";
-import { useFakeSearxng } from "./web-search.helpers.ts";
+import { useFakePages, useFakeSearxng } from "./web-search.helpers.ts";
 
 const fakes = useFakeProviders();
 const searx = useFakeSearxng();
-let pages: FakePages;
-beforeAll(() => {
-  pages = new FakePages();
-});
-afterAll(() => pages.stop());
+const fakePages = useFakePages();
 
 const webEnv = () => ({ env: { WEB_SEARCH_URL: searx().url, WEB_FETCH_ALLOW_PRIVATE: "true" } });
 
 function oneArticle() {
-  searx().results = () => [{ url: pages.url("/article/gamma"), title: "Article gamma", content: "Extrait gamma." }];
+  searx().results = () => [{ url: fakePages().url("/article/gamma"), title: "Article gamma", content: "Extrait gamma." }];
 }
 
 describe("/v1: web search and url_citation annotations", () => {
@@ -27,10 +22,10 @@ describe("/v1: web search and url_citation annotations", () => {
     expect(message.annotations).toHaveLength(1);
     const citation = message.annotations![0]!;
     expect(citation.type).toBe("url_citation");
-    expect(citation.url_citation.url).toBe(pages.url("/article/gamma"));
+    expect(citation.url_citation.url).toBe(fakePages().url("/article/gamma"));
     expect(citation.url_citation.title).toBe("Article gamma");
     expect(message.content!.slice(citation.url_citation.start_index, citation.url_citation.end_index)).toContain(
-      `[Article gamma](${pages.url("/article/gamma")})`,
+      `[Article gamma](${fakePages().url("/article/gamma")})`,
     );
     expect(searx().queries).toEqual(["Quoi de neuf ?"]);
   });
@@ -44,7 +39,7 @@ describe("/v1: web search and url_citation annotations", () => {
     expect(part.annotations).toEqual([
       {
         type: "url_citation",
-        url: pages.url("/article/gamma"),
+        url: fakePages().url("/article/gamma"),
         title: "Article gamma",
         start_index: part.text.lastIndexOf("- [1] [Article gamma]"),
         end_index: expect.any(Number),
@@ -64,7 +59,7 @@ describe("/v1: web search and url_citation annotations", () => {
     const annotations: unknown[] = [];
     for await (const chunk of stream) annotations.push(...((chunk.choices[0]?.delta as { annotations?: unknown[] })?.annotations ?? []));
     expect(annotations).toEqual([
-      { type: "url_citation", url_citation: expect.objectContaining({ url: pages.url("/article/gamma"), title: "Article gamma" }) },
+      { type: "url_citation", url_citation: expect.objectContaining({ url: fakePages().url("/article/gamma"), title: "Article gamma" }) },
     ]);
   });
 

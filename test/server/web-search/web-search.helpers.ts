@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll } from "bun:test";
+import { FakePages } from "../../fakes/web/pages.ts";
 import { FakeSearxng } from "../../fakes/web/searxng.fake.ts";
 import type { TestEnv } from "../../helpers/app.ts";
 import type { FakeProviders } from "../../fakes/ai/index.ts";
@@ -15,6 +16,18 @@ export function useFakeSearxng(): () => FakeSearxng {
     await searx?.stop();
   });
   return () => searx!;
+}
+
+/** Fake web pages for the test file, on a loopback address (127.0.0.1 unless `hostname` says another). */
+export function useFakePages(hostname = "127.0.0.1"): () => FakePages {
+  let pages: FakePages | undefined;
+  beforeAll(() => {
+    pages = new FakePages(hostname);
+  });
+  afterAll(async () => {
+    await pages?.stop();
+  });
+  return () => pages!;
 }
 
 /** An app whose council searches the fake SearXNG; pages on the loopback are readable unless `env` says otherwise. */

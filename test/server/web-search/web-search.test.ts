@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { aiCalls } from "../../../src/db/schema/index.ts";
-import { articleFact, FakePages } from "../../fakes/web/pages.ts";
+import { articleFact } from "../../fakes/web/pages.ts";
 import { chatApp, useFakeProviders } from "../chat/chat.helpers.ts";
-import { askWithWeb, useFakeSearxng, webApp } from "./web-search.helpers.ts";
+import { askWithWeb, useFakePages, useFakeSearxng, webApp } from "./web-search.helpers.ts";
 
 const fakes = useFakeProviders();
 const searx = useFakeSearxng();
-let pages: FakePages;
-beforeAll(() => {
-  pages = new FakePages();
-});
-afterAll(() => pages.stop());
+const fakePages = useFakePages();
 
 /** The question as each member received it (its last user message). */
 const askedOf = () =>
@@ -22,8 +18,8 @@ const askedOf = () =>
 /** Two articles found for any query, in this order. */
 function twoArticles() {
   searx().results = () => [
-    { url: pages.url("/article/alpha"), title: "Article alpha", content: "Extrait alpha." },
-    { url: pages.url("/article/beta"), title: "Article beta", content: "Extrait beta." },
+    { url: fakePages().url("/article/alpha"), title: "Article alpha", content: "Extrait alpha." },
+    { url: fakePages().url("/article/beta"), title: "Article beta", content: "Extrait beta." },
   ];
 }
 
@@ -97,11 +93,11 @@ describe("one set of sources for the whole council", () => {
     const t = await webApp(fakes(), searx());
     const { answer } = await askWithWeb(t);
     expect(answer!.body.final_response).toEndWith(
-      `## Sources\n- [1] [Article alpha](${pages.url("/article/alpha")}) — 127.0.0.1\n- [2] [Article beta](${pages.url("/article/beta")}) — 127.0.0.1`,
+      `## Sources\n- [1] [Article alpha](${fakePages().url("/article/alpha")}) — 127.0.0.1\n- [2] [Article beta](${fakePages().url("/article/beta")}) — 127.0.0.1`,
     );
     expect(answer!.body.message.result_data.web_search.sources).toEqual([
-      { n: 1, title: "Article alpha", url: pages.url("/article/alpha"), domain: "127.0.0.1" },
-      { n: 2, title: "Article beta", url: pages.url("/article/beta"), domain: "127.0.0.1" },
+      { n: 1, title: "Article alpha", url: fakePages().url("/article/alpha"), domain: "127.0.0.1" },
+      { n: 2, title: "Article beta", url: fakePages().url("/article/beta"), domain: "127.0.0.1" },
     ]);
   });
 
@@ -122,7 +118,7 @@ describe("one set of sources for the whole council", () => {
     const shared = await t.call("POST", "/api/shares", { token: t.token, json: { conversation_id: chat.body.conversation_id } });
     const visited = await t.call("GET", `/api/shared/${new URL(shared.body.url).pathname.slice("/partage/".length)}`);
     expect(visited.status).toBe(200);
-    expect(visited.body.turns[0].answer).toContain(`- [2] [Article beta](${pages.url("/article/beta")}) — 127.0.0.1`);
+    expect(visited.body.turns[0].answer).toContain(`- [2] [Article beta](${fakePages().url("/article/beta")}) — 127.0.0.1`);
   });
 
   test("the synthesiser is asked where the readings of the sources agree and differ", async () => {
@@ -164,7 +160,7 @@ describe("a failed search never costs the answer", () => {
   });
 
   test("a page that cannot be read keeps its search snippet as its text", async () => {
-    searx().results = () => [{ url: pages.url("/missing"), title: "Page disparue", content: "L'extrait que le moteur a gardé." }];
+    searx().results = () => [{ url: fakePages().url("/missing"), title: "Page disparue", content: "L'extrait que le moteur a gardé." }];
     const t = await webApp(fakes(), searx());
     const { answer } = await askWithWeb(t);
     expect(askedOf()[0]).toContain("L'extrait que le moteur a gardé.");

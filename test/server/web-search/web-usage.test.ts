@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Db } from "../../../src/db/client.ts";
 import { aiCalls } from "../../../src/db/schema/index.ts";
-import { FakePages } from "../../fakes/web/pages.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { runCli, useDataDirs, withDb } from "../../helpers/cli.ts";
 import { makeUser } from "../../helpers/fixtures.ts";
 import { onPostgres } from "../../helpers/test-database.ts";
 import { useFakeProviders } from "../chat/chat.helpers.ts";
-import { askWithWeb, useFakeSearxng, webApp } from "./web-search.helpers.ts";
+import { askWithWeb, useFakePages, useFakeSearxng, webApp } from "./web-search.helpers.ts";
 
 const fakes = useFakeProviders();
 const searx = useFakeSearxng();
 const dataDir = useDataDirs();
-let pages: FakePages;
-beforeAll(() => {
-  pages = new FakePages();
-});
-afterAll(() => pages.stop());
+const fakePages = useFakePages();
 
 function twoArticles() {
   searx().results = () => [
-    { url: pages.url("/article/un"), title: "Article un" },
-    { url: pages.url("/article/deux"), title: "Article deux" },
+    { url: fakePages().url("/article/un"), title: "Article un" },
+    { url: fakePages().url("/article/deux"), title: "Article deux" },
   ];
 }
 
@@ -30,9 +25,9 @@ describe("web searches and page reads, counted per user and per day", () => {
     twoArticles();
     const t = await webApp(fakes(), searx());
     await askWithWeb(t, "Première question ?");
-    const fetched = pages.hits.filter((p) => p === "/article/un").length;
+    const fetched = fakePages().hits.filter((p) => p === "/article/un").length;
     await askWithWeb(t, "Deuxième question ?");
-    expect(pages.hits.filter((p) => p === "/article/un").length).toBe(fetched);
+    expect(fakePages().hits.filter((p) => p === "/article/un").length).toBe(fetched);
     expect(fakes().control.callsOf("answer").at(-1)!.messages.at(-1)!.content).toContain("Selon la page un");
   });
 

@@ -42,6 +42,8 @@ export function ChatView({
   const webSearch = useWebSearch(user.id, status.webSearch);
   const endRef = useRef<HTMLDivElement>(null);
   const locked = inputLocked(user);
+  // What both question boxes share: the start screen's and the conversation's reply box.
+  const composing = { onSend: chat.send, disabled: locked, busy: chat.busy, webSearch };
   const started = chat.messages.length > 0;
   // A locked box says why, before the user tries (docs/PRODUCT.md#chat-blocks).
   const notice = chat.notice ?? (locked ? blockFor(user, status.available, status.loaded) : null);
@@ -67,16 +69,7 @@ export function ChatView({
           <h1 id="ask-title">{t.heroTitle}</h1>
           <p className="muted">{t.heroText}</p>
           {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
-          <Composer
-            large
-            onSend={chat.send}
-            disabled={locked}
-            busy={chat.busy}
-            label={t.questionLabel}
-            placeholder={t.placeholder}
-            submitLabel={t.launch}
-            webSearch={webSearch}
-          />
+          <Composer large {...composing} label={t.questionLabel} placeholder={t.placeholder} submitLabel={t.launch} />
         </section>
         <div className="start-aside">
           <ModelList status={status} />
@@ -88,15 +81,7 @@ export function ChatView({
 
   const reply = (
     <StopOverComposer chat={chat}>
-      <Composer
-        onSend={chat.send}
-        disabled={locked}
-        busy={chat.busy}
-        label={t.replyLabel}
-        placeholder={t.replyPlaceholder}
-        submitLabel={t.send}
-        webSearch={webSearch}
-      />
+      <Composer {...composing} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
     </StopOverComposer>
   );
   return (
