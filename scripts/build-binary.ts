@@ -12,8 +12,8 @@ const root = join(import.meta.dir, "..");
 
 /** Runs `bun build` with the release flags; returns its exit code and error output. */
 export function buildBinary(outfile: string): { exitCode: number; stderr: string } {
-  // The attachment extraction worker is a second entry point: a Worker's file is bundled only when listed (src/attachments/extract.ts).
-  const entries = [join(root, "src", "main.ts"), join(root, "src", "attachments", "extract.worker.ts")];
+  // The workers (attachment extraction, web page reading) are entry points too: a Worker's file is bundled only when listed (src/attachments/extract.ts).
+  const entries = [join(root, "src", "main.ts"), join(root, "src", "attachments", "extract.worker.ts"), join(root, "src", "web-search", "page-text.worker.ts")];
   const r = Bun.spawnSync([process.execPath, "build", ...entries, ...BUILD_FLAGS, "--outfile", outfile], {
     cwd: root,
     // Bun inlines the builder's NODE_ENV into the bundle (a dependency's `process.env.NODE_ENV == …` folds away):

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import { addressGuard } from "./address-guard.ts";
-import { mainText } from "./page-text.ts";
+import { PageReader } from "./page-reader.ts";
+import type { PageText } from "./page-text.ts";
 import { type Resolver, safeFetch, systemResolver } from "./safe-fetch.ts";
 import { type SearchHit, searchSearxng } from "./searxng.ts";
 
@@ -20,7 +21,7 @@ const PAGE_MAX_BYTES = 2 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 const CHARS_PER_TOKEN = 4;
 
-type Read = { title: string | null; text: string } | null;
+type Read = PageText | null;
 
 /**
  * The council's web search (issue 45): the question goes to the operator's
@@ -33,6 +34,7 @@ export class WebSearch {
   resolve: Resolver = systemResolver;
   private readonly isAllowed: (address: string) => boolean;
   private readonly pages = new Map<string, { at: number; read: Read }>();
+  private readonly reader = new PageReader();
 
   constructor(
     readonly config: WebSearchConfig,
@@ -73,7 +75,7 @@ export class WebSearch {
   private async read(url: string, signal: AbortSignal): Promise<Read> {
     try {
       const page = await safeFetch(url, { isAllowed: this.isAllowed, resolve: this.resolve, signal, maxBytes: PAGE_MAX_BYTES, maxRedirects: MAX_REDIRECTS });
-      return await mainText(page.body, page.contentType, page.url);
+      return await this.reader.read({ html: page.body, contentType: page.contentType, url: page.url }, signal);
     } catch {
       // Refused, unreachable, too slow or unreadable: the source keeps its snippet, the answer goes on.
       return null;
