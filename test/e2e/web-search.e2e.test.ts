@@ -52,6 +52,27 @@ describe.skipIf(!!skip)("e2e: web search for the council", () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
+  test("desktop: the live step says « Recherche sur le web… », then lists the sources every model reads", async () => {
+    const e = world();
+    const { page, errors } = await e.newPage(DESKTOP);
+    await registerThroughUi(page, { first: "Sacha", last: "Web", email: "sacha@example.fr", password: "Girafe-Secret-123" });
+    await toggle(page).click();
+    searx.delayMs = 2500;
+    // The synthesis comes late: the live step stays on screen, with its sources, until the answer replaces it.
+    e.fakes.control.setAll({ synthesisLatencyMs: 4000 });
+    try {
+      await page.getByRole("textbox", { name: "Votre question" }).fill("Quel est le chiffre du jour ?");
+      await page.getByRole("textbox", { name: "Votre question" }).press("Enter");
+      await page.locator(".live-run").getByText("Recherche sur le web…").waitFor();
+      await page.locator(".live-run").getByRole("list", { name: "Sources web de la réponse" }).getByRole("link", { name: "Article delta" }).waitFor();
+      await shot(page, "web-search-live-desktop");
+    } finally {
+      searx.delayMs = 0;
+      e.fakes.control.reset();
+    }
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   test("phone (390 px): the switch fits the composer and the source links are on the answer", async () => {
     const e = world();
     const { page, errors } = await e.newPage(PHONE);
