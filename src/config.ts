@@ -143,6 +143,8 @@ const envSchema = z.object({
   ARGON2_MEMORY_MIB: count(ARGON2_MEMORY_MIB_MIN, 1024).default(ARGON2_MEMORY_MIB_DEFAULT),
   // Web search for the council (issue 45, src/web-search/): the operator's SearXNG, and how pages are read.
   WEB_SEARCH_URL: optionalUrl,
+  BRAVE_SEARCH_API_KEY: optionalText,
+  BRAVE_SEARCH_BASE_URL: optionalUrl,
   WEB_SEARCH_ENABLED: onOff,
   WEB_SEARCH_DEFAULT: onOff,
   WEB_SEARCH_RESULTS: count(1, 10).default(5),
@@ -242,11 +244,14 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       /** Growth of the process's memory an extraction may cause before its worker is stopped. */
       extractMaxBytes: e.ATTACHMENT_EXTRACT_MAX_MB * 1024 * 1024,
     },
-    /** Web search (issue 45): null when no search service is configured or the operator turned it off. */
+    /** Web search (issue 45): null when no search service (SearXNG or a Brave Search key) is configured, or the operator turned it off. */
     webSearch:
-      e.WEB_SEARCH_URL && e.WEB_SEARCH_ENABLED !== false
+      (e.WEB_SEARCH_URL || e.BRAVE_SEARCH_API_KEY) && e.WEB_SEARCH_ENABLED !== false
         ? {
-            url: e.WEB_SEARCH_URL.replace(/\/+$/, ""),
+            /** The operator's SearXNG when set, else Brave Search's API (src/web-search/search-engine.ts). */
+            engine: e.WEB_SEARCH_URL
+              ? { kind: "searxng" as const, url: e.WEB_SEARCH_URL.replace(/\/+$/, "") }
+              : { kind: "brave" as const, url: (e.BRAVE_SEARCH_BASE_URL ?? "https://api.search.brave.com").replace(/\/+$/, ""), key: e.BRAVE_SEARCH_API_KEY! },
             /** Whether a user who never chose has it on. */
             byDefault: e.WEB_SEARCH_DEFAULT ?? false,
             results: e.WEB_SEARCH_RESULTS,

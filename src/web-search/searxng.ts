@@ -1,5 +1,4 @@
-/** One result of the search service, as the council's sources start. */
-export type SearchHit = { url: string; title: string; snippet: string };
+import { hitsOf, type SearchHit } from "./search-hits.ts";
 
 type SearxngResult = { url?: unknown; title?: unknown; content?: unknown };
 
@@ -16,18 +15,8 @@ export async function searchSearxng(baseUrl: string, query: string, max: number,
   const res = await fetch(url, { signal, headers: { accept: "application/json" } });
   if (!res.ok) throw new Error(`SearXNG a répondu ${res.status}`);
   const body = (await res.json()) as { results?: SearxngResult[] };
-  const seen = new Set<string>();
-  const hits: SearchHit[] = [];
-  for (const r of Array.isArray(body.results) ? body.results : []) {
-    const link = typeof r.url === "string" ? URL.parse(r.url) : null;
-    if (!link || !/^https?:$/.test(link.protocol) || seen.has(link.href)) continue;
-    seen.add(link.href);
-    hits.push({
-      url: link.href,
-      title: typeof r.title === "string" && r.title.trim() ? r.title.trim() : link.hostname,
-      snippet: typeof r.content === "string" ? r.content.trim() : "",
-    });
-    if (hits.length >= max) break;
-  }
-  return hits;
+  return hitsOf(
+    (Array.isArray(body.results) ? body.results : []).map((r) => ({ url: r.url, title: r.title, snippet: r.content })),
+    max,
+  );
 }

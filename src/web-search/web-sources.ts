@@ -3,7 +3,8 @@ import { addressGuard } from "./address-guard.ts";
 import { PageReader } from "./page-reader.ts";
 import type { PageText } from "./page-text.ts";
 import { type Resolver, safeFetch, systemResolver } from "./safe-fetch.ts";
-import { type SearchHit, searchSearxng } from "./searxng.ts";
+import { search } from "./search-engine.ts";
+import type { SearchHit } from "./search-hits.ts";
 
 export type WebSearchConfig = NonNullable<Config["webSearch"]>;
 
@@ -47,7 +48,7 @@ export class WebSearch {
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(this.config.timeoutMs)]);
     let hits: SearchHit[];
     try {
-      hits = await searchSearxng(this.config.url, query, this.config.results, deadline);
+      hits = await search(this.config.engine, query, this.config.results, deadline);
     } catch (e) {
       return { sources: [], searched: true, fetches: 0, error: (e as Error).message };
     }

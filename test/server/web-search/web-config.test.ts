@@ -17,12 +17,20 @@ describe("web search configuration", () => {
 
   test("the defaults: 5 results, 8 s, 6,000 tokens, off for a user who never chose, public addresses only", () => {
     expect(loadConfig({ WEB_SEARCH_URL: "http://searxng:8080/" }).webSearch).toEqual({
-      url: "http://searxng:8080",
+      engine: { kind: "searxng", url: "http://searxng:8080" },
       byDefault: false,
       results: 5,
       timeoutMs: 8000,
       tokenBudget: 6000,
       allowPrivate: false,
+    });
+  });
+
+  test("without WEB_SEARCH_URL, a Brave Search key makes Brave the search service", () => {
+    expect(loadConfig({ BRAVE_SEARCH_API_KEY: "clé-brave" }).webSearch!.engine).toEqual({
+      kind: "brave",
+      url: "https://api.search.brave.com",
+      key: "clé-brave",
     });
   });
 

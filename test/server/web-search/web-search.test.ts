@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { aiCalls } from "../../../src/db/schema/index.ts";
+import { FakeBrave } from "../../fakes/web/brave.fake.ts";
 import { articleFact } from "../../fakes/web/pages.ts";
 import { chatApp, useFakeProviders } from "../chat/chat.helpers.ts";
 import { askWithWeb, useFakePages, useFakeSearxng, webApp } from "./web-search.helpers.ts";
@@ -138,6 +139,22 @@ describe("one set of sources for the whole council", () => {
     const rows = await t.db.select().from(aiCalls).where(eq(aiCalls.userId, t.user.id));
     expect(rows.filter((r) => r.purpose === "web_search")).toHaveLength(1);
     expect(rows.filter((r) => r.purpose === "web_fetch")).toHaveLength(2);
+  });
+});
+
+describe("Brave Search, the hosted search service", () => {
+  test("with BRAVE_SEARCH_API_KEY and no WEB_SEARCH_URL, the question is searched on Brave, its key sent, its results the sources", async () => {
+    const brave = new FakeBrave();
+    try {
+      brave.results = () => [{ url: fakePages().url("/article/brave"), title: "Article brave", content: "Extrait brave." }];
+      const t = await chatApp(fakes(), { env: { BRAVE_SEARCH_API_KEY: brave.key, BRAVE_SEARCH_BASE_URL: brave.url, WEB_FETCH_ALLOW_PRIVATE: "true" } });
+      const { answer } = await askWithWeb(t, "Quoi de neuf chez Brave ?");
+      expect(brave.queries).toEqual([{ q: "Quoi de neuf chez Brave ?", count: "5" }]);
+      expect(askedOf()[0]).toContain(articleFact("brave"));
+      expect(answer!.body.final_response).toContain(`[Article brave](${fakePages().url("/article/brave")})`);
+    } finally {
+      await brave.stop();
+    }
   });
 });
 
