@@ -19,6 +19,7 @@ describe("/v1: web search and url_citation annotations", () => {
     const t = await apiApp(fakes(), webEnv());
     const res = await t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: "Quoi de neuf ?" }], web_search_options: {} });
     const message = res.choices[0]!.message;
+    // The default synthesis cites no [n]: the one annotation is the source's line in « Sources ».
     expect(message.annotations).toHaveLength(1);
     const citation = message.annotations![0]!;
     expect(citation.type).toBe("url_citation");
@@ -28,6 +29,26 @@ describe("/v1: web search and url_citation annotations", () => {
       `[Article gamma](${fakePages().url("/article/gamma")})`,
     );
     expect(searx().queries).toEqual(["Quoi de neuf ?"]);
+  });
+
+  test("each « [n] » the synthesis writes is a url_citation of source n", async () => {
+    oneArticle();
+    fakes().control.synthesis = () =>
+      [
+        "## Réponse consolidée",
+        "Le chiffre du jour est 35 [1].",
+        "## Points de consensus",
+        "Toutes s'accordent.",
+        "## Divergences",
+        "Aucune divergence notable.",
+      ].join("\n");
+    const t = await apiApp(fakes(), webEnv());
+    const res = await t.openai.chat.completions.create({ model: "unisson", messages: [{ role: "user", content: "Quoi de neuf ?" }], web_search_options: {} });
+    const message = res.choices[0]!.message;
+    const first = message.annotations![0]!.url_citation;
+    expect(message.content!.slice(first.start_index, first.end_index)).toBe("[1]");
+    expect(first.url).toBe(fakePages().url("/article/gamma"));
+    expect(message.annotations).toHaveLength(2);
   });
 
   test("the Responses API's web_search tool: output_text carries url_citation annotations", async () => {
