@@ -128,7 +128,9 @@ export async function consolidate(
       ctx.live.emit("synthesis_failed", { model: candidate.name, reason: s.reason });
       continue;
     }
-    const told = [...(web?.notice ? [web.notice] : []), ...(docs?.notices ?? []), ...blindNotices(models, docs)];
+    const read = [...(docs?.notices ?? []), ...blindNotices(models, docs)];
+    // Above the answer: a failed web search (kept in web_search.notice), then what was read of the documents.
+    const told = [...(web?.notice ? [web.notice] : []), ...read];
     const finished = plan.finish(
       s.text,
       input.labels,
@@ -139,7 +141,7 @@ export async function consolidate(
     return {
       // What was read of the documents, above the answer; a JSON answer (a /v1 response_format) stays pure JSON.
       final_response: told.length > 0 && !plan.json ? [told.map((t) => `> ${t}`).join("\n>\n"), finished].join("\n\n") : finished,
-      ...(told.length > 0 ? { document_notices: told } : {}),
+      ...(read.length > 0 ? { document_notices: read } : {}),
       primary_ai: candidate.name,
       available_ais: answered.map((a) => a.model.name),
       failed_ais: missing.map((m) => ({ name: m.name, error: m.reason })),

@@ -165,6 +165,7 @@ describe("a failed search never costs the answer", () => {
     const { answer } = await askWithWeb(t);
     expect(answer!.status).toBe(200);
     expect(answer!.body.final_response).toStartWith("> La recherche web n'a pas pu aboutir : réponse établie sans sources web.");
+    expect(answer!.body.message.result_data.web_search.notice).toBe("La recherche web n'a pas pu aboutir : réponse établie sans sources web.");
     expect(askedOf()[0]).not.toContain("<<<SOURCE-");
   });
 
