@@ -19,11 +19,18 @@ afterAll(async () => {
   await pages.stop();
 });
 
+const ADMIN = { email: "admin@example.fr", password: "AdminSecret123" };
+
 const toggle = (page: Page) => page.getByRole("button", { name: "Recherche web" });
 
 /** Registers, turns « Recherche web » on, asks, and waits for the answer's source links. */
 async function askWithWebSearch(page: Page, who: string) {
   await registerThroughUi(page, { first: who, last: "Web", email: `${who.toLowerCase()}@example.fr`, password: "Girafe-Secret-123" });
+  await askOnPage(page);
+}
+
+/** Turns « Recherche web » on (off until then), asks, and waits for the answer's source links. */
+async function askOnPage(page: Page) {
   await page.getByText("Sonar Pro").waitFor();
   await toggle(page).waitFor();
   expect(await toggle(page).getAttribute("aria-pressed")).toBe("false");
@@ -35,7 +42,13 @@ async function askWithWebSearch(page: Page, who: string) {
 }
 
 describe.skipIf(!!skip)("e2e: web search for the council", () => {
-  const world = useE2E({ WEB_SEARCH_URL: searx.url, WEB_FETCH_ALLOW_PRIVATE: "true" });
+  const world = useE2E({
+    WEB_SEARCH_URL: searx.url,
+    WEB_FETCH_ALLOW_PRIVATE: "true",
+    TWO_FACTOR: "off",
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+  });
 
   test("desktop: the « Recherche web » switch, the sources given to the models, links on the answer, the choice remembered", async () => {
     const e = world();
@@ -82,4 +95,27 @@ describe.skipIf(!!skip)("e2e: web search for the council", () => {
     await shot(page, "web-search-answer-phone");
     expect(errors).toEqual([]);
   }, 90_000);
+
+  for (const [size, name] of [
+    [DESKTOP, "desktop"],
+    [PHONE, "phone"],
+  ] as const)
+    test(`admin, ${name}: the usage section counts the web searches and the pages read, per day and per user`, async () => {
+      const e = world();
+      const { page, errors } = await e.newPage(size);
+      await page.goto("/");
+      await page.getByLabel("Email").fill(ADMIN.email);
+      await page.getByLabel("Mot de passe", { exact: true }).fill(ADMIN.password);
+      await page.getByRole("button", { name: "Se connecter" }).click();
+      await page.getByRole("button", { name: "Déconnexion" }).waitFor();
+      // Its own question (the switch starts off in a new browser): the test stands alone.
+      await askOnPage(page);
+      await page.getByRole("button", { name: "Administration" }).click();
+      const perUser = page.getByRole("table", { name: "Recherche web : utilisateurs qui cherchent le plus" });
+      await perUser.getByRole("rowheader", { name: ADMIN.email }).waitFor();
+      await page.getByRole("table", { name: "Recherche web par jour" }).scrollIntoViewIfNeeded();
+      // The viewport, scrolled to the web search tables (the whole dashboard is long on a phone).
+      await shot(page, `web-search-admin-${name}`, false);
+      expect(errors).toEqual([]);
+    }, 90_000);
 });
