@@ -4,4 +4,6 @@ export const frWeb = {
   failed: "La recherche web n'a pas pu aboutir : réponse établie sans sources web.",
   searchModel: "Recherche web",
   fetchModel: "Lecture de page web",
+  /** The ledger's error of a page fetched but not read. */
+  pageNotRead: "page non lue (refusée, injoignable, trop lente ou illisible)",
 } as const;

@@ -28,9 +28,10 @@ export async function webSourcesForRun(deps: Deps, query: string, ctx: RunCtx): 
   ctx.live.emit("web_search_started", { query });
   const started = performance.now();
   const found = await web.find(query, ctx.live.abort.signal);
+  // The whole step's time, on each of its rows: the pages are read in parallel, within the search's deadline.
   const latencyMs = Math.round(performance.now() - started);
   const now = deps.clock.now();
-  const row = (purpose: "web_search" | "web_fetch", ok: boolean): AiCallLog => ({
+  const row = (purpose: "web_search" | "web_fetch", ok: boolean, error: string | null): AiCallLog => ({
     userId: ctx.userId,
     conversationId: ctx.conversationId,
     model: purpose === "web_search" ? frWeb.searchModel : frWeb.fetchModel,
@@ -38,14 +39,14 @@ export async function webSourcesForRun(deps: Deps, query: string, ctx: RunCtx): 
     purpose,
     outcome: ok ? "ok" : "error",
     httpStatus: null,
-    error: ok ? null : found.error,
+    error: ok ? null : error,
     latencyMs,
     tokensIn: null,
     tokensOut: null,
     costEur: 0,
     createdAt: now,
   });
-  const rows = [row("web_search", found.error === null), ...Array.from({ length: found.fetches }, () => row("web_fetch", true))];
+  const rows = [row("web_search", found.error === null, found.error), ...found.fetched.map((read) => row("web_fetch", read, read ? null : frWeb.pageNotRead))];
   try {
     await deps.ai.writes.run(async (tx) => await insertAiCalls(tx, rows));
   } catch (e) {
@@ -53,7 +54,7 @@ export async function webSourcesForRun(deps: Deps, query: string, ctx: RunCtx): 
     deps.log.warn("web search not logged", { error: e });
   }
   const notice = found.sources.length === 0 ? frWeb.failed : null;
-  if (found.error) deps.log.warn("web search gave no sources", { error: found.error });
+  if (notice) deps.log.warn("web search gave no sources", { error: found.error ?? "no readable source" });
   ctx.live.emit("web_sources", { sources: found.sources.map(shownSource), notice });
   return { query, sources: found.sources, nonce: randomBytes(6).toString("hex"), notice };
 }

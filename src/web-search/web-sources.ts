@@ -11,8 +11,11 @@ export type WebSearchConfig = NonNullable<Config["webSearch"]>;
 /** One numbered source, the same for every member of the council. */
 export type WebSource = { n: number; url: string; title: string; domain: string; text: string };
 
-/** What one search cost and gave: the sources, and the calls to count per user (web_search, web_fetch). */
-export type WebFinding = { sources: WebSource[]; searched: boolean; fetches: number; error: string | null };
+/**
+ * What one search gave and cost: the sources; each page fetched (true: its
+ * text was read), counted per user (web_fetch); why the search itself failed.
+ */
+export type WebFinding = { sources: WebSource[]; fetched: boolean[]; error: string | null };
 
 /** A page is read again after this: a question about today must not get yesterday's page for long. */
 const CACHE_MS = 10 * 60_000;
@@ -50,15 +53,15 @@ export class WebSearch {
     try {
       hits = await search(this.config.engine, query, this.config.results, deadline);
     } catch (e) {
-      return { sources: [], searched: true, fetches: 0, error: (e as Error).message };
+      return { sources: [], fetched: [], error: (e as Error).message };
     }
-    let fetches = 0;
+    const fetched: boolean[] = [];
     const reads = await Promise.all(
       hits.map(async (hit) => {
         const cached = this.cached(hit.url);
         if (cached !== undefined) return cached;
-        fetches += 1;
         const read = await this.read(hit.url, deadline);
+        fetched.push(read !== null);
         // Only what was read is kept: a page down now may be up for the next question.
         if (read) this.remember(hit.url, read);
         return read;
@@ -70,7 +73,7 @@ export class WebSearch {
       if (!text) return [];
       return [{ url: hit.url, title: hit.title || reads[i]?.title || new URL(hit.url).hostname, domain: domainOf(hit.url), text: cut(text, share) }];
     });
-    return { sources: sources.map((s, i) => ({ n: i + 1, ...s })), searched: true, fetches, error: sources.length === 0 ? "aucune source lisible" : null };
+    return { sources: sources.map((s, i) => ({ n: i + 1, ...s })), fetched, error: null };
   }
 
   private async read(url: string, signal: AbortSignal): Promise<Read> {

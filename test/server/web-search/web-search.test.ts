@@ -142,6 +142,19 @@ describe("one set of sources for the whole council", () => {
   });
 });
 
+describe("the ledger of web searches", () => {
+  test("a page that cannot be read is a failed read in the ledger; the search itself succeeded", async () => {
+    searx().results = () => [{ url: fakePages().url("/missing"), title: "Page disparue", content: "Extrait." }];
+    const t = await webApp(fakes(), searx());
+    await askWithWeb(t);
+    const rows = await t.db.select().from(aiCalls).where(eq(aiCalls.userId, t.user.id));
+    expect(rows.filter((r) => r.purpose === "web_search").map((r) => r.outcome)).toEqual(["ok"]);
+    expect(rows.filter((r) => r.purpose === "web_fetch").map((r) => [r.outcome, r.error])).toEqual([
+      ["error", "page non lue (refusée, injoignable, trop lente ou illisible)"],
+    ]);
+  });
+});
+
 describe("Brave Search, the hosted search service", () => {
   test("with BRAVE_SEARCH_API_KEY and no WEB_SEARCH_URL, the question is searched on Brave, its key sent, its results the sources", async () => {
     const brave = new FakeBrave();
