@@ -13,7 +13,9 @@ const mb = (v: number) => v.toFixed(2).replace(".", ",");
 export function registerUsage(program: Command) {
   program
     .command("usage")
-    .description("usage des modèles : réponses et dépense par jour, taux de succès, latences, jetons et coût par modèle, plus gros utilisateurs, recherches web")
+    .description(
+      "usage des modèles : réponses et dépense par jour, taux de succès, latences, jetons et coût par modèle, plus gros utilisateurs, recherches web",
+    )
     .option("--days <n>", `nombre de jours (1 à ${USAGE_MAX_DAYS})`, positiveInt("--days", USAGE_MAX_DAYS), USAGE_DEFAULT_DAYS)
     .action(async (o: { days: number }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { articleFact, FakePages } from "../fakes/web/pages.ts";
 import { FakeSearxng } from "../fakes/web/searxng.fake.ts";
-import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, useE2E } from "./harness.ts";
+import { DESKTOP, ensureChromium, PHONE, registerThroughUi, shot, signInThroughUi, useE2E } from "./harness.ts";
 
 const skip = ensureChromium();
 if (skip) console.warn(skip);
@@ -103,11 +103,7 @@ describe.skipIf(!!skip)("e2e: web search for the council", () => {
     test(`admin, ${name}: the usage section counts the web searches and the pages read, per day and per user`, async () => {
       const e = world();
       const { page, errors } = await e.newPage(size);
-      await page.goto("/");
-      await page.getByLabel("Email").fill(ADMIN.email);
-      await page.getByLabel("Mot de passe", { exact: true }).fill(ADMIN.password);
-      await page.getByRole("button", { name: "Se connecter" }).click();
-      await page.getByRole("button", { name: "Déconnexion" }).waitFor();
+      await signInThroughUi(page, ADMIN);
       // Its own question (the switch starts off in a new browser): the test stands alone.
       await askOnPage(page);
       await page.getByRole("button", { name: "Administration" }).click();
