@@ -20,8 +20,9 @@ const root = join(import.meta.dir, "..");
 
 /** Runs `bun build` with the release flags; returns its exit code and error output. */
 export function buildBinary(outfile: string): { exitCode: number; stderr: string } {
-  // One entry: the reader processes of attachments are the executable itself (src/attachments/reader-command.ts).
-  const entries = [join(root, "src", "main.ts")];
+  // One entry for the server, the CLI and the attachment readers (the executable itself: src/attachments/reader-command.ts);
+  // the web page reader is a Worker, bundled only when listed (src/web-search/).
+  const entries = [join(root, "src", "main.ts"), join(root, "src", "web-search", "page-text.worker.ts")];
   const r = Bun.spawnSync([process.execPath, "build", ...entries, ...BUILD_FLAGS, "--outfile", outfile], {
     cwd: root,
     // Bun inlines the builder's NODE_ENV into the bundle (a dependency's `process.env.NODE_ENV == …` folds away):

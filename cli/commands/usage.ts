@@ -13,7 +13,9 @@ const mb = (v: number) => v.toFixed(2).replace(".", ",");
 export function registerUsage(program: Command) {
   program
     .command("usage")
-    .description("usage des modèles : réponses et dépense par jour, taux de succès, latences, jetons et coût par modèle, plus gros utilisateurs")
+    .description(
+      "usage des modèles : réponses et dépense par jour, taux de succès, latences, jetons et coût par modèle, plus gros utilisateurs, recherches web",
+    )
     .option("--days <n>", `nombre de jours (1 à ${USAGE_MAX_DAYS})`, positiveInt("--days", USAGE_MAX_DAYS), USAGE_DEFAULT_DAYS)
     .action(async (o: { days: number }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GlobalOptions>();
@@ -53,7 +55,25 @@ export function registerUsage(program: Command) {
                 ),
               ]
             : []),
+          "",
+          frCli.usage.web(sum(r.web_search.per_day, "searches"), sum(r.web_search.per_day, "fetches")),
+          ...(r.web_search.per_day.length
+            ? [
+                table(
+                  ["Jour", "Recherches", "Pages lues"],
+                  r.web_search.per_day.map((d) => [d.day, d.searches, d.fetches]),
+                ),
+                table(
+                  ["Utilisateur", "Recherches", "Pages lues"],
+                  r.web_search.users.map((u) => [u.email ?? `n° ${u.user_id}`, u.searches, u.fetches]),
+                ),
+              ]
+            : []),
         ].join("\n"),
       );
     });
+}
+
+function sum(days: ReadonlyArray<{ searches: number; fetches: number }>, key: "searches" | "fetches"): number {
+  return days.reduce((n, d) => n + d[key], 0);
 }

@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import { usageRows } from "../db/usage.ts";
 import { DAY } from "../lib/clock.ts";
 import { attachmentStorage } from "../attachments/attachments.queries.ts";
+import { type WebUsage, webUsage } from "../web-search/web-usage.ts";
 
 export const USAGE_DEFAULT_DAYS = 30;
 export const USAGE_MAX_DAYS = 90;
@@ -33,6 +34,8 @@ export type UsageReport = {
   top_users: Array<{ user_id: number; email: string | null; answers: number; tokens_in: number; tokens_out: number }>;
   /** Attachments stored now (not only in the window): files and megabytes, in all and for the users who store most. */
   attachments: { files: number; megabytes: number; users: Array<{ user_id: number; email: string | null; files: number; megabytes: number }> };
+  /** The council's web searches and page reads (issue 45), per day and for the users who search most. */
+  web_search: WebUsage;
 };
 
 const megabytes = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 100) / 100;
@@ -90,6 +93,7 @@ export async function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS):
 
   const costs = await aiCosts(db, now, days);
   const stored = await attachmentStorage(db, TOP_USERS);
+  const web = await webUsage(db, new Date(since), TOP_USERS);
   return {
     days,
     since: new Date(since).toISOString(),
@@ -102,5 +106,6 @@ export async function usageReport(db: Db, now: Date, days = USAGE_DEFAULT_DAYS):
       megabytes: megabytes(stored.bytes),
       users: stored.perUser.map((u) => ({ user_id: u.userId, email: u.email, files: Number(u.files), megabytes: megabytes(u.bytes) })),
     },
+    web_search: web,
   };
 }

@@ -14,6 +14,7 @@ import { ModerationBreaker } from "./moderation-breaker.ts";
 import { UpstreamCalls } from "./upstream-calls.ts";
 import { createOpenAiClient } from "./providers/openai.ts";
 import { type Council, type CouncilRuntime, createCouncilRuntime } from "../council/council-runtime.ts";
+import { WebSearch } from "../web-search/web-sources.ts";
 
 /**
  * The `ai` dependency: the council (members read from the database, with
@@ -43,6 +44,8 @@ export type Ai = {
   textRelay: RunTextRelay;
   /** Model calls in flight, against the HTTP client's cap (upstream-calls.ts). */
   upstream: UpstreamCalls;
+  /** The council's web search (issue 45); null when WEB_SEARCH_URL is unset or WEB_SEARCH_ENABLED=false. */
+  web: WebSearch | null;
 };
 
 export function createAi(config: Config, clock: Clock, db: Db): Ai {
@@ -66,6 +69,7 @@ export function createAi(config: Config, clock: Clock, db: Db): Ai {
     wakeups: createRunWakeups(db),
     textRelay: createRunTextRelay(db),
     upstream: new UpstreamCalls(config.httpClientCap),
+    web: config.webSearch ? new WebSearch(config.webSearch, () => clock.now().getTime()) : null,
   };
 }
 
@@ -77,7 +81,9 @@ export function availableModels(ai: Ai, council: Council): ModelDef[] {
 /** What /status and /models answer: the shown council (src/council/council-runtime.ts) and the breaker's memory, no upstream call. */
 export function aiStatus(ai: Ai, council: Council) {
   const ai_status = council.members.map((m) => ({ name: m.name, available: ai.availability.isAvailable(m.key) }));
-  return { ai_status, system_operational: ai_status.filter((s) => s.available).length >= 2 };
+  // Web search (issue 45): whether the page offers it, and whether it starts on for a user who never chose.
+  const web_search = { available: ai.web !== null, default: ai.web?.config.byDefault ?? false };
+  return { ai_status, system_operational: ai_status.filter((s) => s.available).length >= 2, web_search };
 }
 
 const parisTime = new Intl.DateTimeFormat("fr-FR", { timeZone: "Europe/Paris", hour: "2-digit", minute: "2-digit" });

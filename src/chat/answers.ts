@@ -28,6 +28,8 @@ export type RunCtx = {
   documents?: RunDocuments | null;
   /** Confirms a text the refusal pre-filter finds ambiguous (src/ai/refusal-confirm.ts); absent, such a text is kept. */
   confirmRefusal?: ConfirmRefusal;
+  /** Search the web for this first and give every member the same numbered sources (issue 45, src/web-search/); null: no search. */
+  webQuery?: string | null;
 };
 
 export type Timing = {

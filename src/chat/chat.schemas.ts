@@ -25,6 +25,8 @@ export const chatBody = z.object({
   start_run: z.boolean({ error: "« start_run » doit valoir true ou false." }).optional(),
   /** The page's name for this ask, for « Arrêter » before /chat answers (POST /chat/stop; src/chat/pending-asks.ts). */
   ask_id: askId.optional(),
+  /** Search the web and give the council the same sources (issue 45); offered when GET /status says `web_search.available`. */
+  web_search: z.boolean({ error: "« web_search » doit valoir true ou false." }).optional(),
 });
 
 /** POST /chat/stop: the ask to stop. */

@@ -28,7 +28,14 @@ import { attachToMessage } from "../attachments/attachments.queries.ts";
 import { withAttachments } from "../attachments/message-attachments.ts";
 
 /** `start_run`: start the run while the clarifier decides (askWithRunStarted); `ask_id`: names that ask for POST /chat/stop. */
-export type ChatInput = { conversation_id?: number | null; message: string; attachments?: number[]; start_run?: boolean; ask_id?: string };
+export type ChatInput = {
+  conversation_id?: number | null;
+  message: string;
+  attachments?: number[];
+  start_run?: boolean;
+  ask_id?: string;
+  web_search?: boolean;
+};
 
 /**
  * POST /chat, in the order of the issue: quota (402, nothing charged),
@@ -53,7 +60,9 @@ export async function sendMessage(deps: Deps, user: UserRow, input: ChatInput) {
   const turn = currentTurn(previous, closed);
   const followUp = turn.earlier.some((m) => m.messageType === "final_response");
   const ctx = { userId: user.id, conversationId: existing?.id ?? null };
-  const userMessage: NewMessage = { sender: "user", messageType: null, content: message };
+  if (input.web_search && !deps.ai.web) throw new AppError("WEB_SEARCH_UNAVAILABLE");
+  // The choice is kept on the question: its run (now, or a later POST /process) reads it there (src/web-search/turn-choice.ts).
+  const userMessage: NewMessage = { sender: "user", messageType: null, content: message, ...(input.web_search ? { resultData: { web_search: true } } : {}) };
 
   const verdict = await moderate(deps, message, ctx);
   if (verdict.flagged) {

@@ -8,11 +8,13 @@ import { type AnswerState, collectAnswers, type RunCtx, timing } from "./answers
 import type { Consolidation, Missing, ModelReport } from "../contracts/answer.ts";
 import { degradation, noticeText } from "./degraded.ts";
 import { ANSWER_MAX_TOKENS, ANSWER_SYSTEM, documentsRule, SYNTHESIS_MAX_TOKENS } from "./prompts.ts";
-import { blindNotices, questionForSynthesis, questionWithDocuments } from "../attachments/run-documents.ts";
+import { blindNotices, questionForSynthesis } from "../attachments/run-documents.ts";
 import { buildSynthesisInput } from "./synthesis.ts";
 import { markdownPlan } from "./synthesis-plan.ts";
 import { reviewByPeers } from "./peer-review.ts";
 import { rankingForSynthesis } from "./peer-review-prompt.ts";
+import { shownSource, webSourcesForRun } from "../web-search/run-web-search.ts";
+import { questionWithSourceNames, questionWithSources, sourcesRule } from "../web-search/sources-prompt.ts";
 
 /** A model not asked at all: the breaker holds it, or it has no key. */
 export type Skipped = { model: ModelDef; reason: string };
@@ -46,17 +48,20 @@ export async function consolidate(
   context: string,
   ctx: RunCtx,
 ): Promise<Consolidation> {
-  const t = timing(deps, models.length);
   ctx.live.emit("run_started", {
     models: models.map((m) => m.name),
     skipped: skipped.map((s) => ({ model: s.model.name, reason: s.reason })),
     soft_deadline_ms: deps.config.ai.softDeadlineMs,
-    quorum: t.quorum,
+    quorum: timing(deps, models.length).quorum,
   });
+  // The web search comes first, bounded by WEB_SEARCH_TIMEOUT_MS: the answer's budget and soft deadline count from after it.
+  const web = ctx.webQuery ? await webSourcesForRun(deps, ctx.webQuery, ctx) : null;
+  const sources = web?.sources ?? [];
+  const t = timing(deps, models.length);
   const docs = ctx.documents ?? null;
   const request = {
     system: ANSWER_SYSTEM,
-    messages: [...history, { role: "user" as const, content: questionWithDocuments(question, docs) }],
+    messages: [...history, { role: "user" as const, content: questionWithSources(question, docs, sources, web?.nonce ?? "") }],
     maxTokens: ANSWER_MAX_TOKENS,
   };
   const states = await collectAnswers(deps, models, request, t, ctx);
@@ -65,7 +70,7 @@ export async function consolidate(
   if (answered.length < 2) throw new NoSynthesis("NOT_ENOUGH_ANSWERS", individual);
 
   const input = buildSynthesisInput(
-    questionForSynthesis(question, docs),
+    questionWithSourceNames(questionForSynthesis(question, docs), sources),
     answered.map((a) => ({ model: a.model.name, text: a.text, citations: a.citations })),
     context,
   );
@@ -83,7 +88,7 @@ export async function consolidate(
     : null;
   const ranked = review && review.ranking.length > 0 ? `\n\n${rankingForSynthesis(review.ranking)}` : "";
   const synthesisRequest = {
-    system: plan.system(input.nonce) + documentsRule(docs?.names ?? []),
+    system: plan.system(input.nonce) + documentsRule(docs?.names ?? []) + sourcesRule(sources),
     messages: [{ role: "user" as const, content: input.prompt + ranked }],
     maxTokens: SYNTHESIS_MAX_TOKENS,
   };
@@ -124,17 +129,20 @@ export async function consolidate(
       ctx.live.emit("synthesis_failed", { model: candidate.name, reason: s.reason });
       continue;
     }
-    const told = [...(docs?.notices ?? []), ...blindNotices(models, docs)];
+    const read = [...(docs?.notices ?? []), ...blindNotices(models, docs)];
+    // Above the answer: a failed web search (kept in web_search.notice), then what was read of the documents.
+    const told = [...(web?.notice ? [web.notice] : []), ...read];
     const finished = plan.finish(
       s.text,
       input.labels,
       answered.flatMap((a) => a.citations),
       notice,
+      sources,
     );
     return {
       // What was read of the documents, above the answer; a JSON answer (a /v1 response_format) stays pure JSON.
       final_response: told.length > 0 && !plan.json ? [told.map((t) => `> ${t}`).join("\n>\n"), finished].join("\n\n") : finished,
-      ...(told.length > 0 ? { document_notices: told } : {}),
+      ...(read.length > 0 ? { document_notices: read } : {}),
       primary_ai: candidate.name,
       available_ais: answered.map((a) => a.model.name),
       failed_ais: missing.map((m) => ({ name: m.name, error: m.reason })),
@@ -144,6 +152,7 @@ export async function consolidate(
       degraded,
       notice,
       ...(review ? { peer_review: review } : {}),
+      ...(web ? { web_search: { query: web.query, sources: sources.map(shownSource), notice: web.notice } } : {}),
       cost_eur: ctx.logs.reduce((sum, row) => sum + (row.costEur ?? 0), 0),
     };
   }

@@ -24,6 +24,7 @@ import { droppedForClarification, endDroppedRun } from "./run-drop.ts";
 import { documentsOfTurn } from "../attachments/run-documents.ts";
 import { refusalConfirmer } from "../ai/refusal-confirm.ts";
 import { clarifierOf } from "./clarify.ts";
+import { askedWithWebSearch, searchQuery } from "../web-search/turn-choice.ts";
 
 export type ProcessResult = Awaited<ReturnType<typeof answerOf>>;
 
@@ -158,6 +159,8 @@ async function execute(
         documents,
         // The clarifier's model confirms the texts the refusal pre-filter finds ambiguous (docs/DECISIONS.md, « Refusal judgment »).
         confirmRefusal: refusalConfirmer(deps, clarifierOf(council, models), { userId: user.id, conversationId: run.conversationId, ledger: logs, unwritten }),
+        // The question's choice (the page's or the /v1 request's, kept on its message), when the server offers web search.
+        webQuery: deps.ai.web && askedWithWebSearch(turn.messages) ? searchQuery(turn.messages) : null,
       },
     );
     const charged = isCharged(result.degraded);

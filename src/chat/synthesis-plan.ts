@@ -1,4 +1,5 @@
 import { synthesisSystem } from "./prompts.ts";
+import type { WebSource } from "../web-search/web-sources.ts";
 import { finishSynthesis } from "./synthesis.ts";
 import { cutAtSentence, type LengthLimit } from "./answer-length.ts";
 import { sectionValidator, type SynthesisValidator } from "./answer-structure.ts";
@@ -15,7 +16,7 @@ export type SynthesisPlan = {
   system: (nonce: string) => string;
   validate: SynthesisValidator;
   /** The stored answer from the valid synthesis: its labels named, the models' citations, the notice of a degraded answer. */
-  finish: (text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null) => string;
+  finish: (text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null, sources?: readonly WebSource[]) => string;
   /** A JSON answer (a /v1 response_format): nothing may be written around it, not even the notices about documents. */
   json?: boolean;
 };
@@ -25,8 +26,8 @@ export function markdownPlan(limit?: LengthLimit): SynthesisPlan {
   return {
     system: (nonce) => synthesisSystem(nonce, limit?.maxChars),
     validate: sectionValidator,
-    finish: (text, labels, citations, notice) => {
-      const full = finishSynthesis(text, labels, citations, notice);
+    finish: (text, labels, citations, notice, sources) => {
+      const full = finishSynthesis(text, labels, citations, notice, sources);
       return limit ? cutAtSentence(full, limit) : full;
     },
   };

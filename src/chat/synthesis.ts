@@ -1,6 +1,8 @@
 import { frChat } from "../i18n/fr-chat.ts";
 import { randomBytes } from "node:crypto";
 import { canonicalLayout } from "./answer-layout.ts";
+import { sourceLine } from "../web-search/source-line.ts";
+import type { WebSource } from "../web-search/web-sources.ts";
 
 export type AnswerForSynthesis = { model: string; text: string; citations: string[] };
 
@@ -94,12 +96,21 @@ function noticeLine(notice: string | null): string | null {
 /**
  * The stored answer: the notice (if the answer is degraded) above the
  * synthesiser's text in the canonical layout (answer-layout.ts), each "Réponse X" named, its own trailing Sources
- * section (if it wrote one anyway) replaced by the URLs the models really cited.
+ * section (if it wrote one anyway) replaced by the web search's numbered
+ * sources and the URLs the models really cited.
  */
-export function finishSynthesis(text: string, labels: Record<string, string>, citations: readonly string[], notice: string | null): string {
+export function finishSynthesis(
+  text: string,
+  labels: Record<string, string>,
+  citations: readonly string[],
+  notice: string | null,
+  web: readonly WebSource[] = [],
+): string {
   const body = nameLabels(stripTrailingSources(canonicalLayout(text)), labels);
-  const unique = [...new Set(citations)];
-  const sources = unique.length > 0 ? unique.map((u) => `- ${u}`).join("\n") : frChat.reply.noSources;
+  // The web search's numbered sources first (their titles and domains), then what a model cited besides them.
+  const unique = [...new Set(citations)].filter((u) => !web.some((s) => s.url === u));
+  const lines = [...web.map(sourceLine), ...unique.map((u) => `- ${u}`)];
+  const sources = lines.length > 0 ? lines.join("\n") : frChat.reply.noSources;
   return [noticeLine(notice), body, `## Sources\n${sources}`].filter(Boolean).join("\n\n");
 }
 

@@ -2,6 +2,7 @@ import { moderate } from "../ai/moderation.ts";
 import type { UserRow } from "../db/schema/index.ts";
 import { transaction } from "../db/transaction.ts";
 import type { Deps } from "../deps.ts";
+import { webChoiceOf } from "../web-search/turn-choice.ts";
 import { AppError } from "../lib/errors.ts";
 import { assertCanQuery, assertOperational } from "./access.ts";
 import { appendMessages, listMessages, lockOwnedConversation } from "./chat.queries.ts";
@@ -55,7 +56,8 @@ export async function askAgain(deps: Deps, user: UserRow, conversationId: number
       await appendMessages(
         tx,
         conversation.id,
-        [{ sender: "user", messageType: null, content: edited ?? question.content, versionGroup: group, version }],
+        // A question asked with web search is asked again with it (issue 45: the choice is kept on the question).
+        [{ sender: "user", messageType: null, content: edited ?? question.content, versionGroup: group, version, ...webChoiceOf(question) }],
         clock.now(),
       );
       await recountMessages(tx, conversation.id);

@@ -110,3 +110,29 @@ export function count(min: number, max: number) {
     .min(min, `doit valoir au moins ${min}`)
     .max(max, `doit valoir au plus ${max}`);
 }
+
+/** "true" or "false" (empty: the default). */
+export const onOff = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .pipe(z.enum(["true", "false"], { error: "doit valoir true ou false" }).optional())
+  .transform((v) => (v === undefined ? undefined : v === "true"))
+  .optional();
+
+/** WEB_FETCH_ALLOW_PRIVATE: "true" (every address), "false", or the addresses and ranges of an intranet a page may be read from. */
+export const privateAllowance = z
+  .string()
+  .trim()
+  .transform((v, ctx): boolean | string[] => {
+    if (v === "" || v === "false") return false;
+    if (v === "true") return true;
+    const list = v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (list.every(isAddressOrCidr)) return list;
+    ctx.addIssue({ code: "custom", message: "doit valoir true, false ou une liste d'adresses IP ou de CIDR séparés par des virgules" });
+    return z.NEVER;
+  })
+  .default(false);

@@ -58,6 +58,8 @@ export type Consolidation = {
   notice: string | null;
   /** The members' ranking of each other's answers, when the council's peer review was on (absent in older answers). */
   peer_review?: PeerReview | null;
+  /** The council's web search (issue 45), when the question was asked with it: the numbered sources and the notice of a failed search. */
+  web_search?: { query: string; sources: Array<{ n: number; title: string; url: string; domain: string }>; notice: string | null };
   /** Every call of the run (answers, peer review, every synthesis attempt), in euros. */
   cost_eur: number;
   /** With documents (issue 33): where reading stopped, the models that could not see the pictures; also above the answer's text. */

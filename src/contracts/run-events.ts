@@ -13,6 +13,8 @@ import type { PeerReview } from "./peer-review.ts";
  */
 export const RUN_EVENT_TYPES = [
   "run_started",
+  "web_search_started",
+  "web_sources",
   "model_started",
   "model_delta",
   "model_answered",
@@ -31,6 +33,10 @@ export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 
 export type RunEventData<Final = unknown> = {
   run_started: { models: string[]; skipped: Array<{ model: string; reason: string }>; soft_deadline_ms: number; quorum: number };
+  /** The council's web search has begun (issue 45): what is searched. */
+  web_search_started: { query: string };
+  /** The numbered sources every member reads; none, and the notice, when the search or the pages failed. */
+  web_sources: { sources: Array<{ n: number; title: string; url: string; domain: string }>; notice: string | null };
   model_started: { model: string };
   /**
    * A model's answer as it is written: `text` goes at character `from` of

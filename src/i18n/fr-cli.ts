@@ -76,6 +76,8 @@ export const frCli = {
     noCalls: "Aucun appel aux modèles.",
     noUsers: "Aucun utilisateur actif.",
     attachments: (files: number, mb: string) => `Pièces jointes stockées : ${files} fichier${files > 1 ? "s" : ""}, ${mb} Mo`,
+    web: (searches: number, fetches: number) =>
+      `Recherche web : ${searches} recherche${searches > 1 ? "s" : ""}, ${fetches} page${fetches > 1 ? "s" : ""} lue${fetches > 1 ? "s" : ""}`,
   },
   audit: { empty: "Aucune action enregistrée." },
   council: {

@@ -73,6 +73,7 @@ const table = {
     400,
     "Votre message ne peut pas être traité car il enfreint nos règles d'utilisation. Unisson fournit des informations utiles et constructives : merci de reformuler votre question.",
   ],
+  WEB_SEARCH_UNAVAILABLE: [400, "La recherche web n'est pas proposée sur ce serveur : posez la question sans elle."],
   NOTHING_TO_PROCESS: [409, "Aucune question n'attend d'analyse finale dans cette conversation."],
   NOT_ENOUGH_ANSWERS: [
     503,

@@ -23,6 +23,7 @@ import { countFailedRun, impossibleAnswer, isRememberedImpossible, lastingFailur
 import type { RateLimitStore } from "../lib/rate-limit.ts";
 import { type ApiFile, storeApiFiles } from "./api-files.ts";
 import { attachToMessage } from "../attachments/attachments.queries.ts";
+import { type UrlCitation, urlCitations } from "./url-citations.ts";
 
 export type CompletionInput = {
   /** The last user message of the request. */
@@ -58,6 +59,8 @@ export type CompletionResult = {
   /** The URLs the models cited, and the notice of a degraded answer: beside the answer, since a JSON answer cannot carry them. */
   sources: string[];
   notice: string | null;
+  /** The web search's sources, where the answer's text lists them (OpenAI's url_citation annotations). */
+  citations: UrlCitation[];
   /** Streamed only: a synthesiser failed after some of its text was sent, and the stored answer followed a restart line. */
   restarted?: boolean;
 };
@@ -83,6 +86,7 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   const earlier = await findJoinable(deps.db, input.key, clock.now());
   if (earlier) return await follow(deps, user, earlier, input);
 
+  if (input.options?.webSearch && !deps.ai.web) throw new AppError("WEB_SEARCH_UNAVAILABLE");
   await admitted(deps, user, input);
 
   // A refusal is told to the client, never stored: a script cannot fill the history (it counts against the limits, spend-limit.ts).
@@ -93,7 +97,14 @@ export async function complete(deps: Deps, user: UserRow, input: CompletionInput
   const files = await storeApiFiles(deps, user, input.files ?? []);
   let asked: { conversationId: number; requestId: number };
   try {
-    asked = await store(deps, user.id, [{ sender: "user", messageType: null, content: input.question }], input.key, files);
+    // The web search choice is kept on the question, as the page's (the run reads it there).
+    const question = {
+      sender: "user" as const,
+      messageType: null,
+      content: input.question,
+      ...(input.options?.webSearch ? { resultData: { web_search: true } } : {}),
+    };
+    asked = await store(deps, user.id, [question], input.key, files);
   } catch (e) {
     // Its files were stored for a question that is not: gone with it (the winner of a race has its own).
     await forgetUnsentFiles(deps.db, files, user.id).catch((error) => deps.log.warn("v1: the files of an unstored question were kept", { error }));
@@ -263,5 +274,6 @@ function toResult(conversationId: number, requestId: number, text: string, data:
     synthesiser: data?.primary_ai ?? "",
     sources: [...new Set((data?.models ?? []).flatMap((m) => (m.status === "answered" ? m.citations : [])))],
     notice: data?.notice ?? null,
+    citations: urlCitations(text, data?.web_search?.sources),
   };
 }

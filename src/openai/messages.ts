@@ -40,6 +40,8 @@ export const completionBody = z.looseObject({
   max_completion_tokens: z.number().int().positive("« max_completion_tokens » doit être un entier positif.").nullish(),
   tool_choice: z.unknown().optional(),
   function_call: z.unknown().optional(),
+  /** OpenAI's web search option: present (even `{}`), the council searches the web first (issue 45). */
+  web_search_options: z.looseObject({}, { error: "« web_search_options » doit être un objet." }).nullish(),
 });
 
 /** tool_choice / function_call values that let the model answer in text; anything else demands a tool call. */
@@ -110,11 +112,12 @@ export function toQuestion(body: CompletionBody): { question: string; context: C
   const format = formatOf(body.response_format);
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const files = Array.isArray(last.content) ? filesOf(last.content) : [];
-  return { question, context, options: { ...(format ? { format } : {}), ...(maxTokens ? { maxTokens } : {}) }, files };
+  const webSearch = body.web_search_options != null;
+  return { question, context, options: { ...(format ? { format } : {}), ...(maxTokens ? { maxTokens } : {}), ...(webSearch ? { webSearch } : {}) }, files };
 }
 
-/** What shapes the answer beyond the question: JSON following a schema (response_format), a length (max_tokens). */
-export type AnswerOptions = { format?: JsonFormat; maxTokens?: number };
+/** What shapes the answer beyond the question: JSON following a schema (response_format), a length (max_tokens), a web search (web_search_options, the web_search tool). */
+export type AnswerOptions = { format?: JsonFormat; maxTokens?: number; webSearch?: boolean };
 
 type FormatField = { type: string; json_schema?: { schema?: Record<string, unknown> } } | null | undefined;
 

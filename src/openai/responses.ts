@@ -31,12 +31,14 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
   const createdAt = Math.floor(c.var.deps.clock.now().getTime() / 1000);
   const question = ask(c, asked, { store: body.store ?? true });
 
-  const message = (text: string, status: Status) => ({
+  // The web sources' citations (the Responses API's url_citation annotations) once the answer is whole.
+  const annotations = (r?: CompletionResult) => (r?.citations ?? []).map((c) => ({ type: "url_citation", ...c }));
+  const message = (text: string, status: Status, r?: CompletionResult) => ({
     type: "message",
     id: messageId,
     status,
     role: "assistant",
-    content: status === "completed" || text ? [{ type: "output_text", text, annotations: [], logprobs: [] }] : [],
+    content: status === "completed" || text ? [{ type: "output_text", text, annotations: annotations(r), logprobs: [] }] : [],
   });
   const response = (status: Status, r?: CompletionResult) => ({
     id,
@@ -45,7 +47,7 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
     status,
     model: MODEL_ID,
     instructions: body.instructions ?? null,
-    output: r ? [message(r.text, "completed")] : [],
+    output: r ? [message(r.text, "completed", r)] : [],
     output_text: r?.text ?? "",
     error: null,
     incomplete_details: null,
@@ -86,8 +88,8 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
     finish: (r, write) => {
       open(write);
       event(write, "response.output_text.done", { ...at, text, logprobs: [] });
-      event(write, "response.content_part.done", { ...at, part: { type: "output_text", text, annotations: [], logprobs: [] } });
-      event(write, "response.output_item.done", { output_index: 0, item: message(text, "completed") });
+      event(write, "response.content_part.done", { ...at, part: { type: "output_text", text, annotations: annotations(r), logprobs: [] } });
+      event(write, "response.output_item.done", { output_index: 0, item: message(text, "completed", r) });
       event(write, "response.completed", { response: response("completed", r) });
     },
   });

@@ -27,6 +27,7 @@ const runs: Array<[string, string[], Record<string, string>?]> = [
   ["provider calls per hostile minute on /v1 (issue 47)", ["test/bench/fair-use.bench.ts"]],
   ["heap kept by /v1's JSON Schemas (issue 48)", ["test/bench/json-schemas.bench.ts"]],
   ["a live answer on the wire and in the server's CPU (issue 46)", ["test/bench/live-wire.bench.ts"]],
+  ["what web search adds before the first model text (issue 45)", ["test/bench/web-search.bench.ts"]],
 ];
 for (const [name, args, env] of runs) {
   console.log(`\n=== ${name}: bun ${args.join(" ")}`);

@@ -109,6 +109,15 @@ export async function registerThroughUi(page: Page, who: { first: string; last: 
   await page.getByRole("button", { name: "Déconnexion" }).waitFor();
 }
 
+/** Signs an existing account in through the login form (no second factor: TWO_FACTOR=off for admins). */
+export async function signInThroughUi(page: Page, who: { email: string; password: string }) {
+  await page.goto("/");
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Mot de passe", { exact: true }).fill(who.password);
+  await page.getByRole("button", { name: "Se connecter" }).click();
+  await page.getByRole("button", { name: "Déconnexion" }).waitFor();
+}
+
 /**
  * The usual setup of a describe block: one E2E world (fakes, executable,
  * browser) started before its tests and stopped after; call `e()` inside tests.

@@ -152,4 +152,8 @@ export const POSTGRES_FILES = [
   "test/server/council/council-servers.test.ts",
   "test/server/council/council-store.test.ts",
   "test/server/chat/refusal-engine.test.ts",
+  "test/server/web-search/fetch-guard.test.ts",
+  "test/server/web-search/v1-citations.test.ts",
+  "test/server/web-search/web-search.test.ts",
+  "test/server/web-search/web-usage.test.ts",
 ];

@@ -131,7 +131,10 @@ export function chatTables(c: Columns, { users }: UserTables) {
       conversationId: c.int("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
       model: c.text("model").notNull(),
       provider: c.text("provider").notNull(),
-      purpose: c.text("purpose", { enum: ["answer", "synthesis", "clarification", "moderation", "probe", "peer_review", "refusal_check"] }).notNull(),
+      // web_search and web_fetch (issue 45): the council's searches and page reads, counted per user, no cost.
+      purpose: c
+        .text("purpose", { enum: ["answer", "synthesis", "clarification", "moderation", "probe", "peer_review", "refusal_check", "web_search", "web_fetch"] })
+        .notNull(),
       /** ok, error, timeout; refusal (the model declined); cancelled (left out at the soft deadline or with its run). */
       outcome: c.text("outcome", { enum: ["ok", "error", "timeout", "refusal", "cancelled"] }).notNull(),
       httpStatus: c.int("http_status"),

@@ -110,6 +110,7 @@ describe("usage figures", () => {
         { user_id: b, email: "bob@example.fr", answers: 1, tokens_in: 5, tokens_out: 50 },
       ],
       attachments: { files: 0, megabytes: 0, users: [] },
+      web_search: { per_day: [], users: [] },
     });
   });
 

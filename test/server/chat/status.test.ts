@@ -11,7 +11,11 @@ describe("GET /api/unisson/status and /models", () => {
     const t = await createTestApp();
     const res = await t.call("GET", "/api/unisson/status");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ai_status: NAMES.map((name) => ({ name, available: false })), system_operational: false });
+    expect(res.body).toEqual({
+      ai_status: NAMES.map((name) => ({ name, available: false })),
+      system_operational: false,
+      web_search: { available: false, default: false },
+    });
   });
 
   test("/models lists the six models with provider and French specialty, plus the status", async () => {

@@ -67,7 +67,11 @@ describe("the council, read at each question", () => {
     const t = await chatApp(fakes());
     for (const name of ["GPT-4", "Claude 3 Haiku", "Claude Opus 4.1", "Gemini Pro", "Mistral Large"]) await setEnabled(t.db, name, false, t.clock.now());
     const status = (await t.call("GET", "/api/unisson/status")).body as Status;
-    expect(status).toEqual({ ai_status: [{ name: "Sonar Pro", available: true }], system_operational: false });
+    expect(status).toEqual({
+      ai_status: [{ name: "Sonar Pro", available: true }],
+      system_operational: false,
+      web_search: { available: false, default: false },
+    });
     const res = await t.call("POST", "/api/unisson/chat", { token: t.token, json: { message: "Quelle est la capitale de la France ?" } });
     expect(res.status).toBe(503);
     expect(res.body.detail).toContain("au moins 2 IA disponibles");

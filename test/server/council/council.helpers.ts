@@ -25,4 +25,8 @@ export async function addLlama(t: Pick<TestApp, "db" | "config" | "clock">, fake
   );
 }
 
-export type Status = { ai_status: Array<{ name: string; available: boolean }>; system_operational: boolean };
+export type Status = {
+  ai_status: Array<{ name: string; available: boolean }>;
+  system_operational: boolean;
+  web_search: { available: boolean; default: boolean };
+};

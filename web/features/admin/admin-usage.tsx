@@ -6,45 +6,12 @@ import { frUsage as t } from "../../i18n/fr-usage.ts";
 import { frDay } from "../../lib/format.ts";
 import { adminErrorMessage } from "./admin-errors.ts";
 import { fetchUsage } from "./admin.api.ts";
+import { AdminWebUsage } from "./admin-web-usage.tsx";
+import { UsageTable } from "./usage-table.tsx";
 
 const number = new Intl.NumberFormat("fr-FR");
 const percent = new Intl.NumberFormat("fr-FR", { style: "percent", maximumFractionDigits: 1 });
 const ms = (v: number | null) => (v === null ? "—" : `${number.format(v)} ms`);
-
-/** One table whose cells carry their header as data-label (the phone layout reads them as label: value). */
-function Table({ caption, headers, rows }: { caption: string; headers: string[]; rows: Array<Array<string | number>> }) {
-  return (
-    <table className="admin-table admin-usage-table">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          {headers.map((h) => (
-            <th key={h} scope="col">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={String(r[0])}>
-            {r.map((v, i) =>
-              i === 0 ? (
-                <th key={headers[i]} scope="row" data-label={headers[i]}>
-                  {v}
-                </th>
-              ) : (
-                <td key={headers[i]} data-label={headers[i]}>
-                  {typeof v === "number" ? number.format(v) : v}
-                </td>
-              ),
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
 
 /** The dashboard's usage section: what the models did over 30 days, in answers, latency, tokens and euros. */
 export function AdminUsage() {
@@ -82,14 +49,14 @@ export function AdminUsage() {
       </dl>
       {usage.models.length === 0 && usage.answers_per_day.length === 0 ? <p className="muted">{t.none}</p> : null}
       {usage.answers_per_day.length ? (
-        <Table
+        <UsageTable
           caption={t.answersPerDay}
           headers={[t.day, t.answers, t.failed, t.cost]}
           rows={usage.answers_per_day.map((d) => [frDay(d.day), d.answers, d.failed, preciseEuros.format(d.eur)])}
         />
       ) : null}
       {usage.models.length ? (
-        <Table
+        <UsageTable
           caption={t.perModel}
           headers={[t.model, t.calls, t.success, t.p50, t.p95, t.tokensIn, t.tokensOut, t.cost]}
           rows={usage.models.map((m) => [
@@ -105,12 +72,13 @@ export function AdminUsage() {
         />
       ) : null}
       {usage.top_users.length ? (
-        <Table
+        <UsageTable
           caption={t.topUsers}
           headers={[t.user, t.answers, t.tokensIn, t.tokensOut]}
           rows={usage.top_users.map((u) => [u.email ?? `n° ${u.user_id}`, u.answers, u.tokens_in, u.tokens_out])}
         />
       ) : null}
+      <AdminWebUsage web={usage.web_search} />
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { NoticeBox } from "./notice-box.tsx";
 import { ProgressBar } from "./progress-bar.tsx";
 import type { AiStatusValue } from "./use-ai-status.ts";
 import type { ChatState } from "./use-chat.ts";
+import { useWebSearch } from "./web-search/use-web-search.ts";
 
 const t = fr.chat;
 
@@ -38,8 +39,11 @@ export function ChatView({
   dock?: HTMLElement | null;
 }) {
   const [detail, setDetail] = useState<ChatMessage | null>(null);
+  const webSearch = useWebSearch(user.id, status.webSearch);
   const endRef = useRef<HTMLDivElement>(null);
   const locked = inputLocked(user);
+  // What both question boxes share: the start screen's and the conversation's reply box.
+  const composing = { onSend: chat.send, disabled: locked, busy: chat.busy, webSearch };
   const started = chat.messages.length > 0;
   // A locked box says why, before the user tries (docs/PRODUCT.md#chat-blocks).
   const notice = chat.notice ?? (locked ? blockFor(user, status.available, status.loaded) : null);
@@ -65,7 +69,7 @@ export function ChatView({
           <h1 id="ask-title">{t.heroTitle}</h1>
           <p className="muted">{t.heroText}</p>
           {notice && <NoticeBox notice={notice} onPricing={onPricing} />}
-          <Composer large onSend={chat.send} disabled={locked} busy={chat.busy} label={t.questionLabel} placeholder={t.placeholder} submitLabel={t.launch} />
+          <Composer large {...composing} label={t.questionLabel} placeholder={t.placeholder} submitLabel={t.launch} />
         </section>
         <div className="start-aside">
           <ModelList status={status} />
@@ -77,7 +81,7 @@ export function ChatView({
 
   const reply = (
     <StopOverComposer chat={chat}>
-      <Composer onSend={chat.send} disabled={locked} busy={chat.busy} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
+      <Composer {...composing} label={t.replyLabel} placeholder={t.replyPlaceholder} submitLabel={t.send} />
     </StopOverComposer>
   );
   return (

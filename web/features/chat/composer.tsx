@@ -8,6 +8,8 @@ import { AttachmentErrors } from "./attachments/attachment-errors.tsx";
 import { useAttachmentLimits } from "./attachments/use-attachment-limits.ts";
 import { useAttachments } from "./attachments/use-attachments.ts";
 import { useDropZone } from "./attachments/use-drop-zone.ts";
+import type { WebSearchChoice } from "./web-search/use-web-search.ts";
+import { WebSearchToggle } from "./web-search/web-search-toggle.tsx";
 
 /**
  * The question box: Enter sends, Shift+Enter breaks the line (docs/PRODUCT.md#chat-screen).
@@ -24,8 +26,9 @@ export function Composer({
   submitLabel,
   large = false,
   limits: given,
+  webSearch,
 }: {
-  onSend(text: string, attachments: MessageAttachment[]): Promise<boolean>;
+  onSend(text: string, attachments: MessageAttachment[], webSearch: boolean): Promise<boolean>;
   disabled: boolean;
   busy: boolean;
   label: string;
@@ -34,6 +37,8 @@ export function Composer({
   large?: boolean;
   /** The server's limits by default (GET /api/attachment-limits). */
   limits?: AttachmentLimits;
+  /** The « Recherche web » switch (issue 45); absent or unavailable: not shown, never asked. */
+  webSearch?: WebSearchChoice;
 }) {
   const served = useAttachmentLimits();
   const limits = given ?? served.limits;
@@ -46,7 +51,7 @@ export function Composer({
     if (blocked) return;
     const sent = text;
     setText("");
-    const taken = await onSend(sent, files.stored);
+    const taken = await onSend(sent, files.stored, webSearch?.on ?? false);
     if (taken) files.clear();
     else setText((now) => (now === "" ? sent : now));
   }
@@ -107,6 +112,7 @@ export function Composer({
       <AttachmentErrors errors={files.errors} onDismiss={files.dismissErrors} />
       <div className="composer-actions">
         <AttachButton limits={limits} disabled={disabled} onFiles={files.add} />
+        {webSearch && <WebSearchToggle choice={webSearch} disabled={disabled} />}
         <button type="submit" className="primary" disabled={blocked} title={files.uploading ? frAttach.waitUploads : undefined}>
           <SendIcon /> <span>{submitLabel}</span>
         </button>

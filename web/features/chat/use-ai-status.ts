@@ -9,6 +9,8 @@ export type StatusState = {
   operational: boolean;
   /** False until the first answer: the UI does not claim maintenance before it knows. */
   loaded: boolean;
+  /** Whether the server offers web search, and whether it starts on (issue 45); unknown until the first answer. */
+  webSearch?: { available: boolean; default: boolean };
 };
 
 /** docs/PRODUCT.md#models: the status is polled every 120000 ms while signed in. */
@@ -28,6 +30,7 @@ export function useAiStatus() {
         aiStatus: r.ai_status,
         operational: r.system_operational,
         loaded: true,
+        webSearch: r.web_search,
       });
     } catch (err) {
       console.warn("models", err);
@@ -37,7 +40,7 @@ export function useAiStatus() {
   const poll = useCallback(async () => {
     try {
       const r = await unwrap(api.unisson.status.$get());
-      setState((s) => ({ ...s, aiStatus: r.ai_status, operational: r.system_operational, loaded: true }));
+      setState((s) => ({ ...s, aiStatus: r.ai_status, operational: r.system_operational, loaded: true, webSearch: r.web_search }));
     } catch (err) {
       console.warn("status", err);
     }

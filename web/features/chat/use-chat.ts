@@ -145,7 +145,7 @@ export function useChat(deps: ChatDeps) {
 
   /** Returns false when the message was not taken (blank, busy, blocked, failed), so the box keeps the text. */
   const send = useCallback(
-    async (text: string, attachments: MessageAttachment[] = []): Promise<boolean> => {
+    async (text: string, attachments: MessageAttachment[] = [], webSearch = false): Promise<boolean> => {
       const message = text.trim();
       if (!message || running.current) return false;
       const d = depsRef.current;
@@ -175,7 +175,7 @@ export function useChat(deps: ChatDeps) {
         // start_run: the models start while the clarifier decides; their first words show within a second (issue 34).
         // ask_id: « Arrêter » is offered from now on, before /chat names the run (use-ask-stop.ts).
         const ask = beginAsk();
-        const asked = { message, start_run: true, ask_id: ask.id, ...files };
+        const asked = { message, start_run: true, ask_id: ask.id, ...files, ...(webSearch ? { web_search: true } : {}) };
         const body = conversationId === null ? asked : { conversation_id: conversationId, ...asked };
         const r = await unwrap(api.unisson.chat.$post({ json: body })).finally(endAsk);
         if (gen !== generation.current) return true;

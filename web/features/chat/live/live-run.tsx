@@ -7,6 +7,7 @@ import { ProgressBar } from "../progress-bar.tsx";
 import "./live.css";
 import type { LiveState, ModelLine } from "./live-state.ts";
 import { ModelWriting } from "./model-writing.tsx";
+import { WebSourcesStep } from "../web-search/web-sources-step.tsx";
 
 const t = frLive.run;
 
@@ -36,6 +37,7 @@ export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void 
           <WarningIcon size={16} /> {fr.chat.warning}
         </p>
       )}
+      {state.web && !state.failed && <WebSourcesStep web={state.web} />}
       {state.models.length > 0 && (
         <ul className="live-models" aria-label={t.title}>
           {state.models.map((m) => (

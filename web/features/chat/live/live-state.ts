@@ -23,9 +23,23 @@ export type LiveState = {
   done: boolean;
   /** The council's peer review (« Délibération »), when the run has one: under way, then who did not rank. */
   peerReview: { done: boolean; failures: string[] } | null;
+  /** The run's web search (issue 45), when it has one: under way, then the sources found (or the notice). */
+  web: LiveWeb | null;
 };
 
-export const EMPTY: LiveState = { models: [], synthesisBy: null, text: "", handovers: [], step: 15, failed: null, done: false, peerReview: null };
+export type LiveWeb = { searching: boolean; sources: Array<{ n: number; title: string; url: string; domain: string }>; notice: string | null };
+
+export const EMPTY: LiveState = {
+  models: [],
+  synthesisBy: null,
+  text: "",
+  handovers: [],
+  step: 15,
+  failed: null,
+  done: false,
+  peerReview: null,
+  web: null,
+};
 
 const seconds = (ms: unknown) => (typeof ms === "number" ? (ms / 1000).toLocaleString("fr-FR", { maximumFractionDigits: 1 }) : undefined);
 
@@ -59,6 +73,10 @@ export function reduce(s: LiveState, e: RunEvent): LiveState {
       return { ...s, models: setModel(s, e.data.model, { state: "failed", reason: e.data.reason }) };
     case "model_left_out":
       return { ...s, models: setModel(s, e.data.model, { state: "left_out", reason: e.data.reason }) };
+    case "web_search_started":
+      return { ...s, web: { searching: true, sources: [], notice: null } };
+    case "web_sources":
+      return { ...s, web: { searching: false, sources: e.data.sources, notice: e.data.notice } };
     case "peer_review_started":
       return { ...s, peerReview: { done: false, failures: [] } };
     case "peer_review":
