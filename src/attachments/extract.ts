@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { ExtractJob, ExtractResult } from "./extract-job.ts";
 import { ReaderPool } from "./reader-pool.ts";
 
-// Module state, one pool per app's attachment settings (a test process runs apps with different limits side by side).
+// Module state: one pool per app's attachment settings (a test process runs apps with different limits side by side).
 const pools = new WeakMap<object, ReaderPool>();
 
 /**

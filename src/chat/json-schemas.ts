@@ -50,6 +50,7 @@ function draftOf(schema: Record<string, unknown>): Draft {
 
 /** Compiled schemas by content (draft and canonical text), the least recently used dropped past CACHED: memory stays bounded. */
 const CACHED = 200;
+// Module state: compiled validators are pure functions of the schema's text, shared by every app of the process.
 const compiled = new Map<string, ValidateFunction>();
 
 function contentKey(draft: Draft, schema: Record<string, unknown>): string {
@@ -92,6 +93,7 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
  * the old one goes once the validators it made leave the cache. A new
  * instance costs tens of milliseconds, once per CACHED new schemas.
  */
+// Module state: the Ajv instances that compile them, one per draft, for the same reason.
 const instances = new Map<Draft, { ajv: ReturnType<(typeof makers)[Draft]>; compiles: number }>();
 
 function validatorFor(draft: Draft) {

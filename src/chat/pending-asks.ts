@@ -11,7 +11,7 @@ import type { Deps } from "../deps.ts";
  */
 type Ask = { stop: () => void };
 
-/** One registry per app (its AI state), as the runs in memory are. */
+// Module state: one registry per app (its AI state), as the runs in memory are; an ask lives only while its /chat does.
 const registries = new WeakMap<object, Map<string, Ask>>();
 
 function registry(deps: Deps): Map<string, Ask> {

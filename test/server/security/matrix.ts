@@ -138,6 +138,11 @@ export const MATRIX: Record<string, Row> = {
     req: (w) => ({ path: "/api/unisson/chat", json: { conversation_id: w.conversationId, message: "Et sa population ?" } }),
     expect: OWNER_ONLY,
   },
+  // An ask is found only among its own user's pending asks (src/chat/pending-asks.ts): none is pending here, so every signed-in user gets 409.
+  "POST /api/unisson/chat/stop": {
+    req: () => ({ path: "/api/unisson/chat/stop", json: { ask_id: "matrice-inconnue-0001" } }),
+    expect: [401, 401, 409, 409, 409],
+  },
   "POST /api/unisson/process": { req: (w) => ({ path: "/api/unisson/process", json: { conversation_id: w.conversationId } }), expect: OWNER_ONLY },
   "GET /api/unisson/history": { req: () => ({ path: "/api/unisson/history" }), expect: SIGNED_IN },
   "GET /api/unisson/conversation/:id": { req: (w) => ({ path: `/api/unisson/conversation/${w.conversationId}` }), expect: OWNER_ONLY },
