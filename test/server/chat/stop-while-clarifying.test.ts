@@ -42,7 +42,8 @@ describe("« Arrêter » while the clarifier decides", () => {
     const t = await chatApp(fakes());
     slowClarifier();
     const asked = askStarting(t).then(() => performance.now());
-    await runAskedModels(fakes());
+    // All six members asked before the stop: one not yet asked is never called, so it cannot be aborted (2 of 5 once, loaded).
+    while (fakes().control.callsOf("answer").length < 6) await Bun.sleep(5);
     while (fakes().control.callsOf("clarification").length === 0) await Bun.sleep(5);
     await stopAsk(t);
     const answeredAt = await asked;
