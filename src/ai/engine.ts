@@ -32,7 +32,7 @@ export type Ai = {
   /** Conversations whose run is being claimed here: committed, not yet in `live` (the own-orphan sweep leaves them alone). */
   claiming: Set<number>;
   moderationBreaker: ModerationBreaker;
-  /** SSE comment heartbeat: proxies close a silent upstream (nginx at 60 s). */
+  /** SSE comment heartbeat of the live-answer and /v1 streams: proxies close a silent upstream (nginx at 60 s). */
   heartbeatMs: number;
   /** Claims and final answers of concurrent runs share commits (see group-commit.ts). */
   writes: GroupCommit;

@@ -7,8 +7,7 @@ import { SYNTHESIS_SECTIONS } from "./prompts.ts";
  * many ways a reader accepts (a bold title, a title followed by its text on
  * the same line, English or singular titles, an emoji before it, CRLF,
  * non-breaking spaces); each title line is rewritten here, every other line
- * is left as written. Line by line, so that what a /v1 stream sent of a
- * synthesis being written (finishedPrefix) stays a prefix of the stored answer.
+ * is left as written: a line is rewritten alone, whatever follows it.
  *
  * Hand-written rather than a Markdown parser: a parser sees `**Réponse
  * consolidée :** texte` as a paragraph, not a title followed by its text,

@@ -42,8 +42,3 @@ export function capMemberAnswer(text: string, maxTokens: number): string {
   const end = lastSentenceEnd(text, max) || text.lastIndexOf(" ", max) + 1 || max;
   return `${text.slice(0, end).trimEnd()}\n\n*${frChat.memberCut}*`;
 }
-
-/** What of a text being written can be shown under a length limit: up to its last sentence end, never past the limit. */
-export function shownWithin(text: string, limit: LengthLimit): string {
-  return text.slice(0, lastSentenceEnd(text, Math.min(text.length, limit.maxChars)));
-}

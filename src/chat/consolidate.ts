@@ -108,7 +108,7 @@ export async function consolidate(
       intended,
     });
     const notice = degraded ? noticeText(degraded, candidate.name) : null;
-    // With the labels, a client can finish the text as it is written (finishedPrefix, the /v1 stream).
+    // With the labels, a follower of the live run (GET …/events) can show the text as it will be stored.
     ctx.live.emit("synthesis_started", { model: candidate.name, notice, labels: input.labels });
     const s = await callModel(deps, candidate, synthesisRequest, {
       purpose: "synthesis",

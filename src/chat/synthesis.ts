@@ -78,7 +78,7 @@ export function stripTrailingSources(text: string): string {
 /**
  * Each "Réponse X" followed by its model's name, unless a bracket already follows it: "Réponse A (GPT-4)",
  * or "Réponse A de GPT-4" where the label is itself inside brackets (never "(Réponse A (GPT-4))"). Whether
- * it is inside is read from the line before it, which is final once written (finishedPrefix relies on that).
+ * it is inside is read from the line before it, which is final once written.
  */
 function nameLabels(body: string, labels: Record<string, string>): string {
   return body.replace(/Réponse ([A-Z])\b(?!\s*\()/g, (all, l: string, at: number) => {
@@ -112,25 +112,4 @@ export function finishSynthesis(
   const lines = [...web.map(sourceLine), ...unique.map((u) => `- ${u}`)];
   const sources = lines.length > 0 ? lines.join("\n") : frChat.reply.noSources;
   return [noticeLine(notice), body, `## Sources\n${sources}`].filter(Boolean).join("\n\n");
-}
-
-/**
- * The part of finishSynthesis(written + whatever comes next) that nothing the
- * synthesiser may still write can change: what a client can be sent while
- * the synthesis is being written. Held back: the line being written; from a
- * line that may open a trailing Sources section (dropped if nothing but
- * Sources follows it, released as soon as another section does); a last line
- * ending in "Réponse X" (named only if no "(" follows); trailing blank lines.
- * The notice is known when the synthesis starts, so it opens the text as in
- * the stored answer.
- */
-export function finishedPrefix(written: string, labels: Record<string, string>, notice: string | null): string {
-  // Whole lines only, in the stored answer's layout (canonicalLayout rewrites a line alone, the same way at the end).
-  let lines = canonicalLayout(written.slice(0, written.lastIndexOf("\n") + 1));
-  const sources = trailingSourcesAt(lines);
-  if (sources !== null) lines = lines.slice(0, sources);
-  let body = lines.trim();
-  while (/Réponse [A-Z]$/.test(body)) body = body.slice(0, Math.max(0, body.lastIndexOf("\n"))).trim();
-  if (!body) return "";
-  return [noticeLine(notice), nameLabels(body, labels)].filter(Boolean).join("\n\n");
 }

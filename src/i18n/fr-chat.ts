@@ -7,16 +7,10 @@
  * src/chat/chat.prompts.ts (see docs/ARCHITECTURE.md, "Texts").
  */
 export const frChat = {
-  /** The /v1 stream's line when a synthesiser fails after some of its text was sent. */
   /** The line ending a /v1 answer cut to the client's max_tokens. */
   apiCut: (maxTokens: number) => `Réponse abrégée : la limite demandée (max_tokens = ${maxTokens}) est atteinte.`,
   /** The line ending a council member's answer cut to the length it was asked for (answer-length.ts). */
   memberCut: "Réponse abrégée : elle dépassait la longueur demandée aux modèles.",
-  apiRestart: {
-    interrupted: (model: string, reason: string | null) => `La synthèse de ${model} s'est interrompue${reason ? ` (${reason})` : ""}`,
-    resumed: "Le texte a été repris",
-    follows: (who: string) => `${who} : la réponse complète suit.`,
-  },
   /** The engine's own replies (conversation flow). */
   reply: {
     tooShort:

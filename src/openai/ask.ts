@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 
 const sha256Bytes = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64url");
 import { openStream, type StreamRun, type Write } from "./stream.ts";
+import { answerPieces } from "./forward.ts";
 
 export type V1Env = { Variables: AppEnv["Variables"] & { apiKey: ApiKeyRow } };
 
@@ -39,7 +40,6 @@ export function unissonExtra(r: CompletionResult) {
     synthesiser: r.synthesiser,
     sources: r.sources,
     notice: r.notice,
-    ...(r.restarted ? { restarted: true } : {}),
   };
 }
 
@@ -73,9 +73,19 @@ export function ask(c: Context<V1Env>, asked: Asked, opts: { store?: boolean } =
       return r;
     },
 
-    /** `delta` turns text into events; `finish` writes the last ones; `done: false` leaves out the final `[DONE]`; `failed` and `error` write a failure (stream.ts). */
+    /**
+     * `opened` writes the first events, once the run started (nothing of the
+     * answer: stream.ts opens then, so an error before it keeps its status);
+     * `delta` turns a piece of the stored answer into events; `finish` writes
+     * the last ones; `done: false` leaves out the final `[DONE]`; `failed` and
+     * `error` write a failure (stream.ts). Between `opened` and the answer,
+     * the heartbeat's comments keep proxies from closing the connection.
+     */
     async stream(
-      events: Pick<StreamRun<CompletionResult>, "finish" | "done" | "error" | "failed"> & { delta: (text: string, write: Write) => void },
+      events: Pick<StreamRun<CompletionResult>, "finish" | "done" | "error" | "failed"> & {
+        opened: (write: Write) => void;
+        delta: (text: string, write: Write) => void;
+      },
     ): Promise<Response> {
       const abort = new AbortController();
       return await openStream({
@@ -84,8 +94,11 @@ export function ask(c: Context<V1Env>, asked: Asked, opts: { store?: boolean } =
         done: events.done,
         failed: events.failed,
         error: events.error,
-        run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onDelta: (text) => events.delta(text, write) }),
+        heartbeatMs: deps.ai.heartbeatMs,
+        run: async (write) => await complete(deps, user, { ...input, signal: abort.signal, onRun: () => events.opened(write) }),
         finish: (r, write) => {
+          // The stored answer, checked whole: the deltas add up to it and nothing sent is ever taken back (forward.ts).
+          for (const piece of answerPieces(r.text)) events.delta(piece, write);
           events.finish(r, write);
           if (!abort.signal.aborted) void delivered(deps, user, r, opts).catch((error) => deps.log.warn("v1: an answer not marked delivered", { error }));
         },

@@ -30,12 +30,10 @@ export async function chatCompletion(c: Context<V1Env>, body: CompletionBody, as
     object: "chat.completion.chunk",
     choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
   });
-  let first = true;
   return await question.stream({
-    delta: (text, write) => {
-      write(chunk(first ? { role: "assistant", content: text } : { content: text }, null));
-      first = false;
-    },
+    // OpenAI's first chunk too: the role, no text yet (the answer comes once stored and checked, ask.ts).
+    opened: (write) => write(chunk({ role: "assistant", content: "" }, null)),
+    delta: (text, write) => write(chunk({ content: text }, null)),
     finish: (r, write) => {
       // The sources' citations come with the last chunk, once the text they point into is whole.
       write({ ...chunk(r.citations.length > 0 ? { annotations: annotationsOf(r) } : {}, "stop"), unisson: unissonExtra(r) });

@@ -7,16 +7,14 @@ import { assertCanQuery, assertOperational } from "../chat/access.ts";
 import type { Consolidation } from "../contracts/answer.ts";
 import { type ProcessResult, resultOf, startRun } from "../chat/final-processing.ts";
 import { stopHere } from "../chat/run-stop.ts";
-import type { RunEvent } from "../chat/live-run.ts";
 import { appendMessages, deleteOwnedConversation, insertConversation, type NewMessage } from "../chat/chat.queries.ts";
 import { findRunById, type RunRow } from "../chat/runs.queries.ts";
 import { titleFrom } from "../chat/chat.view.ts";
 import { AppError } from "../lib/errors.ts";
 import { forgetUnsentFiles, markApiRequestRead } from "./api-requests.queries.ts";
-import { SynthesisForwarder } from "./forward.ts";
 import type { AnswerOptions } from "./messages.ts";
 import { jsonPlan } from "../chat/json-answer.ts";
-import { type LengthLimit, lengthLimit } from "../chat/answer-length.ts";
+import { lengthLimit } from "../chat/answer-length.ts";
 import { markdownPlan, type SynthesisPlan } from "../chat/synthesis-plan.ts";
 import { type AskedKey, claimRequestKey, type Earlier, findJoinable, JoinInstead } from "./joined-runs.ts";
 import { countFailedRun, impossibleAnswer, isRememberedImpossible, lastingFailure, rememberImpossible } from "./failed-runs.ts";
@@ -40,8 +38,12 @@ export type CompletionInput = {
   admit?: () => Promise<void>;
   /** The rate-limit store: failed runs are counted there, lasting failures remembered (failed-runs.ts). */
   rateLimits: RateLimitStore;
-  /** Called with the answer's text as the synthesis is written; the calls add up to the stored answer (SynthesisForwarder). */
-  onDelta?: (text: string) => void;
+  /**
+   * A streamed request: called once its run is started or joined (every check
+   * passed, the request charged), so the stream can open; a failure after it
+   * is the stream's error event, one before it the real HTTP status.
+   */
+  onRun?: () => void;
   /** The client went away: nothing is started after it fires, and a run already started goes on without it. */
   signal?: AbortSignal;
 };
@@ -61,8 +63,6 @@ export type CompletionResult = {
   notice: string | null;
   /** The web search's sources, where the answer's text lists them (OpenAI's url_citation annotations). */
   citations: UrlCitation[];
-  /** Streamed only: a synthesiser failed after some of its text was sent, and the stored answer followed a restart line. */
-  restarted?: boolean;
 };
 
 /**
@@ -76,9 +76,8 @@ export type CompletionResult = {
  * delivered (joined-runs.ts), joins that run: same answer, no second charge,
  * and none of the checks of a new question (its quota was spent already).
  *
- * With onDelta, the run's synthesis is followed as it is written (its
- * LiveRun) and forwarded so that the deltas add up to the stored answer
- * (forward.ts); the result is the stored answer either way.
+ * The result is the stored answer, for a stream too: it sends it once it is
+ * stored (forward.ts, issues 43 and 47), never the synthesis being written.
  */
 export async function complete(deps: Deps, user: UserRow, input: CompletionInput): Promise<CompletionResult> {
   const { clock } = deps;
@@ -148,17 +147,14 @@ async function answer(
   how: "fresh" | "rerun" | "joined",
 ): Promise<CompletionResult> {
   const fresh = how === "fresh";
-  const { plan, limit, json } = planOf(input.options);
+  const plan = planOf(input.options);
   const start = () => startRun(deps, user, conversationId, { history: input.context, plan });
   const run = fresh ? await startOrForget(deps, user, conversationId, start) : await start();
-  // A JSON answer is sent once validated (a synthesis that fails the schema cannot be taken back); a bounded one up to its last sentence that fits.
-  const forwarder = input.onDelta ? new SynthesisForwarder(input.onDelta, { live: !json, limit }) : null;
-  const unfollow = (forwarder && deps.ai.live.get(run.id)?.follow(0, (e) => forwardSafely(deps, forwarder, e))) || (() => {});
+  input.onRun?.();
   // A streaming client that goes away stops the run it started (« Arrêter » for /v1: upstream calls aborted, refunded
   // unless its answer was stored already); a JSON client's run, or one it joined, is finished and stored for its retry.
   const cancelled = () => {
-    unfollow();
-    if (fresh && input.onDelta) stopHere(deps, run.id);
+    if (fresh && input.onRun) stopHere(deps, run.id);
   };
   input.signal?.addEventListener("abort", cancelled, { once: true });
   let stored: ProcessResult;
@@ -166,13 +162,8 @@ async function answer(
     stored = await resultOf(deps, run);
   } catch (error) {
     throw await failureOf(deps, user, run, error, input, how !== "joined");
-  } finally {
-    unfollow();
   }
-  const result = toResult(conversationId, requestId, stored.final_response, stored.message.result_data as Partial<Consolidation> | null);
-  if (!forwarder) return result;
-  forwarder.end(result.text);
-  return { ...result, restarted: forwarder.restarted };
+  return toResult(conversationId, requestId, stored.final_response, stored.message.result_data as Partial<Consolidation> | null);
 }
 
 /**
@@ -216,10 +207,10 @@ async function forgetFailure(deps: Deps, user: UserRow, run: RunRow, input: Comp
 }
 
 /** The synthesis plan for the request's options: JSON (json-answer.ts), a bounded length (answer-length.ts), or the engine's own. */
-function planOf(options: AnswerOptions = {}): { plan?: SynthesisPlan; limit?: LengthLimit; json: boolean } {
+function planOf(options: AnswerOptions = {}): SynthesisPlan | undefined {
   const limit = options.maxTokens ? lengthLimit(options.maxTokens) : undefined;
-  if (options.format) return { plan: jsonPlan(options.format, limit), json: true };
-  return { plan: limit ? markdownPlan(limit) : undefined, limit, json: false };
+  if (options.format) return jsonPlan(options.format, limit);
+  return limit ? markdownPlan(limit) : undefined;
 }
 
 /**
@@ -230,15 +221,6 @@ function planOf(options: AnswerOptions = {}): { plan?: SynthesisPlan; limit?: Le
 export async function delivered(deps: Deps, user: Pick<UserRow, "id">, result: CompletionResult, opts: { store?: boolean } = {}): Promise<void> {
   if (opts.store === false) await deleteOwnedConversation(deps.db, result.conversationId, user.id);
   else await markApiRequestRead(deps.db, result.requestId, deps.clock.now());
-}
-
-/** The forwarder runs inside the run's own emit: whatever goes wrong with a client must not reach the synthesis. */
-function forwardSafely(deps: Deps, forwarder: SynthesisForwarder, e: RunEvent) {
-  try {
-    forwarder.on(e);
-  } catch (error) {
-    deps.log.warn("v1 stream: an event was not forwarded", { type: e.type, error });
-  }
 }
 
 /** A new conversation with its messages and the request's api_requests row (or JoinInstead). */

@@ -6,7 +6,7 @@ import { MODEL_ID } from "./messages.ts";
 import type { ResponsesBody } from "./responses-body.ts";
 import type { Write } from "./stream.ts";
 
-type Status = "in_progress" | "completed";
+type Status = "in_progress" | "completed" | "failed";
 
 /** OpenAI's usage of a response, from the run's summed usage. */
 function usageOf(r: CompletionResult) {
@@ -40,7 +40,7 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
     role: "assistant",
     content: status === "completed" || text ? [{ type: "output_text", text, annotations: annotations(r), logprobs: [] }] : [],
   });
-  const response = (status: Status, r?: CompletionResult) => ({
+  const response = (status: Status, r?: CompletionResult, error: { code: string; message: string } | null = null) => ({
     id,
     object: "response",
     created_at: createdAt,
@@ -49,7 +49,7 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
     instructions: body.instructions ?? null,
     output: r ? [message(r.text, "completed", r)] : [],
     output_text: r?.text ?? "",
-    error: null,
+    error,
     incomplete_details: null,
     parallel_tool_calls: false,
     tool_choice: "auto",
@@ -68,25 +68,34 @@ export async function createResponse(c: Context<V1Env>, body: ResponsesBody, ask
   let text = "";
   const at = { output_index: 0, item_id: messageId, content_index: 0 };
   const event = (write: Write, type: string, data: Record<string, unknown>) => write({ type, sequence_number: seq++, ...data }, type);
-  // Opened at the first text (a stream opens at its first event, so an early error keeps its real status: stream.ts).
-  const open = (write: Write) => {
-    if (seq > 0) return;
-    event(write, "response.created", { response: response("in_progress") });
-    event(write, "response.in_progress", { response: response("in_progress") });
+  // The message opens with the stored answer's first piece: a run that fails never had one.
+  let item = false;
+  const openItem = (write: Write) => {
+    if (item) return;
+    item = true;
     event(write, "response.output_item.added", { output_index: 0, item: message("", "in_progress") });
     event(write, "response.content_part.added", { ...at, part: { type: "output_text", text: "", annotations: [], logprobs: [] } });
   };
   return await question.stream({
     done: false,
-    // OpenAI's shape of a stream error (the AI SDK and the openai client read its code and message).
-    error: (e, write) => event(write, "error", { code: e.code, message: e.message, param: e.param }),
+    // Once the run started (ask.ts): nothing of the answer yet, so an error before it keeps its real status.
+    opened: (write) => {
+      event(write, "response.created", { response: response("in_progress") });
+      event(write, "response.in_progress", { response: response("in_progress") });
+    },
+    // OpenAI's shape of a stream error (the AI SDK and the openai client read its code and message), then the
+    // response's own end, as response.completed ends one that succeeded (the AI SDK reports the error once).
+    error: (e, write) => {
+      event(write, "error", { code: e.code, message: e.message, param: e.param });
+      event(write, "response.failed", { response: response("failed", undefined, { code: e.code, message: e.message }) });
+    },
     delta: (piece, write) => {
-      open(write);
+      openItem(write);
       text += piece;
       event(write, "response.output_text.delta", { ...at, delta: piece, logprobs: [] });
     },
     finish: (r, write) => {
-      open(write);
+      openItem(write);
       event(write, "response.output_text.done", { ...at, text, logprobs: [] });
       event(write, "response.content_part.done", { ...at, part: { type: "output_text", text, annotations: annotations(r), logprobs: [] } });
       event(write, "response.output_item.done", { output_index: 0, item: message(text, "completed", r) });

@@ -33,8 +33,9 @@ const encoder = new TextEncoder();
 
 /**
  * An OpenAI-style event stream that opens lazily: the response starts with
- * its first event (a delta, or a heartbeat comment after `heartbeatMs`). An
- * error before that (quota, moderation, maintenance: all immediate) is thrown,
+ * its first event (for /v1, the first events written once the run started,
+ * ask.ts; else a heartbeat comment after `heartbeatMs`). An error before
+ * that (quota, moderation, maintenance: all immediate) is thrown,
  * so the client gets the real status in OpenAI's shape; an error after it is
  * sent as an `error` event, which the official SDKs raise. Ends with `[DONE]`
  * (chat completions), unless `done: false` (the Responses API).

@@ -76,7 +76,7 @@ describe("/v1: one run per question however often the client retries", () => {
     const t = await slowApp();
     const before = await balance(t);
     const impatient = new OpenAI({ apiKey: t.key, baseURL: `${t.url}/v1`, timeout: 2_000, maxRetries: 3 });
-    // The heartbeat would open the stream (and stop the retries) after 15 s only: the first attempts time out before any byte.
+    // The stream opens once the run started: an attempt timing out before that byte is retried, and the retry joins the run.
     const stream = await impatient.chat.completions.create({ model: "unisson", stream: true, messages: ask });
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
