@@ -15,6 +15,7 @@
  *    (sampled every 50 ms), and the peak resident memory.
  * 4. The data export of an account holding thirty files of 10 MB, read as
  *    fast as the loopback allows (gzip, as browsers ask): /api/health meanwhile.
+ * 0. (on demand) The same probe against an idle server: the box's own share.
  * Every figure is printed; docs/BENCHMARKS.md keeps them.
  */
 import { readFileSync } from "node:fs";
@@ -202,8 +203,23 @@ async function fastExport() {
   dir.cleanup();
 }
 
-// BENCH_HOSTILE_PARTS: which of the four parts to run ("1,2,3,4" by default).
+/**
+ * Part 0: /api/health on an idle server, with the same probe, for as long as
+ * part 3 or 4 lasts: on a shared box, the latency the box itself adds
+ * (the probe and the server waiting for a core), below which no fix can go.
+ */
+async function idle(seconds: number) {
+  const { server, stop } = await serverWith({});
+  const health = healthProbe(server.url);
+  await Bun.sleep(seconds * 1000);
+  const h = await health.stop();
+  console.log(`idle server, ${seconds} s: /api/health p50 ${h.p50.toFixed(1)} ms, p95 ${h.p95.toFixed(1)} ms, max ${h.max.toFixed(1)} ms (${h.n})`);
+  await stop();
+}
+
+// BENCH_HOSTILE_PARTS: which of the parts to run ("1,2,3,4" by default; 0 is the idle baseline).
 const parts = new Set((process.env.BENCH_HOSTILE_PARTS ?? "1,2,3,4").split(","));
+if (parts.has("0")) await idle(Number(process.env.BENCH_HOSTILE_IDLE_S ?? 10));
 if (parts.has("1")) {
   const docx = await tinyParagraphsDocx(200);
   console.log(`DOCX: ${(docx.length / 1024).toFixed(0)} KB sent, 200 MB of XML`);
