@@ -14,6 +14,7 @@ const AUTOCHECKPOINT_PAGES = 1000;
  */
 const WORKER = `
 import { Database } from "bun:sqlite";
+// Module state: the worker's own connection and its timer; the worker is a thread of its own, with nothing of Deps.
 let db, timer;
 const tick = () => {
   try { db.query("PRAGMA wal_checkpoint(PASSIVE)").values(); }

@@ -214,7 +214,9 @@ async function idle(seconds: number) {
   const health = healthProbe(server.url);
   await Bun.sleep(seconds * 1000);
   const h = await health.stop();
-  console.log(`idle server, ${seconds} s: /api/health p50 ${h.p50.toFixed(1)} ms, p95 ${h.p95.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms, max ${h.max.toFixed(1)} ms (${h.n})`);
+  console.log(
+    `idle server, ${seconds} s: /api/health p50 ${h.p50.toFixed(1)} ms, p95 ${h.p95.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms, max ${h.max.toFixed(1)} ms (${h.n})`,
+  );
   await stop();
 }
 
