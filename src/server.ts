@@ -3,6 +3,7 @@ import { recoverInterruptedRuns } from "./chat/recovery.ts";
 import { startRunLiveness } from "./chat/run-liveness.ts";
 import type { Config } from "./config.ts";
 import { closeDb, SERVER_BUSY_TIMEOUT_MS } from "./db/client.ts";
+import { startCheckpointer } from "./db/checkpointer.ts";
 import { migrateWithBackup, newerRefusal, schemaState } from "./db/schema-guard.ts";
 import { buildDeps } from "./build-deps.ts";
 import { allJobs } from "./jobs/index.ts";
@@ -53,6 +54,8 @@ export async function startServer(config: Config) {
     throw e;
   }
   deps.lease = lease;
+  // After the migrations (their large writes checkpoint as SQLite always does): from here on, off the request thread.
+  const checkpointer = startCheckpointer(deps.db, deps.log);
   await recoverInterruptedRuns(deps);
   await ensureAdmin(deps);
   const app = createApp(deps);
@@ -66,6 +69,7 @@ export async function startServer(config: Config) {
     });
   } catch (e) {
     await server?.stop(true);
+    await checkpointer.stop();
     if (lease) await releaseLease(deps.db, lease);
     await closeDb(deps.db);
     throw e;
@@ -107,6 +111,7 @@ export async function startServer(config: Config) {
     clearInterval(heartbeat);
     removeServerRecord(config.dataDir);
     if (signal !== "lease" && lease) await releaseLease(deps.db, lease);
+    await checkpointer.stop();
     await closeDb(deps.db);
     deps.log.info("arrêté");
     // Losing the lease is a failure the supervisor should see (and restart on).

@@ -1,7 +1,7 @@
 import type { UserRow } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { toPublicMessage } from "../chat/chat.view.ts";
-import { jsonObject, keysetPages, textStream } from "../lib/json-stream.ts";
+import { jsonObject, keysetPages, slicedObject, textStream } from "../lib/json-stream.ts";
 import { aiCallPage, conversationPage, smallUserRows } from "./account.queries.ts";
 import { listSharedLinks } from "../sharing/sharing.queries.ts";
 import { toPublicShare } from "../sharing/sharing.service.ts";
@@ -53,19 +53,25 @@ export async function exportUserData(deps: Pick<Deps, "db" | "clock">, user: Use
   const files = keysetPages(
     (after) => attachmentExportPage(db, user.id, after),
     (a) => a.id,
-    (a) => ({
-      id: a.id,
-      conversation_id: a.conversationId,
-      message_id: a.messageId,
-      name: a.name,
-      kind: a.kind,
-      mime: a.mime,
-      size: a.size,
-      pages: a.pages,
-      created_at: a.createdAt.toISOString(),
-      extracted_text: textOf(a, a.data),
-      data_base64: Buffer.from(a.data).toString("base64"),
-    }),
+    // The text and the bytes in slices, made as the stream is read (json-stream.ts): a 10 MB file is no single step.
+    (a) =>
+      slicedObject(
+        {
+          id: a.id,
+          conversation_id: a.conversationId,
+          message_id: a.messageId,
+          name: a.name,
+          kind: a.kind,
+          mime: a.mime,
+          size: a.size,
+          pages: a.pages,
+          created_at: a.createdAt.toISOString(),
+        },
+        [
+          ["extracted_text", textOf(a, a.data)],
+          ["data_base64", a.data],
+        ],
+      ),
   );
   return textStream(
     jsonObject([

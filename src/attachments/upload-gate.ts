@@ -5,6 +5,17 @@ const gates = new Map<number, { active: number; waiting: Array<() => void> }>();
 const PER_USER = 2;
 
 /**
+ * A macrotask boundary. A slot freed hands over with a promise (a microtask),
+ * and a body already received parses, types and stores without any real I/O
+ * in between: sixty queued uploads then ran back to back in one microtask
+ * drain, and /api/health waited 0.3-0.7 s for its turn (docs/BENCHMARKS.md,
+ * "Hostile files"). Each upload now starts on a turn of its own.
+ */
+function nextTurnOfTheLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
  * Runs `work` (parsing the multipart body, checking and storing the file)
  * when fewer than PER_USER of this user's uploads are being handled. Sixty
  * uploads sent at once otherwise parse, decode and write side by side on the
@@ -21,6 +32,7 @@ export async function inTurn<T>(userId: number, work: () => Promise<T>): Promise
   if (gate.active >= PER_USER) await new Promise<void>((resolve) => gate!.waiting.push(resolve));
   else gate.active++;
   try {
+    await nextTurnOfTheLoop();
     return await work();
   } finally {
     const next = gate.waiting.shift();

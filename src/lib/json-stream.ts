@@ -9,7 +9,60 @@ const encoder = new TextEncoder();
 /** One field of a streamed object: a value known at once, or an array read in pages (an empty page ends it). */
 export type StreamedField = { key: string; value: unknown } | { key: string; pages: AsyncIterable<unknown[]> };
 
-/** `{"key": value, "key": [page items...], ...}` as text pieces, each item whole. */
+/**
+ * An item written as several pieces of JSON text, made one at a time as the
+ * stream is read: an object whose large fields (a file's base64, its text)
+ * come in slices (slicedObject). Any other item is written whole.
+ */
+export class JsonPieces {
+  constructor(readonly pieces: Iterable<string>) {}
+}
+
+/** Bytes per base64 slice: a multiple of 3, so the slices' base64 joined is the whole's; 1 MiB of text each. */
+const BASE64_SLICE = 3 * 256 * 1024;
+/** Characters per slice of a long string field. */
+const TEXT_SLICE = 256 * 1024;
+
+/**
+ * `{...head, key: value, ...}` as JsonPieces: `head` written whole, then each
+ * large field in slices, so that no step of the export encodes a 10 MB file
+ * at once (its base64 and its JSON were 0.1-0.4 s of the server's thread,
+ * docs/BENCHMARKS.md, "Hostile files"). The text is the same as
+ * JSON.stringify of the whole object: a byte field is its base64 string, a
+ * string is cut between whole characters (never inside a surrogate pair, which
+ * JSON.stringify would write as an escape), null stays null.
+ */
+export function slicedObject(head: Record<string, unknown>, large: Array<[string, Uint8Array | string | null]>): JsonPieces {
+  function* pieces(): Generator<string> {
+    const start = JSON.stringify(head);
+    let open = start === "{}" ? "{" : `${start.slice(0, -1)},`;
+    for (const [key, value] of large) {
+      if (value === null) {
+        yield `${open}${JSON.stringify(key)}:null`;
+      } else if (typeof value === "string") {
+        yield `${open}${JSON.stringify(key)}:"`;
+        for (let i = 0; i < value.length; ) {
+          let end = Math.min(i + TEXT_SLICE, value.length);
+          const last = value.charCodeAt(end - 1);
+          if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--;
+          yield JSON.stringify(value.slice(i, end)).slice(1, -1);
+          i = end;
+        }
+        yield '"';
+      } else {
+        yield `${open}${JSON.stringify(key)}:"`;
+        const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+        for (let i = 0; i < bytes.length; i += BASE64_SLICE) yield bytes.subarray(i, i + BASE64_SLICE).toString("base64");
+        yield '"';
+      }
+      open = ",";
+    }
+    yield open === "{" ? "{}" : "}";
+  }
+  return new JsonPieces({ [Symbol.iterator]: pieces });
+}
+
+/** `{"key": value, "key": [page items...], ...}` as text pieces, each item whole, or in slices when it is JsonPieces. */
 export async function* jsonObject(fields: StreamedField[]): AsyncGenerator<string> {
   let open = "{";
   for (const field of fields) {
@@ -20,11 +73,22 @@ export async function* jsonObject(fields: StreamedField[]): AsyncGenerator<strin
       continue;
     }
     yield `${key}[`;
-    let before = "";
+    let text = "";
+    let first = true;
     for await (const page of field.pages) {
-      if (page.length === 0) continue;
-      yield `${before}${page.map((item) => JSON.stringify(item)).join(",")}`;
-      before = ",";
+      for (const item of page) {
+        if (!first) text += ",";
+        first = false;
+        if (!(item instanceof JsonPieces)) {
+          text += JSON.stringify(item);
+          continue;
+        }
+        if (text) yield text;
+        text = "";
+        yield* item.pieces;
+      }
+      if (text) yield text;
+      text = "";
     }
     yield "]";
   }

@@ -20,6 +20,7 @@
  */
 export const POSTGRES_FILES = [
   "test/server/account/data-export.test.ts",
+  "test/server/account/export-slicing.test.ts",
   "test/server/accounts/admin-bootstrap.test.ts",
   "test/server/accounts/common-passwords.test.ts",
   "test/server/accounts/lockout.test.ts",
@@ -38,6 +39,7 @@ export const POSTGRES_FILES = [
   "test/server/attachments/history-count.test.ts",
   "test/server/attachments/malformed-bodies.test.ts",
   "test/server/attachments/reader-pool.test.ts",
+  "test/server/attachments/upload-gate.test.ts",
   "test/server/attachments/hostile.test.ts",
   "test/server/attachments/upload-limits.test.ts",
   "test/server/attachments/upload.test.ts",
