@@ -39,7 +39,9 @@ describe("a question with documents: every model reads them, one request is char
     const answered = calls.filter((c) => c.outcome === "ok");
     expect(answered.length).toBeGreaterThanOrEqual(2);
     for (const c of answered) expect(c.tokensIn!).toBeGreaterThan(100);
-    expect(answer!.body.message.result_data.models.every((m: { cost_eur: number }) => m.cost_eur > 0)).toBe(true);
+    // Costed per call, read from the calls that answered: the answer's model list also names a member left out at the
+    // soft deadline (no usage, no cost), which failed this once on PostgreSQL under load.
+    for (const c of answered) expect(c.costEur!).toBeGreaterThan(0);
   });
 
   test("the message lists its attachment, and the synthesiser is asked for the readings' agreements and divergences", async () => {
