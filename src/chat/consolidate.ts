@@ -25,10 +25,11 @@ const MIN_SYNTHESIS_MS = 500;
 /** Thrown when no synthesis could be written; carries what the models said so the page can show it. */
 export class NoSynthesis extends AppError {
   constructor(
-    code: "NOT_ENOUGH_ANSWERS" | "SYNTHESIS_FAILED",
+    code: "NOT_ENOUGH_ANSWERS" | "SYNTHESIS_FAILED" | "COUNCIL_DECLINED",
     readonly answers: Array<{ name: string; answer: string }>,
+    detail?: string,
   ) {
-    super(code);
+    super(code, detail);
   }
 }
 
@@ -67,7 +68,7 @@ export async function consolidate(
   const states = await collectAnswers(deps, models, request, t, ctx);
   const answered = states.flatMap((s) => (s.outcome?.ok ? [{ model: s.model, text: s.outcome.text, citations: s.outcome.citations }] : []));
   const individual = answered.map((a) => ({ name: a.model.name, answer: a.text }));
-  if (answered.length < 2) throw new NoSynthesis("NOT_ENOUGH_ANSWERS", individual);
+  if (answered.length < 2) throw tooFewAnswers(states, answered.length, individual);
 
   const input = buildSynthesisInput(
     questionWithSourceNames(questionForSynthesis(question, docs), sources),
@@ -160,6 +161,16 @@ export async function consolidate(
 }
 
 export const NO_KEY = frChat.reason.skippedNoKey;
+
+/**
+ * Fewer than 2 answers. When the members that declined are why (with their answers there would have been enough),
+ * the user is told they declined, not that too few « answered » and a retry might do (COUNCIL_DECLINED).
+ */
+function tooFewAnswers(states: readonly AnswerState[], answered: number, individual: Array<{ name: string; answer: string }>): NoSynthesis {
+  const declined = states.filter((s) => !s.leftOut && s.outcome && !s.outcome.ok && s.outcome.kind === "refusal").map((s) => s.model.name);
+  if (declined.length === 0 || answered + declined.length < 2) return new NoSynthesis("NOT_ENOUGH_ANSWERS", individual);
+  return new NoSynthesis("COUNCIL_DECLINED", individual, frChat.declined(declined, declined.length === states.length));
+}
 
 function missingOf(states: readonly AnswerState[], skipped: readonly Skipped[]): Missing[] {
   const failed = states.flatMap((s) =>

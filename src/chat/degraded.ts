@@ -27,7 +27,11 @@ export function isCharged(d: Degradation | null): boolean {
  */
 export function noticeText(d: Degradation, primary: string): string {
   const parts = d.answered < d.asked ? [frChat.degraded.partial(d.answered, d.asked)] : [];
-  if (d.missing.length > 0) parts.push(frChat.degraded.missing(d.missing.map((m) => `${m.name} (${m.reason})`).join(", ")));
+  // A member that declined did answer: said as a refusal, not as a missing answer.
+  const declined = d.missing.filter((m) => m.reason === frChat.reason.refusal);
+  const absent = d.missing.filter((m) => m.reason !== frChat.reason.refusal);
+  if (absent.length > 0) parts.push(frChat.degraded.missing(absent.map((m) => `${m.name} (${m.reason})`).join(", ")));
+  if (declined.length > 0) parts.push(frChat.degraded.declined(declined.map((m) => m.name)));
   if (d.fallback_from) parts.push(frChat.degraded.fallback(primary, d.fallback_from));
   if (!d.charged) parts.push(frChat.degraded.notCharged(FREE_UNDER_ANSWERS));
   return parts.join(" ");

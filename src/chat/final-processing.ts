@@ -193,7 +193,9 @@ async function execute(
     // « Arrêter »: refunded, what the models wrote kept as a stopped message (run-stop.ts).
     if (stoppedByUser(live)) return await endStoppedRun(deps, { userId: user.id, run, source, live, answers, unwritten });
     const code: ErrorCode = e instanceof AppError ? e.code : "SERVICE_UNAVAILABLE";
-    const failed = live.record("failed", { code, detail: new AppError(code).message, refunded: true, answers });
+    // The engine's own detail when it has one (who declined), else the table's text.
+    const detail = e instanceof NoSynthesis ? e.message : new AppError(code).message;
+    const failed = live.record("failed", { code, detail, refunded: true, answers });
     const events = live.storedEvents();
     // Announced once the refund is committed (a client that reads on sees it); told even if that write failed, so no stream waits forever.
     await failRunWhenPossible(deps, run.id, () =>
@@ -207,15 +209,15 @@ async function execute(
     );
     live.publish(failed);
     if (!(e instanceof AppError)) log.error("final processing failed", { run: run.id, error: e });
-    throw runFailure(code, answers);
+    throw runFailure(code, answers, detail);
   }
 }
 
 type IndividualAnswer = { name: string; answer: string };
 
 /** The error a JSON caller gets for a failed run: with what the models said, when any answered (labelled by model). */
-function runFailure(code: ErrorCode, answers: readonly IndividualAnswer[]): AppError {
-  return new AppError(code, undefined, {}, answers.length > 0 ? { answers } : undefined);
+function runFailure(code: ErrorCode, answers: readonly IndividualAnswer[], detail?: string): AppError {
+  return new AppError(code, detail, {}, answers.length > 0 ? { answers } : undefined);
 }
 
 /** The individual answers a failed run recorded in its "failed" event. */
@@ -223,6 +225,12 @@ function answersOf(run: RunRow): IndividualAnswer[] {
   const failed = ((run.events ?? []) as RunEvent[]).findLast((e) => e.type === "failed");
   const answers = failed?.data.answers;
   return Array.isArray(answers) ? (answers as IndividualAnswer[]) : [];
+}
+
+/** The detail a failed run told in its "failed" event (who declined), when it is more precise than the table's text. */
+function detailOf(run: RunRow): string | undefined {
+  const detail = ((run.events ?? []) as RunEvent[]).findLast((e) => e.type === "failed")?.data.detail;
+  return run.error === "COUNCIL_DECLINED" && typeof detail === "string" ? detail : undefined;
 }
 
 export async function answerOf(deps: Deps, run: Pick<RunRow, "resultMessageId">) {
@@ -265,7 +273,7 @@ async function waitFor(deps: Deps, run: RunRow): Promise<ProcessResult> {
       const now = await findRun(deps.db, run.conversationId, run.turnMessageId);
       if (now?.status === "done") return await answerOf(deps, now);
       if (!now) throw new AppError("SERVICE_UNAVAILABLE");
-      if (now.status === "failed") throw runFailure((now.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE", answersOf(now));
+      if (now.status === "failed") throw runFailure((now.error as ErrorCode | null) ?? "SERVICE_UNAVAILABLE", answersOf(now), detailOf(now));
       // Woken while reading: read again at once.
       if (woken) continue;
       await new Promise<void>((resolve) => {

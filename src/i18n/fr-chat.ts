@@ -23,8 +23,20 @@ export const frChat = {
     partial: (answered: number, asked: number) =>
       `**Réponse partielle** : synthèse établie à partir de ${answered} réponse${answered > 1 ? "s" : ""} sur ${asked}.`,
     missing: (list: string) => `Sans réponse : ${list}.`,
+    /** The members that declined the question, apart from those that did not answer at all (issue 43's try-out). */
+    declined: (names: readonly string[]) => `${names.length > 1 ? "Ont" : "A"} refusé de répondre : ${names.join(", ")}.`,
     fallback: (primary: string, intended: string) => `Synthèse rédigée par ${primary} à la place de ${intended}.`,
     notCharged: (under: number) => `Moins de ${under} réponses : cette requête ne vous est pas décomptée.`,
+  },
+  /**
+   * Too few answers because members declined (COUNCIL_DECLINED): who declined, that no synthesis is possible, that
+   * nothing was charged, and that the same question would most likely be declined again.
+   */
+  declined: (names: readonly string[], all: boolean) => {
+    const who = all
+      ? "Toutes les IA consultées ont refusé de répondre à cette question : il n'y a aucune réponse à synthétiser."
+      : `${names.length > 1 ? `${names.slice(0, -1).join(", ")} et ${names.at(-1)} ont` : `${names[0]} a`} refusé de répondre à cette question, et trop peu d'IA ont répondu pour établir une synthèse fiable (au moins 2 réponses sont nécessaires).`;
+    return `${who} Votre requête n'a pas été décomptée. Renvoyée telle quelle, elle recevrait sans doute le même refus : vous pouvez la reformuler avec « Modifier ».`;
   },
   /** Why a model's answer is missing (answer notice, live view, result_data, logs). */
   reason: {

@@ -79,6 +79,11 @@ const table = {
     503,
     "Trop peu d'IA ont répondu pour établir une synthèse fiable (au moins 2 réponses sont nécessaires). Votre requête n'a pas été décomptée : veuillez réessayer dans quelques instants.",
   ],
+  // Too few answers because the members declined (src/chat/consolidate.ts): said as such, with what a retry would get; the detail names them.
+  COUNCIL_DECLINED: [
+    503,
+    "Toutes les IA consultées ont refusé de répondre à cette question : il n'y a aucune réponse à synthétiser. Votre requête n'a pas été décomptée. Renvoyée telle quelle, elle recevrait sans doute le même refus : vous pouvez la reformuler avec « Modifier ».",
+  ],
   RUN_IN_PROGRESS: [409, "Une analyse est en cours dans cette conversation : attendez sa réponse avant d'envoyer un nouveau message."],
   DELETE_DURING_RUN: [409, "Une analyse est en cours dans cette conversation : vous pourrez la supprimer dès que la réponse sera arrivée."],
   MODERATION_UNAVAILABLE: [

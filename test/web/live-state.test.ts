@@ -56,8 +56,8 @@ describe("the live view of a run, event by event", () => {
   });
 
   test("a failed run keeps the detail and the models' own answers", () => {
-    const s = play([ev("failed", { detail: "La synthèse des réponses a échoué.", answers: [{ name: "GPT-4", answer: "Paris." }] })]);
-    expect(s.failed).toEqual({ detail: "La synthèse des réponses a échoué.", answers: [{ name: "GPT-4", answer: "Paris." }] });
+    const s = play([ev("failed", { code: "SYNTHESIS_FAILED", detail: "La synthèse des réponses a échoué.", answers: [{ name: "GPT-4", answer: "Paris." }] })]);
+    expect(s.failed).toEqual({ code: "SYNTHESIS_FAILED", detail: "La synthèse des réponses a échoué.", answers: [{ name: "GPT-4", answer: "Paris." }] });
     expect(s.done).toBe(true);
   });
 });

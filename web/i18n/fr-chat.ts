@@ -25,6 +25,8 @@ export const frChat = {
   synthesisBy: (ai: string) => `Synthèse rédigée par ${ai}`,
   answeredBy: "IA consultées :",
   failedModel: "indisponible",
+  /** A member that declined the question (its error is the server's refusal reason): it was available. */
+  declinedModel: "a refusé",
   showModel: (ai: string) => `Voir la réponse de ${ai}`,
   hideModel: (ai: string) => `Masquer la réponse de ${ai}`,
   letterName: (l: string) => `Réponse ${l}`,

@@ -6,6 +6,8 @@ export const frLive = {
     writing: "rédige…",
     answered: (s: string) => `a répondu en ${s} s`,
     failed: (reason: string) => `échec : ${reason}`,
+    /** A member that declined the question: it answered, so not a failure of the model (its reason is REFUSAL_REASON). */
+    declined: "a refusé de répondre",
     leftOut: "non attendu (délai dépassé)",
     skipped: (reason: string) => reason,
     synthesis: (model: string) => `Synthèse rédigée par ${model}…`,
@@ -31,6 +33,9 @@ export const frLive = {
     notCharged: "Non décomptée",
   },
 };
+
+/** The server's reason for a member that declined (src/i18n/fr-chat.ts, reason.refusal), as stored in answers and events. */
+export const REFUSAL_REASON = "refus du modèle";
 
 /** Fractions of a cent: four decimals, French format. */
 export const preciseEuros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR", minimumFractionDigits: 4, maximumFractionDigits: 4 });

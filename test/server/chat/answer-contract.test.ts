@@ -97,7 +97,7 @@ describe("an answer is what the product promised: /process JSON", () => {
     expect(res.status).toBe(200);
     const gemini = res.body.message.result_data.models.find((m: { name: string }) => m.name === "Gemini Pro");
     expect([gemini.status, gemini.error]).toEqual(["failed", "refus du modèle"]);
-    expect(res.body.degraded_notice).toContain("Gemini Pro (refus du modèle)");
+    expect(res.body.degraded_notice).toContain("A refusé de répondre : Gemini Pro.");
     expect(fakes().control.callsOf("synthesis")[0]!.messages.at(-1)!.content).not.toContain(MODEL_REFUSAL);
   });
 });

@@ -389,7 +389,7 @@ describe("honest degradation", () => {
     const id = await askReady(t);
     const res = await process(t, id);
     expect(res.body.final_response).toStartWith("> **Réponse partielle** : synthèse établie à partir de 4 réponses sur 6.");
-    expect(res.body.degraded_notice).toContain("Gemini Pro (refus du modèle)");
+    expect(res.body.degraded_notice).toContain("A refusé de répondre : Gemini Pro.");
     expect(res.body.degraded_notice).toContain("Mistral Large (limite de débit");
     expect(await remaining(t)).toEqual({ plan: 4, extra: 0 });
   });

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { REFUSAL_REASON } from "../../i18n/fr-live.ts";
 import { fr } from "../../i18n/fr.ts";
 import type { ChatMessage } from "../../lib/api-types.ts";
 import { readFinalResult } from "./final-result.ts";
@@ -45,7 +46,7 @@ export function FinalAnswer({ message }: { message: ChatMessage }) {
               ) : (
                 <span key={a.name} className={`chip static${a.error ? " failed" : ""}`}>
                   {a.name}
-                  {a.error ? ` (${t.failedModel})` : ""}
+                  {a.error ? ` (${a.error === REFUSAL_REASON ? t.declinedModel : t.failedModel})` : ""}
                 </span>
               ),
             )}

@@ -1,4 +1,4 @@
-import { frLive } from "../../../i18n/fr-live.ts";
+import { frLive, REFUSAL_REASON } from "../../../i18n/fr-live.ts";
 import { fr } from "../../../i18n/fr.ts";
 import { WarningIcon } from "../../../components/ui/icons.tsx";
 import { Markdown } from "../markdown.tsx";
@@ -13,7 +13,7 @@ const t = frLive.run;
 
 function lineText(m: ModelLine): string {
   if (m.state === "answered") return t.answered(m.seconds ?? "?");
-  if (m.state === "failed") return t.failed(m.reason ?? "");
+  if (m.state === "failed") return m.reason === REFUSAL_REASON ? t.declined : t.failed(m.reason ?? "");
   if (m.state === "left_out") return t.leftOut;
   if (m.state === "skipped") return t.skipped(m.reason ?? "");
   if (m.state === "writing") return t.writing;
@@ -66,9 +66,12 @@ export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void 
         <div className="live-failed" role="alert">
           <strong className="notice-title">{t.failedTitle}</strong>
           <p>{state.failed.detail}</p>
-          <button type="button" className="primary small-button" onClick={onRetry}>
-            {t.retry}
-          </button>
+          {/* Declined by the members: the same question would be declined again; the detail points to « Modifier ». */}
+          {state.failed.code !== "COUNCIL_DECLINED" && (
+            <button type="button" className="primary small-button" onClick={onRetry}>
+              {t.retry}
+            </button>
+          )}
           {state.failed.answers.length > 0 && (
             <details className="live-individual">
               <summary>{t.individualTitle}</summary>

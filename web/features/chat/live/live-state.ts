@@ -19,7 +19,8 @@ export type LiveState = {
   handovers: Array<{ model: string; reason: string }>;
   /** 15/30/65/85/95/100: the spec's steps, driven by real events. */
   step: number;
-  failed: { detail: string; answers: Array<{ name: string; answer: string }> } | null;
+  /** `code`: the server's error code (COUNCIL_DECLINED: the members declined, a retry as such would get the same). */
+  failed: { code: string; detail: string; answers: Array<{ name: string; answer: string }> } | null;
   done: boolean;
   /** The council's peer review (« Délibération »), when the run has one: under way, then who did not rank. */
   peerReview: { done: boolean; failures: string[] } | null;
@@ -90,7 +91,7 @@ export function reduce(s: LiveState, e: RunEvent): LiveState {
     case "final":
       return { ...s, step: 100, done: true };
     case "failed":
-      return { ...s, failed: { detail: e.data.detail, answers: e.data.answers ?? [] }, done: true };
+      return { ...s, failed: { code: e.data.code, detail: e.data.detail, answers: e.data.answers ?? [] }, done: true };
     default:
       return s;
   }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { Consolidation } from "../../../../src/contracts/answer.ts";
-import { frLive, preciseEuros } from "../../../i18n/fr-live.ts";
+import { frLive, preciseEuros, REFUSAL_REASON } from "../../../i18n/fr-live.ts";
 
 const t = frLive.panel;
 const sec = (ms: number) => (ms / 1000).toLocaleString("fr-FR", { maximumFractionDigits: 1 });
@@ -31,8 +31,7 @@ export function ModelPanel({ data }: { data: Record<string, unknown> | null }) {
                 <li key={m.name} className={`status-${status}`}>
                   <span className="model-panel-name">{m.name}</span>
                   <span className="model-panel-status">
-                    {t.status[status] ?? ""}
-                    {m.error ? ` (${m.error})` : ""}
+                    {m.error === REFUSAL_REASON ? frLive.run.declined : `${t.status[status] ?? ""}${m.error ? ` (${m.error})` : ""}`}
                   </span>
                   {figures.length > 0 && <span className="model-panel-figures">{figures.join(" · ")}</span>}
                 </li>
