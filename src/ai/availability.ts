@@ -11,6 +11,8 @@ const DEFAULT_HOLD_MS = 30_000;
 
 export type ModelHealth = {
   configured: boolean;
+  /** Not configured because its key cannot be used (unreadable, or withheld from its address): the operator must act, so the answer names it. */
+  keyUnusable: boolean;
   /** Closed circuit: true. A model with a key starts closed (available). */
   available: boolean;
   /** Times of the recent availability failures (the sliding window). */
@@ -30,6 +32,7 @@ export type FailureSignal = { status: number | null; reason: string; retryAfterM
 
 const UNKNOWN: ModelHealth = Object.freeze({
   configured: false,
+  keyUnusable: false,
   available: false,
   recentFailures: [],
   heldUntil: 0,
@@ -62,15 +65,16 @@ export class Availability {
    * it has a key, probed at once); the others keep their state. Members gone
    * from the council are forgotten.
    */
-  sync(members: ReadonlyArray<{ key: string; configured: boolean; signature: string }>): void {
+  sync(members: ReadonlyArray<{ key: string; configured: boolean; keyUnusable: boolean; signature: string }>): void {
     const keep = new Set(members.map((m) => m.key));
     for (const key of this.#health.keys()) if (!keep.has(key)) this.#health.delete(key);
     const now = this.#now();
-    for (const { key, configured, signature } of members) {
+    for (const { key, configured, keyUnusable, signature } of members) {
       if (this.#health.get(key)?.signature === signature) continue;
       this.#health.set(key, {
         signature,
         configured,
+        keyUnusable,
         available: configured,
         recentFailures: [],
         heldUntil: 0,

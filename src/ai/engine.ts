@@ -97,7 +97,7 @@ export function skippedModels(ai: Ai, council: Council, now: Date): Array<{ mode
   return council.members.flatMap((m) => {
     if (ai.availability.isAvailable(m.key)) return [];
     const h = ai.availability.get(m.key);
-    if (!h.configured) return [{ model: m, reason: frChat.reason.skippedNoKey }];
+    if (!h.configured) return [{ model: m, reason: h.keyUnusable ? frChat.reason.skippedKeyUnusable : frChat.reason.skippedNoKey }];
     if (h.available && h.heldUntil > now.getTime()) return [{ model: m, reason: frChat.reason.skippedRateLimited(frenchTime(h.heldUntil)) }];
     return [{ model: m, reason: frChat.reason.skippedDown(frenchTime(h.unavailableSince ?? now.getTime())) }];
   });

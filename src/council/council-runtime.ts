@@ -104,7 +104,12 @@ async function check(rt: CouncilRuntime): Promise<Council> {
   const rows = await listMembers(rt.db);
   const members = rows.map((row) => toModel(rt, row));
   rt.availability.sync(
-    members.map((m) => ({ key: m.key, configured: m.client !== null, signature: JSON.stringify([m.provider, m.modelId, m.client !== null, m.clientSpec]) })),
+    members.map((m) => ({
+      key: m.key,
+      configured: m.client !== null,
+      keyUnusable: m.keyProblem !== null,
+      signature: JSON.stringify([m.provider, m.modelId, m.client !== null, m.clientSpec, m.keyProblem]),
+    })),
   );
   const enabled = members.filter((m) => m.enabled).map(({ enabled: _e, clientSpec: _c, baseUrl: _b, keyProblem: _k, ...m }) => m);
   const council: Council = {

@@ -55,6 +55,8 @@ export const frChat = {
     leftOut: "délai dépassé (non attendu)",
     leftOutAfter: (seconds: number) => `délai dépassé (non attendu après ${seconds} s)`,
     skippedNoKey: "non interrogé : clé API non configurée",
+    /** A stored key this server cannot open, or an *_API_KEY withheld from the member's address (resolve-member.ts). */
+    skippedKeyUnusable: "non interrogé : sa clé d'API est inutilisable, l'administrateur doit la saisir de nouveau",
     skippedRateLimited: (until: string) => `non interrogé : limite de débit (reprise à ${until})`,
     skippedDown: (since: string) => `non interrogé : indisponible depuis ${since}`,
   },

@@ -54,6 +54,15 @@ describe("a member whose stored key cannot be opened", () => {
     expect(fakes().control.calls.filter((c) => c.model === "gpt4")).toEqual([]);
   });
 
+  test("the answer names it as not asked for its unusable key, never as a key the operator did not configure", async () => {
+    const t = await chatApp(fakes());
+    await sealedElsewhere(t);
+    const id = await askReady(t);
+    const res = await t.call("POST", "/api/unisson/process", { token: t.token, json: { conversation_id: id } });
+    expect(res.body.final_response).toContain("GPT-4 (non interrogé : sa clé d'API est inutilisable, l'administrateur doit la saisir de nouveau)");
+    expect(res.body.final_response).not.toContain("clé API non configurée");
+  });
+
   test("the panel shows no last 4 characters, the key as unreadable and the French reason as its status", async () => {
     const t = await chatApp(fakes());
     await sealedElsewhere(t);
