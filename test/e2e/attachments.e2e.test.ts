@@ -60,7 +60,7 @@ describe.skipIf(!!skip)("e2e: attaching files to a question (issue 33)", () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       expect(errors).toEqual([]);
-    }, 40_000);
+    }, 90_000);
 
     test(`${name}: the picker's files become chips (thumbnail for an image), the question goes with them, they open again`, async () => {
       const { page, errors, chips } = await start(size);

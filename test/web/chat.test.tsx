@@ -61,13 +61,13 @@ describe("chat", () => {
     expect(box(q).disabled).toBe(true);
     expect(q.getByText("Expiré")).toBeTruthy();
     // The pricing overlay is open already (the spec opens it for a blocked user), without a click.
-    const overlay = await q.findByRole("dialog", { name: "Forfaits et abonnement" }, { timeout: 3000 });
+    const overlay = await q.findByRole("dialog", { name: "Forfaits et abonnement" });
     fireEvent.click(within(overlay).getByRole("button", { name: "Fermer" }));
     await waitFor(() => expect(q.queryByRole("dialog")).toBeNull());
     // Closed, it stays closed; the notice says why and reopens it.
     expect(q.getByRole("alert").textContent).toContain("Votre essai gratuit de 7 jours est terminé");
     fireEvent.click(within(q.getByRole("alert")).getByRole("button", { name: "Voir les forfaits" }));
-    expect((await q.findAllByRole("dialog", {}, { timeout: 3000 })).length).toBeGreaterThan(0);
+    expect((await q.findAllByRole("dialog", {})).length).toBeGreaterThan(0);
   });
 
   test("no requests left on Basic: the plan's message; 3 or fewer: orange with 'Plus que N requête(s) !'", async () => {
@@ -75,7 +75,7 @@ describe("chat", () => {
     expect(q.getByText("0/10 Basic").closest(".quota-badge")?.className).toContain("danger");
     expect(q.getByRole("alert").textContent).toContain("Passez au forfait Pro ou achetez un pack de requêtes");
     // No request left: the pricing overlay opens by itself too.
-    expect(await q.findByRole("dialog", { name: "Forfaits et abonnement" }, { timeout: 3000 })).toBeTruthy();
+    expect(await q.findByRole("dialog", { name: "Forfaits et abonnement" })).toBeTruthy();
     const { cleanup } = await import("./rtl.ts");
     cleanup();
     restore?.();

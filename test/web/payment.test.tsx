@@ -64,7 +64,7 @@ describe("payment return (docs/PRODUCT.md#payment)", () => {
     expect(await body().findByText(t.success)).toBeTruthy();
     expect(window.location.search).toBe("");
     expect(refresh).toHaveBeenCalledTimes(1);
-    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1), { timeout: 4_000 });
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
     expect(performance.now() - shown).toBeGreaterThanOrEqual(1_900);
   });
 
@@ -76,7 +76,7 @@ describe("payment return (docs/PRODUCT.md#payment)", () => {
       const id = await checkoutSession(); // never paid
       const { onClose } = show(id);
       const started = performance.now();
-      const alert = await body().findByRole("alert", {}, { timeout: 4_000 });
+      const alert = await body().findByRole("alert");
       expect(alert.textContent).toBe("Délai de vérification dépassé. Veuillez vérifier votre compte ou contacter le support.");
       expect(performance.now() - started).toBeGreaterThanOrEqual(9 * 20);
       await Bun.sleep(100);
