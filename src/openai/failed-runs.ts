@@ -19,8 +19,14 @@ function lastingReason(reason: unknown): boolean {
   return typeof reason === "string" && (LASTING_REASONS.has(reason) || reason.startsWith(SCHEMA_MISMATCH));
 }
 
-/** Whether a failed run failed for a reason the same request meets again: every synthesiser tried was refused for its content. */
+/**
+ * Whether a failed run failed for a reason the same request meets again: the
+ * members declined the question (COUNCIL_DECLINED, consolidate.ts: their
+ * refusals are why too few answered), or every synthesiser tried was refused
+ * for its content.
+ */
 export function lastingFailure(run: Pick<RunRow, "status" | "error" | "events">): boolean {
+  if (run.status === "failed" && run.error === "COUNCIL_DECLINED") return true;
   if (run.status !== "failed" || run.error !== "SYNTHESIS_FAILED") return false;
   const refused = ((run.events ?? []) as RunEvent[]).filter((e) => e.type === "synthesis_failed");
   return refused.length > 0 && refused.every((e) => lastingReason(e.data.reason));

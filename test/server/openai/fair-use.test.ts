@@ -63,6 +63,20 @@ describe("/v1 fair use of failed runs", () => {
     expect(await balance(t)).toBe(100);
   });
 
+  test("a council that declines the question: 400 not to be retried (never a 503 every client retries), the same request answered from it", async () => {
+    const t = await apiApp(fakes(), { user: PRO });
+    fakes().control.setAll({ fail: "refusal", failOn: ["answer"] });
+    const first = await post(t);
+    expect(first.status).toBe(400);
+    expect(first.shouldRetry).toBe("false");
+    expect(first.message).toContain("refus des modèles");
+    const calls = providerCalls();
+    expect((await post(t)).status).toBe(400);
+    expect(providerCalls()).toBe(calls);
+    expect((await t.call("GET", "/api/unisson/history", { token: t.token })).body.conversations).toEqual([]);
+    expect(await balance(t)).toBe(100);
+  });
+
   test("a request refused for a lasting failure leaves no question in the history, and is still answered from that failure", async () => {
     const t = await apiApp(fakes(), { user: PRO });
     fakes().control.synthesis = () => "Paris est la capitale.";
