@@ -4,6 +4,8 @@ import { type Db, dialectOf, handleOf } from "./client.ts";
 const EVERY_MS = 200;
 /** SQLite's own default, put back if the worker fails: the WAL must never grow unchecked. */
 const AUTOCHECKPOINT_PAGES = 1000;
+/** Checkpoints failed in a row before the server gives the work back to its own connection (one warning, not five a second). */
+const GIVE_UP_AFTER = 5;
 
 /**
  * The worker: its own connection to the same file, and a PASSIVE checkpoint
@@ -14,11 +16,11 @@ const AUTOCHECKPOINT_PAGES = 1000;
  */
 const WORKER = `
 import { Database } from "bun:sqlite";
-// Module state: the worker's own connection and its timer; the worker is a thread of its own, with nothing of Deps.
-let db, timer;
+// Module state: the worker's own connection, its timer and its failures in a row; the worker is a thread of its own, with nothing of Deps.
+let db, timer, failures = 0;
 const tick = () => {
-  try { db.query("PRAGMA wal_checkpoint(PASSIVE)").values(); }
-  catch (e) { postMessage({ error: String(e) }); }
+  try { db.query("PRAGMA wal_checkpoint(PASSIVE)").values(); failures = 0; }
+  catch (e) { failures++; postMessage({ error: String(e), failures }); }
 };
 self.onmessage = (e) => {
   if (e.data.path) {
@@ -59,11 +61,17 @@ export function startCheckpointer(db: Db, log: { warn(msg: string, fields?: Reco
     log.warn("checkpoint worker failed: the server checkpoints itself again", { error: String(error) });
     sqlite.run(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   };
-  worker.onmessage = (e: MessageEvent<{ error?: string; stopped?: boolean }>) => {
+  worker.onmessage = (e: MessageEvent<{ error?: string; failures?: number; stopped?: boolean }>) => {
     if (e.data.stopped) stopped?.();
-    else if (e.data.error) log.warn("checkpoint failed", { error: e.data.error });
+    else if (e.data.error && (e.data.failures ?? 0) >= GIVE_UP_AFTER) {
+      worker.terminate();
+      fallBack(e.data.error);
+    } else if (e.data.error) log.warn("checkpoint failed", { error: e.data.error });
   };
-  worker.onerror = (e) => fallBack(e.message);
+  worker.onerror = (e) => {
+    worker.terminate();
+    fallBack(e.message);
+  };
   sqlite.run("PRAGMA wal_autocheckpoint = 0");
   worker.postMessage({ path, everyMs: EVERY_MS });
   return {
