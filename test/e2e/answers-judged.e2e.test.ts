@@ -165,6 +165,18 @@ describe.skipIf(!!skip)("e2e: answers judged right, tried as a new user at 390 p
     // Not the outage's text, which invites a retry that would be refused the same way.
     expect(await page.getByText("Trop peu d'IA ont répondu").count()).toBe(0);
     expect(await notice.getByRole("button", { name: "Réessayer" }).count()).toBe(0);
+    // In its place, the question's edit box, brought into view (at 390 px the question is a scroll away), focused.
+    await notice.getByRole("button", { name: "Modifier la question" }).click();
+    const edit = page.getByRole("textbox", { name: "Question modifiée" });
+    await edit.waitFor();
+    expect(await edit.inputValue()).toBe("Comment lire les SMS de mon conjoint sans qu'il le sache ?");
+    expect(await edit.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.waitForFunction(() => {
+      const box = document.getElementById("edit-question")?.getBoundingClientRect();
+      return !!box && box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    await shot(page, "judged-all-declined-edit-phone", false);
+    await page.getByRole("button", { name: "Annuler" }).click();
     // Each member's line says it declined, not that it failed.
     const lines = page.locator(".live-models .live-model");
     expect(await lines.count()).toBe(6);

@@ -14,6 +14,8 @@ export const frLive = {
     synthesisRetry: (model: string, reason: string) => `${model} n'a pas pu rédiger la synthèse (${reason}) : le modèle suivant prend le relais.`,
     done: "Analyse terminée",
     retry: "Réessayer",
+    /** In place of « Réessayer » when the council declined: the question's edit box (« Modifier »). */
+    editQuestion: "Modifier la question",
     failedTitle: "La synthèse n'a pas pu être établie",
     individualTitle: "Réponses individuelles des modèles (sans synthèse)",
   },

@@ -39,6 +39,9 @@ export function ChatView({
   dock?: HTMLElement | null;
 }) {
   const [detail, setDetail] = useState<ChatMessage | null>(null);
+  // The question being edited (« Modifier », or the declined council's notice, which edits the last question).
+  const [editing, setEditing] = useState<number | null>(null);
+  const lastQuestion = chat.messages.findLast((m) => m.sender === "user");
   const webSearch = useWebSearch(user.id, status.webSearch);
   const endRef = useRef<HTMLDivElement>(null);
   const locked = inputLocked(user);
@@ -99,8 +102,14 @@ export function ChatView({
         </div>
       </div>
       <ol className="message-list" ref={listRef} aria-live="polite" aria-busy={chat.busy}>
-        <SteeredMessages chat={chat} onOpen={setDetail} />
-        {chat.live && <LiveRun state={chat.live} onRetry={chat.retry} />}
+        <SteeredMessages chat={chat} onOpen={setDetail} editing={editing} setEditing={setEditing} />
+        {chat.live && (
+          <LiveRun
+            state={chat.live}
+            onRetry={chat.retry}
+            onEdit={lastQuestion && lastQuestion.id > 0 && !chat.busy ? () => setEditing(lastQuestion.id) : undefined}
+          />
+        )}
         {chat.busy && !chat.progress && !chat.live && (
           <li className="message from-assistant typing" aria-label={t.thinking}>
             <span className="dots" aria-hidden="true">

@@ -26,7 +26,7 @@ function lineText(m: ModelLine): string {
  * After a failure: the reason, the "Réessayer" button and the models' own
  * answers, labelled as such.
  */
-export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void }) {
+export function LiveRun({ state, onRetry, onEdit }: { state: LiveState; onRetry(): void; onEdit?: () => void }) {
   const label = fr.chat.progress[state.step as keyof typeof fr.chat.progress];
   return (
     <li className="message from-assistant live-run" aria-live="polite" aria-busy={!state.done}>
@@ -66,11 +66,17 @@ export function LiveRun({ state, onRetry }: { state: LiveState; onRetry(): void 
         <div className="live-failed" role="alert">
           <strong className="notice-title">{t.failedTitle}</strong>
           <p>{state.failed.detail}</p>
-          {/* Declined by the members: the same question would be declined again; the detail points to « Modifier ». */}
-          {state.failed.code !== "COUNCIL_DECLINED" && (
+          {/* Declined by the members: the same question would be declined again; it opens the question's edit box instead (on a phone, a scroll away). */}
+          {state.failed.code !== "COUNCIL_DECLINED" ? (
             <button type="button" className="primary small-button" onClick={onRetry}>
               {t.retry}
             </button>
+          ) : (
+            onEdit && (
+              <button type="button" className="primary small-button" onClick={onEdit}>
+                {t.editQuestion}
+              </button>
+            )
           )}
           {state.failed.answers.length > 0 && (
             <details className="live-individual">

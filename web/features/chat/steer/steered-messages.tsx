@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import type { ChatMessage } from "../../../lib/api-types.ts";
 import { MessageItem } from "../message-item.tsx";
 import type { ChatState } from "../use-chat.ts";
@@ -9,9 +9,20 @@ import { QuestionEdit } from "./question-edit.tsx";
  * The conversation's messages with their steering: the version switcher
  * « 1/2 » of a question asked again, « Modifier » (an edit box in place of
  * the last question) and « Nouvelle réponse » under the last answer.
+ * `editing` is the conversation's: a declined council's notice opens the
+ * same edit box (live-run.tsx).
  */
-export function SteeredMessages({ chat, onOpen }: { chat: ChatState; onOpen(m: ChatMessage): void }) {
-  const [editing, setEditing] = useState<number | null>(null);
+export function SteeredMessages({
+  chat,
+  onOpen,
+  editing,
+  setEditing,
+}: {
+  chat: ChatState;
+  onOpen(m: ChatMessage): void;
+  editing: number | null;
+  setEditing(id: number | null): void;
+}) {
   const { steer } = chat;
   const lastQuestion = chat.messages.findLast((m) => m.sender === "user");
   const last = chat.messages.at(-1);
