@@ -18,11 +18,12 @@ describe.skipIf(!!skip)("e2e: each model writing, live (issue 34)", () => {
     test(`${size}: each model's text appears while it writes, its last lines first, the whole on demand; then the synthesis`, async () => {
       const e = world();
       e.fakes.control.reset();
-      // First words after 600 ms, answers written over 6 to 9 s: well before any model has answered.
-      e.fakes.control.setAll({ latencyMs: 600, durationMs: 6000, answer: LONG_ANSWER, synthesisLatencyMs: 200, synthesisDurationMs: 1500 });
-      e.fakes.control.set("gpt4", { durationMs: 9000 });
+      // Every model writes two thirds of its answer, then waits for the test (`release`): seen writing, none answered, however slow the box.
+      let release = () => {};
+      const answerPause = { afterPieces: 8, until: new Promise<void>((resolve) => (release = resolve)) };
+      e.fakes.control.setAll({ latencyMs: 600, durationMs: 1500, answer: LONG_ANSWER, answerPause, synthesisLatencyMs: 200, synthesisDurationMs: 1500 });
       // A short answer: it fits its box, nothing to unfold.
-      e.fakes.control.set("sonarPro", { answer: "Paris est la capitale de la France." });
+      e.fakes.control.set("sonarPro", { answer: "Paris est la capitale de la France.", answerPause: { afterPieces: 4, until: answerPause.until } });
       const { page, errors } = await e.newPage(viewport);
       await registerThroughUi(page, { first: "Inès", last: "Roux", email: `ines.writing.${size}@example.fr`, password: "Nuage-Bleu-42" });
       await page.getByText("6/6 IA disponibles").first().waitFor();
@@ -39,7 +40,10 @@ describe.skipIf(!!skip)("e2e: each model writing, live (issue 34)", () => {
       // Text on screen while every model is still writing: none has answered yet.
       expect(await page.locator(".live-model.state-answered").count()).toBe(0);
       await expect(page.locator(".live-model.state-writing").count()).resolves.toBeGreaterThan(0);
-      await page.waitForTimeout(2500);
+      // Every model's first two thirds on screen, still none answered.
+      for (const name of ["GPT-4", "Claude Opus 4.1", "Claude 3 Haiku", "Gemini Pro", "Mistral Large"]) {
+        await page.getByRole("region", { name: `Réponse de ${name} en cours d'écriture` }).getByText("Phrase 26 :", { exact: false }).waitFor();
+      }
       expect(await page.locator(".live-model.state-answered").count()).toBe(0);
       await shot(page, `model-writing-${size}`, false);
       await checkA11y(page, `model-writing-${size}`);
@@ -57,6 +61,7 @@ describe.skipIf(!!skip)("e2e: each model writing, live (issue 34)", () => {
       await shot(page, `model-writing-expanded-${size}`, false);
       expect((await box.boundingBox())!.height).toBeGreaterThan(collapsed);
 
+      release();
       // Then the synthesis streams as before, the models' answers folded away above it; the answer ends the run.
       await page.locator("details.model-writing-folded").waitFor({ timeout: 20_000 });
       await shot(page, `model-writing-synthesis-${size}`, false);

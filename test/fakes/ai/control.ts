@@ -36,6 +36,8 @@ export type ModelScript = {
   answer?: string;
   /** A synthesis that stops after its first `afterPieces` pieces until `until` settles (a slow writer the test releases). */
   synthesisPause?: Pause;
+  /** The same for an answer: the model is seen writing for as long as the test needs, however slow the box. */
+  answerPause?: Pause;
   /** Sonar Pro's `citations`. */
   citations?: string[];
   /** How many pieces a streamed text is cut into (default 12); a real answer comes in a hundred or more. */
@@ -199,7 +201,7 @@ export class FakeControl {
               : kind === "refusal_check"
                 ? this.refusalCheck(last)
                 : (script.answer ?? `Réponse de ${name} : Paris est la capitale de la France.`);
-    const pause = kind === "synthesis" ? script.synthesisPause : undefined;
+    const pause = kind === "synthesis" ? script.synthesisPause : kind === "answer" ? script.answerPause : undefined;
     return {
       kind,
       failure,

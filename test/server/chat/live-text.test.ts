@@ -12,6 +12,13 @@ import { askReady, type ChatApp, chatApp, useFakeProviders } from "./chat.helper
  * database gets checkpoints of the texts, never each delta.
  */
 const fakes = useFakeProviders();
+/**
+ * No model here is slow on purpose past a second: a 60 s limit (a model
+ * silent for 20 s is stalled) so that a test process paused by a busy box,
+ * its fake and its server alike, never reads as a stalled model (one left
+ * with no piece failed the first test under load).
+ */
+const app = (env: Record<string, string> = {}) => chatApp(fakes(), { env: { AI_TIMEOUT_MS: "60000", ...env } });
 const PROCESS = "/api/unisson/process";
 
 async function streamProcess(t: ChatApp, id: number): Promise<Response> {
@@ -30,7 +37,7 @@ async function events(t: ChatApp, id: number, lastEventId?: number): Promise<Res
 
 describe("each model writing, live", () => {
   test("each model's text arrives in pieces while it writes, before that model's answer is announced, and adds up to its answer", async () => {
-    const t = await chatApp(fakes());
+    const t = await app();
     fakes().control.setAll({ latencyMs: 100, durationMs: 1200, answer: LONG_ANSWER });
     const id = await askReady(t);
     const { events: list } = await readSse(await streamProcess(t, id));
@@ -48,7 +55,7 @@ describe("each model writing, live", () => {
   });
 
   test("the deltas are gathered: about one piece per model every 100 ms, not one per token", async () => {
-    const t = await chatApp(fakes());
+    const t = await app();
     // 1,200 tokens-like pieces in 600 ms (the fake cuts the answer into ~12 pieces; a long answer has many more).
     fakes().control.setAll({ latencyMs: 50, durationMs: 600, answer: `${LONG_ANSWER} ${LONG_ANSWER} ${LONG_ANSWER}` });
     const id = await askReady(t);
@@ -60,7 +67,7 @@ describe("each model writing, live", () => {
   });
 
   test("the synthesis's deltas are gathered too: a few pieces a second, not one per token, the same text (issue 46)", async () => {
-    const t = await chatApp(fakes());
+    const t = await app();
     // 120 pieces in 600 ms, as a real synthesis streams its tokens.
     const synthesis = ["## Réponse consolidée", `${LONG_ANSWER} ${LONG_ANSWER}`, "## Points de consensus", LONG_ANSWER, "## Divergences", "Aucune."].join("\n");
     fakes().control.setAll({ latencyMs: 50, synthesisDurationMs: 600, pieces: 120, synthesisAnswer: synthesis });
@@ -75,7 +82,7 @@ describe("each model writing, live", () => {
   });
 
   test("a client that comes back with Last-Event-ID gets each model's text so far in one piece, then the rest", async () => {
-    const t = await chatApp(fakes());
+    const t = await app();
     fakes().control.setAll({ latencyMs: 100, durationMs: 2000, answer: LONG_ANSWER });
     const id = await askReady(t);
     const first = await readSse(await streamProcess(t, id), { stopAfter: (_, all) => all.filter((e) => e.event === "model_delta").length >= 12 });
@@ -100,7 +107,7 @@ describe("each model writing, live", () => {
   });
 
   test("a reload mid-run (no Last-Event-ID) gets every model's text so far, one piece each, before the pieces that follow", async () => {
-    const t = await chatApp(fakes());
+    const t = await app();
     fakes().control.setAll({ latencyMs: 100, durationMs: 2500, answer: LONG_ANSWER });
     const id = await askReady(t);
     const running = readSse(await streamProcess(t, id));
@@ -121,7 +128,7 @@ describe("each model writing, live", () => {
   });
 
   test("the database gets the texts so far as checkpoints, one entry per model, and none once the run is over", async () => {
-    const t = await chatApp(fakes());
+    const t = await app();
     fakes().control.setAll({ latencyMs: 100, durationMs: 2500, answer: LONG_ANSWER });
     const id = await askReady(t);
     const running = readSse(await streamProcess(t, id));
@@ -138,7 +145,7 @@ describe("each model writing, live", () => {
   });
 
   test("a model left out at the soft deadline: what it wrote came before `model_left_out`, nothing after", async () => {
-    const t = await chatApp(fakes(), { env: { AI_SOFT_DEADLINE_MS: "1500" } });
+    const t = await app({ AI_SOFT_DEADLINE_MS: "1500" });
     fakes().control.setAll({ latencyMs: 50, durationMs: 300, answer: LONG_ANSWER });
     fakes().control.set("gpt4", { latencyMs: 100, durationMs: 20_000 });
     const id = await askReady(t);
@@ -152,7 +159,7 @@ describe("each model writing, live", () => {
   });
 
   test("a model whose stream is cut mid-text: what it wrote came before `model_failed`, and its half text is not its answer", async () => {
-    const t = await chatApp(fakes());
+    const t = await app();
     fakes().control.setAll({ latencyMs: 50, durationMs: 600, answer: LONG_ANSWER });
     fakes().control.set("geminiPro", { fail: "cut", failOn: ["answer"] });
     const id = await askReady(t);
