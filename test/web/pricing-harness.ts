@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll } from "bun:test";
 import type { UserRow } from "../../src/db/schema/index.ts";
 import { type PublicUser, toPublicUser } from "../../src/users/users.view.ts";
+import { ASYNC_UTIL_TIMEOUT_MS } from "./async-timeout.ts";
 import { attach, BUN_GLOBALS, detach } from "./dom.ts";
 
 export const ORIGIN = "http://localhost:3000";
@@ -31,7 +32,11 @@ function register() {
 register();
 
 export function useDom() {
-  beforeAll(register);
+  beforeAll(async () => {
+    register();
+    const { configure } = await import("@testing-library/react");
+    configure({ asyncUtilTimeout: ASYNC_UTIL_TIMEOUT_MS });
+  });
   afterEach(async () => {
     const { cleanup } = await import("@testing-library/react");
     cleanup();
