@@ -42,7 +42,10 @@ describe.skipIf(!!skip)("e2e: each model writing, live (issue 34)", () => {
       await expect(page.locator(".live-model.state-writing").count()).resolves.toBeGreaterThan(0);
       // Every model's first two thirds on screen, still none answered.
       for (const name of ["GPT-4", "Claude Opus 4.1", "Claude 3 Haiku", "Gemini Pro", "Mistral Large"]) {
-        await page.getByRole("region", { name: `Réponse de ${name} en cours d'écriture` }).getByText("Phrase 26 :", { exact: false }).waitFor();
+        await page
+          .getByRole("region", { name: `Réponse de ${name} en cours d'écriture` })
+          .getByText("Phrase 26 :", { exact: false })
+          .waitFor();
       }
       expect(await page.locator(".live-model.state-answered").count()).toBe(0);
       await shot(page, `model-writing-${size}`, false);
