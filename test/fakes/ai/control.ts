@@ -38,6 +38,8 @@ export type ModelScript = {
   synthesisPause?: Pause;
   /** The same for an answer: the model is seen writing for as long as the test needs, however slow the box. */
   answerPause?: Pause;
+  /** A clarification answered only once this settles (after its latency): the verdict comes when the test's condition holds, not after a guessed time. */
+  clarificationHold?: Promise<unknown>;
   /** Sonar Pro's `citations`. */
   citations?: string[];
   /** How many pieces a streamed text is cut into (default 12); a real answer comes in a hundred or more. */
@@ -208,6 +210,7 @@ export class FakeControl {
       latencyMs,
       durationMs,
       pause,
+      hold: kind === "clarification" ? script.clarificationHold : undefined,
       text: failure === "decline" ? DECLINE_TEXT : text,
       citations: script.citations ?? [],
       pieces: script.pieces,

@@ -40,6 +40,8 @@ export type Plan = {
   pieces?: number;
   retryAfterS?: number;
   pause?: Pause;
+  /** Nothing is sent until this settles (ModelScript.clarificationHold). */
+  hold?: Promise<unknown>;
   /** The recorded call: marked aborted when the client goes away before the answer ended. */
   call?: RecordedCall;
 };
@@ -114,6 +116,7 @@ export async function answer(
     ended();
     return refused;
   }
+  if (plan.hold) await Promise.race([plan.hold, never(req.signal)]);
   if (!stream) {
     await delay(plan.latencyMs, req.signal);
     ended();
