@@ -2,20 +2,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_PRICES, type Price } from "./ai/prices.ts";
 import { ARGON2_MEMORY_MIB_DEFAULT, ARGON2_MEMORY_MIB_MIN } from "./auth/password-hash.ts";
-import {
-  addressList,
-  corsOrigins,
-  count,
-  durationMs,
-  ms,
-  onOff,
-  optionalText,
-  optionalUrl,
-  perWindow,
-  port,
-  price,
-  privateAllowance,
-} from "./config/env-fields.ts";
+import { addressList, corsOrigins, count, durationMs, ms, optionalText, optionalUrl, perWindow, port, price } from "./config/env-fields.ts";
+import { webSearchConfig, webSearchEnv } from "./config/web-search.ts";
 import { isPostgresUrl, readablePostgresUrl, safeUrl, withPassword } from "./db/pg/postgres-url.ts";
 import type { BuiltinKey } from "./db/schema/council.ts";
 
@@ -147,16 +135,8 @@ const envSchema = z.object({
   ATTACHMENT_QUOTA_MB_PRO: count(1, 1_000_000).default(2000),
   // Memory of each argon2id hash or check (src/auth/password-hash.ts): OWASP's floor to what a server can spare.
   ARGON2_MEMORY_MIB: count(ARGON2_MEMORY_MIB_MIN, 1024).default(ARGON2_MEMORY_MIB_DEFAULT),
-  // Web search for the council (issue 45, src/web-search/): the operator's SearXNG, and how pages are read.
-  WEB_SEARCH_URL: optionalUrl,
-  BRAVE_SEARCH_API_KEY: optionalText,
-  BRAVE_SEARCH_BASE_URL: optionalUrl,
-  WEB_SEARCH_ENABLED: onOff,
-  WEB_SEARCH_DEFAULT: onOff,
-  WEB_SEARCH_RESULTS: count(1, 10).default(5),
-  WEB_SEARCH_TIMEOUT_MS: ms(500, 60_000).default(8_000),
-  WEB_SEARCH_TOKEN_BUDGET: count(500, 100_000).default(6_000),
-  WEB_FETCH_ALLOW_PRIVATE: privateAllowance,
+  // Web search for the council (issue 45): src/config/web-search.ts.
+  ...webSearchEnv,
   BACKUP_KEEP: z.coerce
     .number({ error: "doit être un nombre entier" })
     .int("doit être un nombre entier")
@@ -261,25 +241,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
         expired: e.ATTACHMENT_QUOTA_MB_TRIAL,
       },
     },
-    /** Web search (issue 45): null when no search service (SearXNG or a Brave Search key) is configured, or the operator turned it off. */
-    webSearch:
-      (e.WEB_SEARCH_URL || e.BRAVE_SEARCH_API_KEY) && e.WEB_SEARCH_ENABLED !== false
-        ? {
-            /** The operator's SearXNG when set, else Brave Search's API (src/web-search/search-engine.ts). */
-            engine: e.WEB_SEARCH_URL
-              ? { kind: "searxng" as const, url: e.WEB_SEARCH_URL.replace(/\/+$/, "") }
-              : { kind: "brave" as const, url: (e.BRAVE_SEARCH_BASE_URL ?? "https://api.search.brave.com").replace(/\/+$/, ""), key: e.BRAVE_SEARCH_API_KEY! },
-            /** Whether a user who never chose has it on. */
-            byDefault: e.WEB_SEARCH_DEFAULT ?? false,
-            results: e.WEB_SEARCH_RESULTS,
-            /** The search and the reading of the pages together, before the models are asked. */
-            timeoutMs: e.WEB_SEARCH_TIMEOUT_MS,
-            /** Tokens of page text given to the models, all sources together. */
-            tokenBudget: e.WEB_SEARCH_TOKEN_BUDGET,
-            /** true: any address; a list: those ranges besides public ones; false: public addresses only (docs/SECURITY.md). */
-            allowPrivate: e.WEB_FETCH_ALLOW_PRIVATE,
-          }
-        : null,
+    /** Web search (issue 45): null when off or without a search service. */
+    webSearch: webSearchConfig(e),
     backup: { intervalMs: e.BACKUP_INTERVAL ? durationMs(e.BACKUP_INTERVAL) : undefined, keep: e.BACKUP_KEEP },
   };
 }
