@@ -57,6 +57,35 @@ describe.skipIf(!!skip)("e2e: nothing moves (issue 24)", () => {
     }, 90_000);
   }
 
+  // The end of a conversation under way is scrolled just above the reply box; the footer must stay under the fold
+  // there, or the growing answer pushes it down in view (it was 200 px inside the screen: the dock counted twice).
+  test("phone: while an answer is awaited, the footer stays under the fold", async () => {
+    const e = world();
+    const { page } = await e.newPage(PHONE);
+    await registerThroughApi(page, { first: "Jeanne", last: "Moreau", email: `fold${++n}@example.fr`, password: "Nuage-Bleu-42" });
+    await page.goto("/");
+    await page.getByText("6/6 IA disponibles").first().waitFor();
+    e.fakes.control.setAll({ latencyMs: 4000 });
+    await page.getByRole("textbox", { name: "Votre question" }).fill("Quelle est la capitale de la France ?");
+    await page.getByRole("button", { name: "Lancer l'analyse" }).click();
+    // The six models listed, the end scrolled into view (a smooth scroll: until it rests).
+    await page.locator(".live-run").waitFor();
+    await page.waitForFunction(
+      () => {
+        const w = window as unknown as { __lastY?: number };
+        const still = w.__lastY === window.scrollY && window.scrollY > 0;
+        w.__lastY = window.scrollY;
+        return still;
+      },
+      undefined,
+      { polling: 200 },
+    );
+    const footerTop = await page.locator(".app-footer").evaluate((f) => f.getBoundingClientRect().top);
+    expect(footerTop).toBeGreaterThanOrEqual(PHONE.height);
+    expect(await page.getByText("Analyse terminée").count()).toBe(0);
+    e.fakes.control.reset();
+  }, 60_000);
+
   test("one h1 per view, one banner landmark; axe finds nothing serious or moderate", async () => {
     const e = world();
     const { page } = await e.newPage(PHONE);
