@@ -35,21 +35,29 @@ export function attachmentTables(
       mime: c.text("mime").notNull(),
       /** Bytes of the original file. */
       size: c.int("size").notNull(),
-      /** The original file, served back to its owner. */
-      data: c.bytes("data").notNull(),
-      /** Images: the picture the vision models get (long side ≤ 1568 px, JPEG or PNG). */
-      modelImage: c.bytes("model_image"),
-      /** Images: a small preview for the chip and the conversation. */
-      thumbnail: c.bytes("thumbnail"),
-      /** The text extracted at upload, pages separated by a form feed (\f); null for an image, and for a text file (stored once, as `data`). */
-      text: c.text("text"),
       /** Pages of the document (PDF), whether or not all were read; null otherwise. */
       pages: c.int("pages"),
       width: c.int("width"),
       height: c.int("height"),
       createdAt: c.timestamp("created_at").notNull(),
+      // The large values come last, smallest first: SQLite keeps a row's values one after the other, a large one in
+      // a chain of overflow pages, so reading a column placed after a 10 MB file read the 10 MB (the cleanup's scan
+      // read every stored byte; a thumbnail, its whole picture). Migration 0014 put them in this order.
+      /** The text extracted at upload, pages separated by a form feed (\f); null for an image, and for a text file (stored once, as `data`). */
+      text: c.text("text"),
+      /** Images: a small preview for the chip and the conversation. */
+      thumbnail: c.bytes("thumbnail"),
+      /** Images: the picture the vision models get (long side ≤ 1568 px, JPEG or PNG). */
+      modelImage: c.bytes("model_image"),
+      /** The original file, served back to its owner. */
+      data: c.bytes("data").notNull(),
     },
-    (t) => [c.index("attachments_user_idx").on(t.userId, t.createdAt), c.index("attachments_message_idx").on(t.messageId)],
+    (t) => [
+      c.index("attachments_user_idx").on(t.userId, t.createdAt),
+      c.index("attachments_message_idx").on(t.messageId),
+      // The cleanup's scan (deleteUnreadBefore) reads these three only: from the index, never the rows.
+      c.index("attachments_unread_idx").on(t.createdAt, t.messageId, t.conversationId),
+    ],
   );
   return { attachments };
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "attachments_unread_idx" ON "attachments" USING btree ("created_at","message_id","conversation_id");
