@@ -10,7 +10,7 @@ import { tooLarge, uploadAttachment } from "./attachments.service.ts";
 import { ACCEPTED_MIME } from "./detect.ts";
 import { pictureMime } from "./picture-mime.ts";
 import { storageOf } from "./storage-quota.ts";
-import { inTurn } from "./upload-gate.ts";
+import { inTurn, nextTurnOfTheLoop } from "./upload-gate.ts";
 import { countUploads } from "./upload-limit.ts";
 
 /** Room in a multipart body for its boundaries and headers, beyond the file itself. */
@@ -67,6 +67,7 @@ export const attachmentRoutes = new Hono<AppEnv>()
         // Counted in turn, not on arrival: each count is a commit, and sixty uploads arriving together made sixty
         // commits in one turn of the loop (~0.15 s of /api/health's wait, docs/BENCHMARKS.md, "Hostile files").
         await countUploads(c.var.rateLimits, c.var.user.id);
+        await nextTurnOfTheLoop();
         if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "")) throw new AppError("ATTACHMENT_MISSING");
         // Bun's parser throws on a missing boundary or a body cut short: the client's fault, never a 500.
         const form = await c.req.formData().catch(() => {
