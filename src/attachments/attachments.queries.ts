@@ -99,9 +99,11 @@ export async function deleteUnreadBefore(db: Db, before: Date): Promise<number> 
 
 /**
  * The statement of deleteUnreadBefore. It runs every 10 minutes over every
- * stored file: it reads only `attachments_unread_idx`, never the rows (a scan
- * of the rows read every stored byte on SQLite: 0.12 s a run for 300 MB,
- * docs/BENCHMARKS.md "The cleanup's scan"); a test reads its plan.
+ * stored file: it reads only `attachments_unread_idx` and, for a sent file,
+ * `processing_runs_conversation_idx`, never the rows (on SQLite a scan of the
+ * files read every stored byte, 0.12 s a run for 300 MB; the runs' rows, their
+ * events, 0.15-0.2 s for 2,000 runs: docs/BENCHMARKS.md, "third round"); a
+ * test reads its plan.
  */
 export function unreadBefore(db: Db, before: Date) {
   const processed = db

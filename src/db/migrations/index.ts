@@ -14,6 +14,7 @@ import s11 from "./sqlite/0011_council.sql" with { type: "text" };
 import s12 from "./sqlite/0012_message_versions.sql" with { type: "text" };
 import s13 from "./sqlite/0013_attachments.sql" with { type: "text" };
 import s14 from "./sqlite/0014_attachments_bytes_last.sql" with { type: "text" };
+import s15 from "./sqlite/0015_runs_by_conversation.sql" with { type: "text" };
 import p0 from "./pg/0000_init.sql" with { type: "text" };
 import p1 from "./pg/0001_history_search.sql" with { type: "text" };
 import p2 from "./pg/0002_runs_server_heartbeat.sql" with { type: "text" };
@@ -24,6 +25,7 @@ import p6 from "./pg/0006_council.sql" with { type: "text" };
 import p7 from "./pg/0007_message_versions.sql" with { type: "text" };
 import p8 from "./pg/0008_attachments.sql" with { type: "text" };
 import p9 from "./pg/0009_attachments_bytes_last.sql" with { type: "text" };
+import p10 from "./pg/0010_runs_by_conversation.sql" with { type: "text" };
 
 export type EmbeddedMigration = { tag: string; when: number; breakpoints: boolean; sql: string };
 
@@ -44,6 +46,7 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0012_message_versions", when: 1795743846840, breakpoints: true, sql: s12 as unknown as string },
   { tag: "0013_attachments", when: 1795745052160, breakpoints: true, sql: s13 as unknown as string },
   { tag: "0014_attachments_bytes_last", when: 1795929943672, breakpoints: true, sql: s14 as unknown as string },
+  { tag: "0015_runs_by_conversation", when: 1795931741296, breakpoints: true, sql: s15 as unknown as string },
 ];
 
 /** PostgreSQL (src/db/pg/migrate.ts). */
@@ -58,4 +61,5 @@ export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0007_message_versions", when: 1795743849336, breakpoints: true, sql: p7 as unknown as string },
   { tag: "0008_attachments", when: 1795745052524, breakpoints: true, sql: p8 as unknown as string },
   { tag: "0009_attachments_bytes_last", when: 1795929944159, breakpoints: true, sql: p9 as unknown as string },
+  { tag: "0010_runs_by_conversation", when: 1795931747215, breakpoints: true, sql: p10 as unknown as string },
 ];

@@ -95,7 +95,12 @@ export function chatTables(c: Columns, { users }: UserTables) {
       /** Refreshed by that server while the run goes on; a stale one on PostgreSQL means the server died (the sweep refunds it). */
       heartbeatAt: c.timestamp("heartbeat_at"),
     },
-    (t) => [c.uniqueIndex("processing_runs_turn_idx").on(t.conversationId, t.turnMessageId)],
+    (t) => [
+      c.uniqueIndex("processing_runs_turn_idx").on(t.conversationId, t.turnMessageId),
+      // The cleanup's question "was this file read by a run since it came?" from the index: `created_at` is stored
+      // after `events` (tens of KB), which SQLite walks to reach it (0.15-0.2 s a cleanup for 2,000 runs, 7-16 ms with it).
+      c.index("processing_runs_conversation_idx").on(t.conversationId, t.createdAt),
+    ],
   );
 
   /**

@@ -26,7 +26,7 @@ describe("attachments on SQLite: the bytes out of every small read's way", () =>
     expect(cols.indexOf("created_at")).toBeLessThan(cols.indexOf("text"));
   });
 
-  test("the cleanup's scan reads an index, never the rows", async () => {
+  test("the cleanup's scan reads indexes, never the files nor the runs' rows", async () => {
     const db = openDb(":memory:");
     await runMigrations(db);
     const q = unreadBefore(db, new Date()).toSQL();
@@ -35,7 +35,9 @@ describe("attachments on SQLite: the bytes out of every small read's way", () =>
       .all(...(q.params as never[]))
       .map((r) => (r as { detail: string }).detail);
     expect(plan[0]).toContain("USING COVERING INDEX attachments_unread_idx");
-    expect(plan.join("\n")).not.toContain("SCAN attachments");
+    // Each sent file's run, by its conversation: from an index too (a run's created_at is stored after its events).
+    expect(plan.join("\n")).toContain("SEARCH processing_runs USING COVERING INDEX processing_runs_conversation_idx");
+    expect(plan.join("\n")).not.toContain("SCAN");
   });
 
   test("the migration keeps every file, its bytes and its id, and never gives a deleted file's id again", async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "processing_runs_conversation_idx" ON "processing_runs" USING btree ("conversation_id","created_at");
